@@ -1,0 +1,122 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Targets and the direction of their imports (see ../shared/STYLE.md):
+//   Pipescope ─▶ PipescopeGraph ─▶ PipescopeWire ◀─ PipescopeClient
+//   PipescopeViews ─▶ PipescopeModel ─▶ PipescopeGraph
+//   PipescopeViews ─▶ TerminalKit ◀─ CursesBackend ─▶ CNcurses
+// The tap side (Pipescope) and the terminal side never import each other.
+
+let package = Package(
+    name: "Pipescope",
+    products: [
+        .library(name: "Pipescope", targets: ["Pipescope"]),
+        .executable(name: "pipescope", targets: ["pipescope"]),
+        .executable(name: "pipescope-example", targets: ["PipescopeExample"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        // MARK: - Protocol and shared meaning of events
+        .target(
+            name: "PipescopeWire",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]
+        ),
+        .target(
+            name: "PipescopeGraph",
+            dependencies: ["PipescopeWire"]
+        ),
+
+        // MARK: - The library users link
+        .target(
+            name: "Pipescope",
+            dependencies: [
+                "PipescopeWire", "PipescopeGraph",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+
+        // MARK: - The inspector
+        .target(
+            name: "PipescopeClient",
+            dependencies: [
+                "PipescopeWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "PipescopeModel",
+            dependencies: [
+                "PipescopeWire", "PipescopeGraph",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        .target(name: "TerminalKit"),
+        .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "TerminalKit"]),
+        .systemLibrary(
+            name: "CNcurses",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        .target(name: "CursesBackend", dependencies: ["TerminalKit", "CNcurses"]),
+        .target(
+            name: "PipescopeDemo",
+            dependencies: [
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+            ]
+        ),
+        .executableTarget(
+            name: "pipescope",
+            dependencies: [
+                "Pipescope", "PipescopeDemo", "PipescopeClient", "PipescopeModel",
+                "PipescopeViews", "CursesBackend", "TerminalKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // A separate program that links Pipescope the way a user's program does.
+        .executableTarget(
+            name: "PipescopeExample",
+            dependencies: [
+                "Pipescope",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+
+        // MARK: - Tests
+        .target(
+            name: "PipescopeTestSupport",
+            dependencies: ["PipescopeWire", "PipescopeGraph", "TerminalKit"],
+            path: "Tests/PipescopeTestSupport"
+        ),
+        .testTarget(name: "PipescopeWireTests", dependencies: ["PipescopeWire", "PipescopeGraph", "PipescopeTestSupport"]),
+        .testTarget(
+            name: "PipescopeTests",
+            dependencies: [
+                "Pipescope", "PipescopeGraph", "PipescopeWire", "PipescopeClient", "PipescopeTestSupport",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            ]
+        ),
+        .testTarget(name: "PipescopeModelTests", dependencies: ["PipescopeModel", "PipescopeTestSupport"]),
+        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "PipescopeTestSupport"]),
+        .testTarget(name: "PipescopeViewsTests", dependencies: ["PipescopeViews", "PipescopeModel", "TerminalKit", "PipescopeTestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["pipescope", "PipescopeExample", "PipescopeTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

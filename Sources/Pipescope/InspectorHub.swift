@@ -1,0 +1,76 @@
+import Foundation
+import NIOCore
+import PipescopeGraph
+import PipescopeWire
+
+/// The inspectors attached to one probe, and the periodic flush that feeds them.
+///
+/// Confined to the server's event loop: every method runs there, so no lock is needed.
+/// A batch is encoded once and written to every inspector. An inspector whose socket
+/// is full is skipped (never waited for) and gets a fresh snapshot once it drains.
+final class InspectorHub: @unchecked Sendable {
+    private let probe: Probe
+    private var inspectors: [ObjectIdentifier: Inspector] = [:]
+
+    private final class Inspector {
+        let channel: Channel
+        var needsSnapshot = false
+        init(channel: Channel) { self.channel = channel }
+    }
+
+    init(probe: Probe) {
+        self.probe = probe
+    }
+
+    func flush() {
+        let batch = probe.flush()
+        let hasNews = !batch.events.isEmpty || !batch.lastValues.isEmpty
+        var frame: ByteBuffer?
+        for inspector in inspectors.values {
+            guard inspector.channel.isWritable else {
+                if hasNews { inspector.needsSnapshot = true }
+                continue
+            }
+            if inspector.needsSnapshot {
+                inspector.needsSnapshot = false
+                send(snapshotMessage(), to: inspector.channel)
+            } else if hasNews {
+                if frame == nil {
+                    var message = ServerMessage()
+                    message.batch = batch
+                    frame = inspector.channel.allocator.buffer(bytes: message.framed())
+                }
+                inspector.channel.writeAndFlush(frame!, promise: nil)
+            }
+        }
+    }
+
+    /// A greeted inspector: bring everyone up to date, then hand it the snapshot.
+    func attach(_ channel: Channel) {
+        flush()
+        var welcome = ServerMessage()
+        welcome.welcome.protocolVersion = ProtocolVersion.current
+        welcome.welcome.pid = getpid()
+        welcome.welcome.processName = ProcessInfo.processInfo.processName
+        welcome.welcome.startTimeNs = Self.startTime
+        send(welcome, to: channel)
+        send(snapshotMessage(), to: channel)
+        inspectors[ObjectIdentifier(channel)] = Inspector(channel: channel)
+    }
+
+    func detach(_ channel: Channel) {
+        inspectors[ObjectIdentifier(channel)] = nil
+    }
+
+    private func snapshotMessage() -> ServerMessage {
+        var message = ServerMessage()
+        message.snapshot = probe.snapshot()
+        return message
+    }
+
+    private func send(_ message: ServerMessage, to channel: Channel) {
+        channel.writeAndFlush(channel.allocator.buffer(bytes: message.framed()), promise: nil)
+    }
+
+    private static let startTime: Int64 = wallClockNanos()
+}

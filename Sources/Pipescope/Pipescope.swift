@@ -1,0 +1,55 @@
+import Foundation
+import NIOConcurrencyHelpers
+import PipescopeWire
+
+/// Pipescope's entry point for programs.
+///
+/// Call ``start()`` once, early, before the pipelines you want to see are built:
+/// ```swift
+/// import Pipescope
+///
+/// Pipescope.start()
+/// let cancellable = subject.map { $0 * 2 }.sink { print($0) }
+/// ```
+/// Then run `pipescope attach <pid>` in a terminal.
+public enum Pipescope {
+    private static let running = NIOLockedValueBox<ProbeServer?>(nil)
+
+    /// Taps every subscription made from now on and serves the inspector socket.
+    ///
+    /// The socket is `$PIPESCOPE_SOCKET`, or `$XDG_RUNTIME_DIR/pipescope/<pid>.sock`, or
+    /// `/tmp/pipescope-<uid>/<pid>.sock`. Calling it again does nothing. If the socket
+    /// cannot be served, Pipescope says why on standard error and the program runs on
+    /// untouched; it never throws or exits.
+    ///
+    /// - Returns: the socket path being served, or nil if serving failed.
+    @discardableResult
+    public static func start() -> String? {
+        running.withLockedValue { server in
+            if let server { return server.path }
+            let probe = Probe()
+            let path = SocketLocation.ownPath()
+            do {
+                let started = try ProbeServer(probe: probe, path: path)
+                probe.enable()
+                server = started
+                return path
+            } catch {
+                FileHandle.standardError.write(Data("pipescope: not started: \(error)\n".utf8))
+                return nil
+            }
+        }
+    }
+
+    /// Stops tapping and serving, and removes the socket. Pipelines keep running.
+    public static func stop() {
+        running.withLockedValue { server in
+            server?.probe.disable()
+            server?.close()
+            server = nil
+        }
+    }
+
+    /// The socket path being served, if started.
+    public static var socketPath: String? { running.withLockedValue { $0?.path } }
+}

@@ -1,0 +1,97 @@
+import NIOConcurrencyHelpers
+@preconcurrency import OpenCombine
+import PipescopeGraph
+import PipescopeWire
+
+/// The in-process half of Pipescope: the tap, its buffer, and the graph it feeds.
+///
+/// The tap records into the buffer from any thread. ``flush()`` (called by the server
+/// every few milliseconds on its own thread, or directly by tests) turns the buffered
+/// events into one ``WireEventBatch``, folds it into ``graph`` and returns it for
+/// sending. Snapshots are cut between flushes, so snapshot plus later batches never
+/// miss or repeat an event.
+public final class Probe: @unchecked Sendable {
+    /// Retention of ended pipelines in the probe's graph.
+    public struct Retention: Sendable {
+        /// Ended pipelines stay visible this long…
+        public var seconds: Double = 60
+        /// …and at most this many are kept.
+        public var maxEndedPipelines: Int = 500
+        public init(seconds: Double = 60, maxEndedPipelines: Int = 500) {
+            self.seconds = seconds
+            self.maxEndedPipelines = maxEndedPipelines
+        }
+    }
+
+    let registry: StageRegistry
+    let tap: Tap
+    private let state = NIOLockedValueBox(State())
+    public let retention: Retention
+
+    private struct State {
+        var graph = Graph()
+        var sequence: UInt64 = 0
+        var lastPrune: Int64 = 0
+    }
+
+    /// `bufferCapacity` bounds the events held between two flushes.
+    public init(bufferCapacity: Int = 1 << 16, retention: Retention = Retention()) {
+        registry = StageRegistry(capacity: bufferCapacity)
+        tap = Tap(registry: registry)
+        self.retention = retention
+    }
+
+    /// Starts seeing subscriptions made from now on.
+    public func enable() { tap.enable() }
+    public func disable() { tap.disable() }
+
+    /// The probe's current graph (as of the last flush).
+    public var graph: Graph { state.withLockedValue { $0.graph } }
+
+    /// Stages the tap still tracks as live. Zero once every pipeline ended.
+    public var liveStageCount: Int { registry.liveStageCount }
+
+    /// Moves buffered events into the graph and returns them as one batch.
+    @discardableResult
+    public func flush() -> WireEventBatch {
+        let drained = registry.drain()
+        var batch = WireEventBatch()
+        batch.events.reserveCapacity(drained.events.count)
+        for raw in drained.events {
+            var event = WireEvent()
+            event.kind = raw.kind
+            event.node = raw.node
+            event.timeNs = raw.time
+            event.demand = raw.demand
+            event.other = raw.other
+            event.cause = raw.cause
+            switch raw.payload {
+            case .none: break
+            case .info(let info): batch.nodes.append(info)
+            case .error(let error): event.text = ValueText.describe(error)
+            }
+            batch.events.append(event)
+        }
+        for (node, value) in drained.values {
+            batch.lastValues[node] = ValueText.describe(value)
+        }
+        batch.dropped = drained.dropped
+        let now = wallClockNanos()
+        return state.withLockedValue { state in
+            state.sequence += UInt64(batch.events.count)
+            batch.sequence = state.sequence
+            state.graph.apply(batch)
+            if now - state.lastPrune > 1_000_000_000 {
+                state.lastPrune = now
+                state.graph.prune(endedBefore: now - Int64(retention.seconds * 1e9),
+                                  maxEndedRoots: retention.maxEndedPipelines)
+            }
+            return batch
+        }
+    }
+
+    /// The graph as a snapshot, cut at the last flush.
+    public func snapshot() -> WireSnapshot {
+        state.withLockedValue { $0.graph.snapshot() }
+    }
+}

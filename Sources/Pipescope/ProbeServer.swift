@@ -1,0 +1,52 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import PipescopeWire
+
+/// Serves a ``Probe`` to inspectors over a Unix domain socket (mode 0600, in a 0700
+/// directory). One NIO event-loop thread does all of it; it never touches the
+/// program's pipelines except through the probe's buffer.
+final class ProbeServer: @unchecked Sendable {
+    static let flushInterval = TimeAmount.milliseconds(25)
+    static let helloTimeout = TimeAmount.seconds(5)
+
+    let probe: Probe
+    let path: String
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: Channel
+    private let flushTask: RepeatedTask
+
+    init(probe: Probe, path: String) throws {
+        self.probe = probe
+        self.path = path
+        try SocketFile.prepare(path)
+        let hub = InspectorHub(probe: probe)
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 16)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        ConnectionHandler(attach: hub.attach, detach: hub.detach))
+                }
+            }
+        do {
+            channel = try bootstrap.bind(unixDomainSocketPath: path).wait()
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw error
+        }
+        chmod(path, 0o600)
+        flushTask = channel.eventLoop.scheduleRepeatedTask(
+            initialDelay: Self.flushInterval, delay: Self.flushInterval
+        ) { _ in hub.flush() }
+    }
+
+    func close() {
+        flushTask.cancel()
+        try? channel.close().wait()
+        unlink(path)
+        try? group.syncShutdownGracefully()
+    }
+}

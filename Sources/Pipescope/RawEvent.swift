@@ -1,0 +1,20 @@
+import PipescopeGraph
+import PipescopeWire
+
+/// An event as the hot path records it: plain values, no strings. It becomes a
+/// ``WireEvent`` off the hot path, when the buffer is flushed.
+struct RawEvent {
+    enum Payload {
+        case none
+        case info(WireNodeInfo)
+        case error(any Error)
+    }
+
+    var kind: WireEventKind
+    var node: NodeID
+    var time: Int64
+    var demand: Int64 = 0
+    var other: NodeID = 0
+    var cause: WireCancelCause = .causeNone
+    var payload: Payload = .none
+}

@@ -1,0 +1,62 @@
+import Foundation
+import PipescopeWire
+
+/// Prepares the place where the probe's socket will be bound.
+enum SocketFile {
+    enum Failure: Error, CustomStringConvertible {
+        case pathTooLong(String)
+        case directory(String, String)
+        case inUse(String)
+
+        var description: String {
+            switch self {
+            case .pathTooLong(let p):
+                return "socket path \(p) is longer than \(SocketLocation.maxPathLength) bytes; "
+                    + "set PIPESCOPE_SOCKET to a shorter path"
+            case .directory(let d, let why):
+                return "cannot use \(d) for the socket: \(why); set PIPESCOPE_SOCKET to a path in a private directory"
+            case .inUse(let p):
+                return "\(p) is already served by another running program; set PIPESCOPE_SOCKET to another path"
+            }
+        }
+    }
+
+    /// Makes the parent directory (0700, owned by this user) and removes a stale socket
+    /// left by a dead process. A socket that still answers is left alone.
+    static func prepare(_ path: String) throws {
+        guard path.utf8.count <= SocketLocation.maxPathLength else { throw Failure.pathTooLong(path) }
+        let dir = (path as NSString).deletingLastPathComponent
+        if mkdir(dir, 0o700) != 0 && errno != EEXIST {
+            throw Failure.directory(dir, String(cString: strerror(errno)))
+        }
+        var info = stat()
+        guard stat(dir, &info) == 0 else { throw Failure.directory(dir, String(cString: strerror(errno))) }
+        guard info.st_uid == getuid() else { throw Failure.directory(dir, "it belongs to another user") }
+        if info.st_mode & 0o077 != 0, dir.hasSuffix("/pipescope") || dir.contains("/pipescope-") {
+            chmod(dir, 0o700)
+        }
+        if access(path, F_OK) == 0 {
+            if answers(path) { throw Failure.inUse(path) }
+            unlink(path)
+        }
+    }
+
+    /// Whether something accepts connections on the Unix socket at `path`.
+    static func answers(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8.prefix(SocketLocation.maxPathLength))
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+            raw[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+}

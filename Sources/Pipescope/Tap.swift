@@ -1,0 +1,108 @@
+@preconcurrency import OpenCombine
+import PipescopeGraph
+import PipescopeWire
+
+/// The `_Introspection` handler: turns OpenCombine's hook callbacks into stage events.
+///
+/// Each callback reads the thread's frame stack, makes one ``StageRegistry`` call and
+/// pushes or pops a frame. Value text is not produced here; the registry keeps the
+/// latest value per stage and the flush describes it later.
+final class Tap: _Introspection, @unchecked Sendable {
+    let registry: StageRegistry
+    private let typeNames = TypeNames()
+
+    init(registry: StageRegistry) {
+        self.registry = registry
+    }
+
+    // MARK: - Subscribe
+
+    func willReceive<Upstream: Publisher, Downstream: Subscriber>(
+        publisher: Upstream, subscriber: Downstream
+    ) where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+        let frames = ThreadFrames.current
+        let subscriberID = subscriber.combineIdentifier
+        var parent: NodeID?
+        var forwarder: NodeID?
+        switch frames.top {
+        case .subscribing(let node, let outer)?:
+            parent = node
+            if outer == subscriberID { forwarder = node }
+        case .delivering(_, let owner)?:
+            parent = owner
+        case .unknown?, nil:
+            parent = nil
+        }
+        let names = typeNames.names(of: Upstream.self)
+        let description = Self.describe(subscriber)
+        let thread = frames.label
+        let node = registry.subscribe(subscriber: subscriberID, parent: parent, forwardingFrom: forwarder) { id in
+            var info = WireNodeInfo()
+            info.id = id
+            info.parent = parent ?? 0
+            info.operator = names.short
+            info.publisherType = names.full
+            info.subscriber = description
+            info.thread = thread
+            info.createdNs = wallClockNanos()
+            return info
+        }
+        frames.push(.subscribing(node: node, subscriber: subscriberID))
+    }
+
+    func didReceive<Upstream: Publisher, Downstream: Subscriber>(
+        publisher: Upstream, subscriber: Downstream
+    ) where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+        ThreadFrames.current.pop()
+    }
+
+    // MARK: - Subscription, request, cancel
+
+    func willReceive<Downstream: Subscriber>(subscriber: Downstream, subscription: any Subscription) {
+        registry.receive(subscription: subscription, subscriber: subscriber.combineIdentifier)
+    }
+
+    func willRequest(subscription: any Subscription, _ demand: Subscribers.Demand) {
+        registry.request(subscription: subscription.combineIdentifier, demand: demand)
+    }
+
+    func willCancel(subscription: any Subscription) {
+        registry.cancel(subscription: subscription.combineIdentifier, cause: .causeDownstream)
+    }
+
+    // MARK: - Values and completions
+
+    func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
+        let stage = registry.value(subscriber: subscriber.combineIdentifier, input)
+        ThreadFrames.current.push(stage.map { .delivering(node: $0.node, owner: $0.parent) } ?? .unknown)
+    }
+
+    func didReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input,
+                                            resultingDemand: Subscribers.Demand) {
+        let frames = ThreadFrames.current
+        if case .delivering(let node, _)? = frames.top, resultingDemand != .none {
+            registry.demand(node: node, resultingDemand)
+        }
+        frames.pop()
+    }
+
+    func willReceive<Downstream: Subscriber>(subscriber: Downstream,
+                                             completion: Subscribers.Completion<Downstream.Failure>) {
+        let stage = registry.completion(subscriber: subscriber.combineIdentifier, completion)
+        ThreadFrames.current.push(stage.map { .delivering(node: $0.node, owner: $0.parent) } ?? .unknown)
+    }
+
+    func didReceive<Downstream: Subscriber>(subscriber: Downstream,
+                                            completion: Subscribers.Completion<Downstream.Failure>) {
+        ThreadFrames.current.pop()
+    }
+
+    // MARK: - Helpers
+
+    /// OpenCombine's subscribers describe themselves briefly ("Sink", "Map"); other
+    /// subscribers are named by their type, never dumped field by field.
+    private static func describe<S: Subscriber>(_ subscriber: S) -> String {
+        if let custom = subscriber as? CustomStringConvertible { return String(custom.description.prefix(120)) }
+        return TypeNames.shortName(String(describing: S.self))
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import NIOPosix
+@preconcurrency import OpenCombine
+
+/// What one thread is inside right now, innermost last.
+///
+/// An operator's `receive(subscriber:)` subscribes its upstream synchronously, and
+/// `flatMap`, `catch` and friends subscribe inner publishers while a value or completion
+/// is being delivered. The top frame therefore names the parent of a new stage.
+/// Confined to its own thread, hence `@unchecked Sendable`.
+final class ThreadFrames: @unchecked Sendable {
+    enum Frame {
+        /// Inside the subscribe of `node`, whose subscriber is `subscriber`.
+        case subscribing(node: NodeIDValue, subscriber: CombineIdentifier)
+        /// Delivering to the subscriber of stage `node`; that subscriber belongs to the
+        /// operator of stage `owner` (the node's parent; nil when it is a root's sink).
+        case delivering(node: NodeIDValue, owner: NodeIDValue?)
+        /// A stage Pipescope does not know (subscribed before start): nothing to link to.
+        case unknown
+    }
+
+    private(set) var stack: [Frame] = []
+    /// A readable name for the thread: "main", its Thread name, or "thread N".
+    let label: String
+
+    private init(label: String) {
+        self.label = label
+        stack.reserveCapacity(16)
+    }
+
+    var top: Frame? { stack.last }
+
+    @inline(__always) func push(_ frame: Frame) { stack.append(frame) }
+    @inline(__always) func pop() { _ = stack.popLast() }
+
+    // MARK: - Per-thread instance
+
+    private static let slot = ThreadSpecificVariable<ThreadFrames>()
+    private static let counter = ThreadCounter()
+
+    static var current: ThreadFrames {
+        if let frames = slot.currentValue { return frames }
+        let frames = ThreadFrames(label: currentThreadLabel())
+        slot.currentValue = frames
+        return frames
+    }
+
+    private static func currentThreadLabel() -> String {
+        if Thread.isMainThread { return "main" }
+        if let name = Thread.current.name, !name.isEmpty { return name }
+        return "thread \(counter.next())"
+    }
+}
+
+typealias NodeIDValue = UInt64
+
+/// Numbers unnamed threads in the order Pipescope first sees them.
+private final class ThreadCounter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+    func next() -> Int {
+        lock.lock(); defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}

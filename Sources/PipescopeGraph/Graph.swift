@@ -1,0 +1,175 @@
+import PipescopeWire
+
+/// The pipeline graph as a fold over the event stream.
+///
+/// The probe folds its own events into one `Graph` to answer snapshots; the inspector
+/// loads that snapshot and folds the same events after it. Sharing this one fold is
+/// what keeps the two pictures identical.
+///
+/// ```swift
+/// var graph = Graph()
+/// graph.load(snapshot)
+/// graph.apply(batch)
+/// graph.roots.map { graph.nodes[$0]!.operatorName }
+/// ```
+public struct Graph: Sendable, Equatable {
+    public private(set) var nodes: [NodeID: NodeSummary] = [:]
+    /// Root stages in the order they were created.
+    public private(set) var roots: [NodeID] = []
+    /// Events the probe dropped because its buffer was full.
+    public private(set) var dropped: UInt64 = 0
+    /// The probe's sequence number of the last event folded in.
+    public private(set) var sequence: UInt64 = 0
+    /// Nodes that mirror another's events (forwarders), keyed by the stage they forward to.
+    private var mirrors: [NodeID: [NodeID]] = [:]
+
+    public init() {}
+
+    public subscript(id: NodeID) -> NodeSummary? { nodes[id] }
+
+    // MARK: - Folding
+
+    public mutating func load(_ snapshot: WireSnapshot) {
+        self = Graph()
+        for state in snapshot.nodes { insert(NodeSummary(state: state)) }
+        for state in snapshot.nodes where state.subscriptionOwner != 0 {
+            link(state.info.id, sharing: state.subscriptionOwner)
+        }
+        dropped = snapshot.dropped
+        sequence = snapshot.sequence
+    }
+
+    public mutating func apply(_ batch: WireEventBatch) {
+        var infos: [NodeID: WireNodeInfo] = [:]
+        for info in batch.nodes { infos[info.id] = info }
+        for event in batch.events {
+            if event.kind == .eventSubscribe, let info = infos[event.node] {
+                insert(NodeSummary(info: info))
+            } else {
+                apply(event)
+            }
+        }
+        for (id, text) in batch.lastValues { nodes[id]?.lastValue = text }
+        dropped = batch.dropped
+        sequence = batch.sequence
+    }
+
+    /// Folds one event. Events for unknown stages (pruned, or from before a snapshot)
+    /// are ignored.
+    public mutating func apply(_ event: WireEvent) {
+        switch event.kind {
+        case .eventSubscribe, .eventUnknown, .UNRECOGNIZED:
+            return
+        case .eventForward:
+            guard nodes[event.node] != nil, nodes[event.other] != nil else { return }
+            nodes[event.node]?.forwardsTo = event.other
+            mirrors[event.other, default: []].append(event.node)
+        case .eventSubscription:
+            let owner = event.other == 0 || event.other == event.node ? nil : event.other
+            update(event.node) { node in
+                if node.status == .subscribing { node.status = .active }
+            }
+            if let owner { link(event.node, sharing: owner) }
+        case .eventRequest:
+            for id in shareGroup(of: event.node) {
+                update(id) { $0.requested = $0.requested + Demand(wire: event.demand) }
+            }
+        case .eventDemand:
+            update(event.node) { $0.requested = $0.requested + Demand(wire: event.demand) }
+        case .eventValue:
+            update(event.node) { $0.values += 1 }
+        case .eventFinished:
+            update(event.node) { $0.end(.finished, at: event.timeNs) }
+        case .eventFailed:
+            update(event.node) { node in
+                node.end(.failed, at: event.timeNs)
+                if node.status == .failed { node.error = event.text }
+            }
+        case .eventCancelled:
+            let cause = CancelCause(event.cause) ?? .downstream
+            for id in shareGroup(of: event.node) {
+                update(id) { node in
+                    node.end(.cancelled, at: event.timeNs)
+                    if node.status == .cancelled, node.cause == nil { node.cause = cause }
+                }
+            }
+        }
+    }
+
+    // MARK: - Pruning
+
+    /// Removes ended subtrees that ended before `cutoffNanos`, oldest roots first, and
+    /// keeps at most `maxEndedRoots` ended root pipelines. Live stages are never removed.
+    public mutating func prune(endedBefore cutoffNanos: Int64, maxEndedRoots: Int) {
+        var endedRoots = roots.filter { isEnded(subtree: $0) }
+        let excess = max(0, endedRoots.count - maxEndedRoots)
+        var doomed = Set(endedRoots.prefix(excess))
+        endedRoots.removeFirst(excess)
+        for root in endedRoots where (nodes[root]?.endedNanos ?? .max) < cutoffNanos {
+            doomed.insert(root)
+        }
+        for root in doomed { remove(subtree: root) }
+        roots.removeAll { doomed.contains($0) }
+    }
+
+    public func isEnded(subtree id: NodeID) -> Bool {
+        guard let node = nodes[id] else { return true }
+        return node.status.isTerminal && node.children.allSatisfy { isEnded(subtree: $0) }
+    }
+
+    /// The whole graph as a snapshot message.
+    public func snapshot() -> WireSnapshot {
+        var s = WireSnapshot()
+        s.nodes = nodes.keys.sorted().compactMap { nodes[$0]?.wireState }
+        s.dropped = dropped
+        s.sequence = sequence
+        return s
+    }
+
+    // MARK: - Internals
+
+    private mutating func insert(_ node: NodeSummary) {
+        guard nodes[node.id] == nil else { return }
+        var node = node
+        if let parent = node.parent, nodes[parent] != nil {
+            nodes[parent]?.children.append(node.id)
+        } else {
+            node.parent = nil
+            roots.append(node.id)
+        }
+        nodes[node.id] = node
+    }
+
+    private mutating func link(_ id: NodeID, sharing owner: NodeID) {
+        nodes[id]?.subscriptionOwner = owner
+        if nodes[owner]?.sharers.contains(id) == false { nodes[owner]?.sharers.append(id) }
+    }
+
+    /// A stage and the stages that share its subscription object.
+    private func shareGroup(of id: NodeID) -> [NodeID] {
+        [id] + (nodes[id]?.sharers ?? [])
+    }
+
+    private mutating func update(_ id: NodeID, _ change: (inout NodeSummary) -> Void) {
+        guard nodes[id] != nil else { return }
+        change(&nodes[id]!)
+        for mirror in mirrors[id] ?? [] where nodes[mirror] != nil {
+            change(&nodes[mirror]!)
+        }
+    }
+
+    private mutating func remove(subtree id: NodeID) {
+        guard let node = nodes.removeValue(forKey: id) else { return }
+        mirrors[id] = nil
+        for child in node.children { remove(subtree: child) }
+    }
+}
+
+extension NodeSummary {
+    /// Moves to a terminal status; a stage that already ended keeps its first ending.
+    mutating func end(_ status: NodeStatus, at nanos: Int64) {
+        guard !self.status.isTerminal else { return }
+        self.status = status
+        endedNanos = nanos
+    }
+}

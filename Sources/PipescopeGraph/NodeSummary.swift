@@ -1,0 +1,86 @@
+import PipescopeWire
+
+/// Pipescope's own id for a stage: sequential, never reused.
+public typealias NodeID = UInt64
+
+/// Everything known about one stage: what it is, and what has happened to it so far.
+public struct NodeSummary: Hashable, Sendable {
+    public var id: NodeID
+    /// The downstream stage, or nil for a root (its subscriber is a sink, assign, …).
+    public var parent: NodeID?
+    /// Upstream stages, in the order they subscribed.
+    public var children: [NodeID] = []
+    /// Short operator name: "Map", "PassthroughSubject".
+    public var operatorName: String
+    public var publisherType: String
+    /// The subscriber's description: "Sink", "Filter".
+    public var subscriber: String
+    public var thread: String
+    public var createdNanos: Int64
+
+    public var status: NodeStatus = .subscribing
+    public var cause: CancelCause?
+    public var error: String?
+    public var requested: Demand = .none
+    public var values: Int = 0
+    public var lastValue: String?
+    /// The stage owning the subscription this stage passes downstream (itself if nil).
+    public var subscriptionOwner: NodeID?
+    /// Stages that pass this stage's subscription object straight through (Map, Filter).
+    public var sharers: [NodeID] = []
+    /// The stage this one forwards its subscriber to (type erasure); its events are mirrored here.
+    public var forwardsTo: NodeID?
+    public var endedNanos: Int64?
+
+    public init(info: WireNodeInfo) {
+        id = info.id
+        parent = info.parent == 0 ? nil : info.parent
+        operatorName = info.operator
+        publisherType = info.publisherType
+        subscriber = info.subscriber
+        thread = info.thread
+        createdNanos = info.createdNs
+    }
+
+    /// Demand requested and not yet delivered.
+    public var outstanding: Demand { requested.subtracting(values) }
+
+    public var info: WireNodeInfo {
+        var i = WireNodeInfo()
+        i.id = id
+        i.parent = parent ?? 0
+        i.operator = operatorName
+        i.publisherType = publisherType
+        i.subscriber = subscriber
+        i.thread = thread
+        i.createdNs = createdNanos
+        return i
+    }
+
+    public var wireState: WireNodeState {
+        var s = WireNodeState()
+        s.info = info
+        s.status = status.wire
+        s.cause = cause?.wire ?? .causeNone
+        s.error = error ?? ""
+        s.requested = requested.wire
+        s.values = Int64(values)
+        s.hasLastValue_p = lastValue != nil
+        s.lastValue = lastValue ?? ""
+        s.subscriptionOwner = subscriptionOwner ?? 0
+        s.endedNs = endedNanos ?? 0
+        return s
+    }
+
+    public init(state s: WireNodeState) {
+        self.init(info: s.info)
+        status = NodeStatus(s.status)
+        cause = CancelCause(s.cause)
+        error = s.error.isEmpty && s.status != .failed ? nil : s.error
+        requested = Demand(wire: s.requested)
+        values = Int(s.values)
+        lastValue = s.hasLastValue_p ? s.lastValue : nil
+        subscriptionOwner = s.subscriptionOwner == 0 ? nil : s.subscriptionOwner
+        endedNanos = s.endedNs == 0 ? nil : s.endedNs
+    }
+}

@@ -1,0 +1,62 @@
+import SwiftProtobuf
+
+// Short names for the generated types. The generated names keep the proto package
+// (`pipescope.v1`) so that a future version can live beside this one.
+public typealias ServerMessage = Pipescope_V1_ServerMessage
+public typealias ClientMessage = Pipescope_V1_ClientMessage
+public typealias WireHello = Pipescope_V1_Hello
+public typealias WireWelcome = Pipescope_V1_Welcome
+public typealias WireError = Pipescope_V1_Error
+public typealias WireSnapshot = Pipescope_V1_Snapshot
+public typealias WireEventBatch = Pipescope_V1_EventBatch
+public typealias WireEvent = Pipescope_V1_Event
+public typealias WireEventKind = Pipescope_V1_EventKind
+public typealias WireNodeInfo = Pipescope_V1_NodeInfo
+public typealias WireNodeState = Pipescope_V1_NodeState
+public typealias WireStatus = Pipescope_V1_Status
+public typealias WireCancelCause = Pipescope_V1_CancelCause
+
+/// Encoding a message into a frame and decoding one back, with errors a person can read.
+public protocol FramedMessage: SwiftProtobuf.Message {}
+
+extension ServerMessage: FramedMessage {}
+extension ClientMessage: FramedMessage {}
+
+extension FramedMessage {
+    /// The message as one frame: length header, then the protobuf bytes.
+    public func framed() -> [UInt8] {
+        // Serializing a message built in memory fails only for missing required fields,
+        // which proto3 does not have.
+        let payload: [UInt8] = (try? serializedBytes()) ?? []
+        return Framing.frame(payload)
+    }
+
+    /// Decodes one frame's payload. Unknown fields are kept and ignored (forward
+    /// compatible); bytes that are not this message throw ``FrameError/malformed(_:)``.
+    public static func decode<Bytes: Collection>(payload: Bytes) throws -> Self
+    where Bytes.Element == UInt8 {
+        do {
+            return try Self(serializedBytes: Array(payload))
+        } catch {
+            throw FrameError.malformed("\(Self.protoMessageName) could not be decoded (\(error))")
+        }
+    }
+}
+
+extension ServerMessage {
+    public static func error(_ text: String) -> ServerMessage {
+        var m = ServerMessage()
+        m.error.message = text
+        return m
+    }
+}
+
+extension ClientMessage {
+    /// The inspector's opening message.
+    public static func hello(client: String) -> ClientMessage {
+        var m = ClientMessage()
+        m.hello.protocolVersion = ProtocolVersion.current
+        m.hello.client = client
+        return m
+    }
+}

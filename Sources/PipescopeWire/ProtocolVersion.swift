@@ -1,0 +1,13 @@
+/// The version of the wire protocol spoken by this build.
+///
+/// Both sides send it first. A peer with another version gets an ``Pipescope_V1_Error``
+/// that names both versions, instead of undecodable frames.
+public enum ProtocolVersion {
+    public static let current: UInt32 = 1
+
+    /// The message a person reads when the two sides disagree.
+    public static func mismatchMessage(local: UInt32, remote: UInt32) -> String {
+        "protocol version mismatch: this side speaks version \(local), the other side \(remote). "
+            + "Use a pipescope inspector built from the same release as the program's Pipescope library."
+    }
+}
