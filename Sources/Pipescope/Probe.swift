@@ -11,18 +11,6 @@ import PipescopeWire
 /// sending. Snapshots are cut between flushes, so snapshot plus later batches never
 /// miss or repeat an event.
 public final class Probe: @unchecked Sendable {
-    /// Retention of ended pipelines in the probe's graph.
-    public struct Retention: Sendable {
-        /// Ended pipelines stay visible this long…
-        public var seconds: Double = 60
-        /// …and at most this many are kept.
-        public var maxEndedPipelines: Int = 500
-        public init(seconds: Double = 60, maxEndedPipelines: Int = 500) {
-            self.seconds = seconds
-            self.maxEndedPipelines = maxEndedPipelines
-        }
-    }
-
     let registry: StageRegistry
     let tap: Tap
     private let state = NIOLockedValueBox(State())
@@ -35,7 +23,7 @@ public final class Probe: @unchecked Sendable {
     }
 
     /// `bufferCapacity` bounds the events held between two flushes.
-    public init(bufferCapacity: Int = 1 << 16, retention: Retention = Retention()) {
+    public init(bufferCapacity: Int = 1 << 16, retention: Retention = .standard) {
         registry = StageRegistry(capacity: bufferCapacity)
         tap = Tap(registry: registry)
         self.retention = retention
@@ -83,8 +71,7 @@ public final class Probe: @unchecked Sendable {
             state.graph.apply(batch)
             if now - state.lastPrune > 1_000_000_000 {
                 state.lastPrune = now
-                state.graph.prune(endedBefore: now - Int64(retention.seconds * 1e9),
-                                  maxEndedRoots: retention.maxEndedPipelines)
+                state.graph.prune(now: now, retention: retention)
             }
             return batch
         }

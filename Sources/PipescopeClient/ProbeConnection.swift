@@ -1,0 +1,186 @@
+import Foundation
+import NIOCore
+import NIOConcurrencyHelpers
+import NIOPosix
+import PipescopeWire
+
+/// A connection from the inspector to one probe.
+///
+/// It says Hello, then collects everything the probe sends as ``Incoming`` messages in
+/// an inbox that the UI drains on its own schedule (``poll()``), or that a command
+/// waits on (``next(timeout:)``). The network runs on one NIO thread; the inbox is the
+/// only thing shared with the caller.
+///
+/// ```swift
+/// let connection = try ProbeConnection.connect(path: "/run/user/1000/pipescope/4242.sock")
+/// while let message = connection.next(timeout: 2) { … }
+/// ```
+public final class ProbeConnection: @unchecked Sendable {
+    public enum Incoming: Sendable {
+        case welcome(WireWelcome)
+        case snapshot(WireSnapshot)
+        case batch(WireEventBatch)
+        /// The probe reported an error (the connection usually closes after it).
+        case error(String)
+        /// The connection is gone; the text says why.
+        case disconnected(String)
+    }
+
+    public let path: String
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: Channel
+    private let inbox: Inbox
+    private let closed = NIOLockedValueBox(false)
+
+    private init(path: String, group: MultiThreadedEventLoopGroup, channel: Channel, inbox: Inbox) {
+        self.path = path
+        self.group = group
+        self.channel = channel
+        self.inbox = inbox
+    }
+
+    /// Connects and sends Hello. Throws a ``ClientError`` that says what to do.
+    public static func connect(path: String, client: String = "pipescope") throws -> ProbeConnection {
+        let connection = try connectWithoutHello(path: path)
+        connection.sendRaw(ClientMessage.hello(client: client).framed())
+        return connection
+    }
+
+    /// Connects without saying Hello: for tests that play a broken or hostile inspector.
+    public static func connectWithoutHello(path: String) throws -> ProbeConnection {
+        guard FileManager.default.fileExists(atPath: path) else { throw ClientError.noProbe(path: path) }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let inbox = Inbox()
+        let bootstrap = ClientBootstrap(group: group)
+            .connectTimeout(.seconds(3))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(InboundFrames(inbox: inbox))
+                }
+            }
+        let channel: Channel
+        do {
+            channel = try bootstrap.connect(unixDomainSocketPath: path).wait()
+        } catch {
+            try? group.syncShutdownGracefully()
+            if let io = error as? IOError, io.errnoCode == ECONNREFUSED { throw ClientError.notListening(path: path) }
+            if let io = error as? IOError, io.errnoCode == ENOENT { throw ClientError.noProbe(path: path) }
+            throw ClientError.connectionFailed(path: path, reason: "\(error)")
+        }
+        return ProbeConnection(path: path, group: group, channel: channel, inbox: inbox)
+    }
+
+    /// Everything received since the last call, without waiting.
+    public func poll() -> [Incoming] { inbox.takeAll() }
+
+    /// The next message, waiting at most `timeout` seconds.
+    public func next(timeout: Double) -> Incoming? { inbox.take(timeout: timeout) }
+
+    /// Sends raw bytes as they are: for tests that play a hostile or broken inspector.
+    public func sendRaw(_ bytes: [UInt8]) {
+        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+    }
+
+    /// Closes the connection and its thread. Safe to call more than once.
+    public func close() {
+        guard closed.withLockedValue({ was in defer { was = true }; return !was }) else { return }
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+
+    /// Waits for the Welcome and the first Snapshot; throws a ``ClientError`` if the probe
+    /// refuses, closes, or is silent past `timeout`.
+    public func handshake(timeout: Double = 5) throws -> (WireWelcome, WireSnapshot) {
+        var welcome: WireWelcome?
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0, let message = next(timeout: left) else {
+                throw ClientError.timedOut(path: path, waitingFor: welcome == nil ? "its welcome" : "a snapshot")
+            }
+            switch message {
+            case .welcome(let w): welcome = w
+            case .snapshot(let s):
+                if let welcome { return (welcome, s) }
+            case .batch: continue
+            case .error(let text), .disconnected(let text):
+                throw ClientError.refused(path: path, message: text)
+            }
+        }
+    }
+}
+
+/// Messages received and not yet taken, guarded by a condition variable.
+final class Inbox: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [ProbeConnection.Incoming] = []
+    private var closed = false
+
+    func put(_ item: ProbeConnection.Incoming) {
+        condition.lock()
+        if !closed { items.append(item) }
+        if case .disconnected = item { closed = true }
+        condition.signal()
+        condition.unlock()
+    }
+
+    func takeAll() -> [ProbeConnection.Incoming] {
+        condition.lock(); defer { condition.unlock() }
+        let all = items
+        items.removeAll(keepingCapacity: true)
+        return all
+    }
+
+    func take(timeout: Double) -> ProbeConnection.Incoming? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock(); defer { condition.unlock() }
+        while items.isEmpty {
+            if !condition.wait(until: deadline) { return nil }
+        }
+        return items.removeFirst()
+    }
+}
+
+/// Reads frames from the probe into the inbox.
+final class InboundFrames: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private var decoder = FrameDecoder()
+    private let inbox: Inbox
+    private var reported = false
+
+    init(inbox: Inbox) { self.inbox = inbox }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        decoder.append(unwrapInboundIn(data).readableBytesView)
+        do {
+            while let payload = try decoder.next() {
+                let message = try ServerMessage.decode(payload: payload)
+                switch message.body {
+                case .welcome(let w)?: inbox.put(.welcome(w))
+                case .snapshot(let s)?: inbox.put(.snapshot(s))
+                case .batch(let b)?: inbox.put(.batch(b))
+                case .error(let e)?: inbox.put(.error(e.message))
+                case nil: throw FrameError.malformed("a message of a kind this inspector does not know")
+                }
+            }
+        } catch {
+            disconnect(context, "\(error)")
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        disconnect(context, "the program closed the connection (it exited, or stopped Pipescope)")
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        disconnect(context, "connection error: \(error)")
+    }
+
+    private func disconnect(_ context: ChannelHandlerContext, _ why: String) {
+        guard !reported else { return }
+        reported = true
+        inbox.put(.disconnected(why))
+        context.close(promise: nil)
+    }
+}

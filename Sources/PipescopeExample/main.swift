@@ -1,0 +1,44 @@
+// A small program that uses Pipescope exactly as a user's program would: link the
+// library, call Pipescope.start() first, then build pipelines. The end-to-end tests
+// run it as a separate process and attach to it.
+//
+//   swift run pipescope-example            # serves until killed
+//   pipescope attach <pid>                 # in another terminal
+import Dispatch
+import Foundation
+@preconcurrency import OpenCombine
+import Pipescope
+
+guard let socket = Pipescope.start() else { exit(1) }
+FileHandle.standardOutput.write(Data("pipescope-example pid \(getpid()) socket \(socket)\n".utf8))
+
+/// Built inside a nonisolated function so that OpenCombine may call the closures from
+/// the background queue (a closure written at top level would be main-actor isolated).
+func buildPipelines() -> (PassthroughSubject<Int, Never>, [AnyCancellable]) {
+    let numbers = PassthroughSubject<Int, Never>()
+    var keep: [AnyCancellable] = []
+    keep.append(numbers.map { $0 * 2 }.filter { $0 % 4 == 0 }.sink { _ in })
+    keep.append(["a", "b", "c"].publisher.sink { _ in })
+    let cancelled = numbers.sink { _ in }
+    cancelled.cancel()
+    return (numbers, keep)
+}
+
+func drive(_ numbers: PassthroughSubject<Int, Never>) -> DispatchSourceTimer {
+    let queue = DispatchQueue(label: "example.driver")
+    let timer = DispatchSource.makeTimerSource(queue: queue)
+    nonisolated(unsafe) var n = 0
+    timer.schedule(deadline: .now(), repeating: .milliseconds(50))
+    timer.setEventHandler {
+        n += 1
+        numbers.send(n)
+    }
+    timer.resume()
+    return timer
+}
+
+let (numbers, cancellables) = buildPipelines()
+let timer = drive(numbers)
+withExtendedLifetime((cancellables, timer)) {
+    dispatchMain()
+}

@@ -1,0 +1,19 @@
+/// How long ended stages stay visible before they are pruned.
+///
+/// Both the probe and the inspector prune with the same policy, so a long-running
+/// program's graph, and the inspector's copy, stay bounded by its live stages plus
+/// this much history. Live stages are never pruned.
+public struct Retention: Sendable, Equatable {
+    /// An ended subtree (a stage and everything upstream of it, all ended) is removed
+    /// this many seconds after its stage ended…
+    public var seconds: Double
+    /// …and at most this many ended pipelines (roots) are kept regardless of age.
+    public var maxEndedPipelines: Int
+
+    public init(seconds: Double = 60, maxEndedPipelines: Int = 500) {
+        self.seconds = seconds
+        self.maxEndedPipelines = maxEndedPipelines
+    }
+
+    public static let standard = Retention()
+}

@@ -1,0 +1,26 @@
+/// What the user asked for, independent of which key asked. The keymap (in
+/// PipescopeViews) binds keys to these; the reducer only ever sees actions.
+public enum Action: Hashable, Sendable {
+    case moveUp, moveDown, pageUp, pageDown, home, end
+    case collapse, expand
+    case toggleHelp
+    case dismiss
+    case quit
+}
+
+/// Every input the app reacts to, applied by ``reduce(_:_:)``.
+public enum Message: Sendable {
+    case action(Action)
+    case attached(process: String, pid: Int32)
+    case snapshot(PipescopeGraphSnapshot)
+    case batch(PipescopeEventBatch)
+    case disconnected(String)
+    /// Wall-clock time, sent by the app loop a few times a second.
+    case tick(nanos: Int64)
+    case resize(width: Int, height: Int)
+}
+
+/// What the app loop must do after a message.
+public enum Effect: Equatable, Sendable {
+    case quit
+}

@@ -1,0 +1,52 @@
+import DequeModule
+import PipescopeGraph
+import PipescopeWire
+
+/// Whether the inspector is attached to a live program.
+public enum ConnectionState: Equatable, Sendable {
+    case connecting
+    case connected
+    case disconnected(String)
+}
+
+/// Everything the screen shows, derived from messages by ``reduce(_:_:)``.
+public struct AppState: Sendable {
+    /// What is being inspected: "demo", or the program's name.
+    public var targetName: String
+    public var pid: Int32?
+    public var connection: ConnectionState = .connecting
+    public var graph = Graph()
+    /// Every event received, oldest evicted first past ``historyLimit``.
+    public private(set) var history = Deque<WireEvent>()
+    public var historyLimit = 100_000
+    public var selection: NodeID?
+    public var collapsed: Set<NodeID> = []
+    public var showHelp = false
+    public var rate = EventRate()
+    /// Ended stages are pruned with the same policy as the probe's.
+    public var retention = Retention.standard
+    var lastPrune: Int64 = 0
+    public var width = 80
+    public var height = 24
+    /// Rows the tree pane shows at once; the view reports it so paging moves a screenful.
+    public var treePageSize = 10
+
+    public init(targetName: String, pid: Int32? = nil) {
+        self.targetName = targetName
+        self.pid = pid
+    }
+
+    /// The tree as currently visible.
+    public var rows: [TreeRow] { graph.rows(collapsed: collapsed) }
+
+    /// The selected stage, or the first row when nothing is selected yet.
+    public var selectedNode: NodeSummary? {
+        if let selection, let node = graph[selection] { return node }
+        return rows.first.flatMap { graph[$0.id] }
+    }
+
+    mutating func remember(_ events: [WireEvent]) {
+        history.append(contentsOf: events)
+        if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
+    }
+}

@@ -1,0 +1,4 @@
+import PipescopeWire
+
+public typealias PipescopeGraphSnapshot = WireSnapshot
+public typealias PipescopeEventBatch = WireEventBatch

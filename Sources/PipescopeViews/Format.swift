@@ -1,0 +1,41 @@
+import Foundation
+import PipescopeGraph
+
+/// Short human forms of numbers, demands and times.
+enum Format {
+    static func demand(_ d: Demand, theme: Theme) -> String {
+        switch d {
+        case .unlimited: return theme.unlimited
+        case .count(let n): return count(n)
+        }
+    }
+
+    /// 999, 12.3k, 4.5M.
+    static func count(_ n: Int) -> String {
+        switch n {
+        case ..<10_000: return String(n)
+        case ..<1_000_000: return String(format: "%.1fk", Double(n) / 1e3)
+        default: return String(format: "%.1fM", Double(n) / 1e6)
+        }
+    }
+
+    static func rate(_ perSecond: Double) -> String {
+        perSecond < 10_000 ? String(format: "%.0f ev/s", perSecond) : "\(count(Int(perSecond))) ev/s"
+    }
+
+    /// Local wall-clock time with milliseconds: 12:01:03.120.
+    static func time(_ nanos: Int64) -> String {
+        var seconds = time_t(nanos / 1_000_000_000)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        let ms = Int(nanos / 1_000_000 % 1000)
+        return String(format: "%02d:%02d:%02d.%03d", parts.tm_hour, parts.tm_min, parts.tm_sec, ms)
+    }
+
+    static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
+        let n = s.count
+        guard n < width else { return s }
+        let fill = String(repeating: " ", count: width - n)
+        return right ? fill + s : s + fill
+    }
+}

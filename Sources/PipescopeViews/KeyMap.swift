@@ -1,0 +1,43 @@
+import PipescopeModel
+import TerminalKit
+
+/// One key binding: the keys, what they do, and how help and the hint bar name them.
+public struct KeyBinding: Sendable {
+    public let keys: [Key]
+    /// How the keys are written on screen: "↑ k".
+    public let label: String
+    public let action: Action
+    public let help: String
+    /// Shown in the bottom hint bar when set.
+    public let hint: String?
+}
+
+/// The one table of keys. The app loop looks actions up here, and the help overlay and
+/// the hint bar are drawn from it, so they cannot drift apart.
+public enum KeyMap {
+    public static let bindings: [KeyBinding] = [
+        KeyBinding(keys: [.up, .character("k")], label: "↑ k", action: .moveUp, help: "select the stage above", hint: nil),
+        KeyBinding(keys: [.down, .character("j")], label: "↓ j", action: .moveDown, help: "select the stage below", hint: "↑↓ move"),
+        KeyBinding(keys: [.pageUp], label: "PgUp", action: .pageUp, help: "up one page", hint: nil),
+        KeyBinding(keys: [.pageDown], label: "PgDn", action: .pageDown, help: "down one page", hint: nil),
+        KeyBinding(keys: [.home], label: "Home", action: .home, help: "first stage", hint: nil),
+        KeyBinding(keys: [.end], label: "End", action: .end, help: "last stage", hint: nil),
+        KeyBinding(keys: [.left, .character("h")], label: "← h", action: .collapse,
+                   help: "fold the stage's upstream, or go to its downstream", hint: "←→ fold"),
+        KeyBinding(keys: [.right, .character("l")], label: "→ l", action: .expand, help: "unfold, or go upstream", hint: nil),
+        KeyBinding(keys: [.character("?")], label: "?", action: .toggleHelp, help: "show or hide this help", hint: "? help"),
+        KeyBinding(keys: [.escape], label: "Esc", action: .dismiss, help: "close the help", hint: nil),
+        KeyBinding(keys: [.character("q")], label: "q", action: .quit, help: "quit (the program keeps running)", hint: "q quit"),
+    ]
+
+    private static let table: [Key: Action] = {
+        var t: [Key: Action] = [:]
+        for b in bindings { for k in b.keys { t[k] = b.action } }
+        return t
+    }()
+
+    public static func action(for key: Key) -> Action? { table[key] }
+
+    /// The hint bar's entries, in table order.
+    public static var hints: [String] { bindings.compactMap(\.hint) }
+}

@@ -1,0 +1,49 @@
+import PipescopeModel
+import TerminalKit
+
+/// The top line: what is attached, whether it is connected, the event rate and drops.
+public enum StatusBar {
+    public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
+        guard !area.isEmpty else { return }
+        let bar = Style(reverse: true)
+        buffer.fill(area.row(0), with: Cell(" ", style: bar))
+        var x = area.x
+        let arrow = theme.glyphs.isUnicode ? "▸" : ">"
+        var target = " pipescope \(arrow) \(state.targetName)"
+        if let pid = state.pid { target += " (pid \(pid))" }
+        x += buffer.put(target + "  ", x: x, y: area.y, style: Style(bold: true, reverse: true), maxWidth: area.maxX - x)
+
+        let (word, style): (String, Style) = {
+            switch state.connection {
+            case .connecting: return ("CONNECTING", Style(foreground: theme.colors ? .yellow : nil, reverse: true))
+            case .connected: return ("LIVE", Style(foreground: theme.colors ? .green : nil, bold: true, reverse: true))
+            case .disconnected: return ("DISCONNECTED", Style(foreground: theme.colors ? .red : nil, bold: true, reverse: true))
+            }
+        }()
+        x += buffer.put(word, x: x, y: area.y, style: style, maxWidth: area.maxX - x)
+        let stats = "  \(Format.rate(state.rate.perSecond))  dropped \(state.graph.dropped)  "
+        x += buffer.put(stats, x: x, y: area.y, style: bar, maxWidth: area.maxX - x)
+        let help = "? help "
+        if area.maxX - x >= help.count {
+            buffer.put(help, x: area.maxX - help.count, y: area.y, style: bar)
+        }
+    }
+}
+
+/// The bottom line: the most useful keys, from the keymap; or why the connection ended.
+public enum HintBar {
+    public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
+        guard !area.isEmpty else { return }
+        if case .disconnected(let why) = state.connection {
+            let text = " disconnected: \(why) — what was seen stays on screen; q quits"
+            buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width,
+                                style: Style(foreground: theme.colors ? .red : nil, bold: true), glyphs: theme.glyphs)
+            return
+        }
+        var hints = KeyMap.hints.joined(separator: "  ")
+        if !theme.glyphs.isUnicode {
+            hints = hints.replacingOccurrences(of: "↑↓", with: "up/down").replacingOccurrences(of: "←→", with: "left/right")
+        }
+        buffer.putTruncated(" " + hints, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
+    }
+}

@@ -1,0 +1,43 @@
+import PipescopeGraph
+import TerminalKit
+
+/// How the screen looks on this terminal: glyphs (UTF-8 or ASCII) and whether colour
+/// is available. Without colour, status is still told apart by glyph, word and dimming.
+public struct Theme: Sendable {
+    public var glyphs: Glyphs
+    public var colors: Bool
+
+    public init(glyphs: Glyphs, colors: Bool) {
+        self.glyphs = glyphs
+        self.colors = colors
+    }
+
+    public static let plainUnicode = Theme(glyphs: .unicode, colors: false)
+    public static let plainASCII = Theme(glyphs: .ascii, colors: false)
+
+    public func glyph(_ status: NodeStatus) -> String {
+        switch status {
+        case .subscribing: return glyphs.subscribing
+        case .active: return glyphs.active
+        case .finished: return glyphs.finished
+        case .failed: return glyphs.failed
+        case .cancelled: return glyphs.cancelled
+        }
+    }
+
+    public func style(_ status: NodeStatus) -> Style {
+        switch status {
+        case .subscribing: return Style(foreground: colors ? .yellow : nil)
+        case .active: return Style(foreground: colors ? .green : nil)
+        case .finished: return Style(foreground: colors ? .blue : nil, dim: !colors)
+        case .failed: return Style(foreground: colors ? .red : nil, bold: true)
+        case .cancelled: return Style(foreground: colors ? .magenta : nil, dim: !colors)
+        }
+    }
+
+    public var unlimited: String { glyphs.isUnicode ? "∞" : "inf" }
+    public var title: Style { Style(bold: true) }
+    public var border: Style { Style(foreground: colors ? .cyan : nil) }
+    public var dim: Style { Style(dim: true) }
+    public var selected: Style { Style(reverse: true) }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Pipescope
+import PipescopeDemo
+
+struct DemoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run the built-in demo program and inspect it (the default).",
+        discussion: """
+            The demo runs as a separate process that links Pipescope like any program would, \
+            and the inspector attaches to it through its socket. With --headless only the demo \
+            program runs, so you can attach to it yourself.
+            """)
+
+    @Flag(help: "Run only the demo program; print its socket path and serve until stopped.")
+    var headless = false
+
+    @Flag(help: .hidden)
+    var exitWithParent = false
+
+    func run() throws {
+        if headless {
+            runProgram()
+        }
+        let child: DemoChild
+        do {
+            child = try DemoChild()
+        } catch {
+            fail("could not start the demo program: \(error)")
+        }
+        defer { child.stop() }
+        do {
+            try child.waitForSocket(timeout: 10)
+        } catch {
+            child.stop()
+            fail("\(error)")
+        }
+        let session = InspectorSession.open(path: child.socketPath)
+        let loop = InspectorLoop(session: session, targetName: "demo", fatalCondition: { child.exitDescription })
+        let outcome = loop.run()
+        session.connection.close()
+        child.stop()
+        if case .failed(let message) = outcome { fail(message) }
+    }
+
+    /// The demo program itself: start Pipescope, build the pipelines, run forever.
+    private func runProgram() -> Never {
+        guard let path = Pipescope.start() else { fail("the demo could not serve its socket (see above)") }
+        print("demo program running as pid \(getpid()); attach with: pipescope attach \(getpid())")
+        print("socket: \(path)")
+        let demo = DemoProgram()
+        demo.start()
+        if exitWithParent { ParentWatch.start() }
+        RunLoop.main.run()
+        Foundation.exit(0)
+    }
+}
+
+/// Ends the demo child when the inspector that started it is gone, even if the
+/// inspector was killed without a chance to clean up.
+enum ParentWatch {
+    nonisolated(unsafe) private static var timer: DispatchSourceTimer?
+
+    static func start() {
+        let parent = getppid()
+        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "pipescope.parent-watch"))
+        source.schedule(deadline: .now() + 1, repeating: 1)
+        source.setEventHandler {
+            if getppid() != parent {
+                Pipescope.stop()
+                exit(0)
+            }
+        }
+        source.resume()
+        timer = source
+    }
+}

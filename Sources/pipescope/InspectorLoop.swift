@@ -1,0 +1,85 @@
+import CursesBackend
+import Foundation
+import PipescopeClient
+import PipescopeModel
+import PipescopeViews
+import TerminalKit
+
+/// The interactive inspector: reads keys and probe messages, reduces them into the
+/// state, and draws the state. The terminal is restored on every way out.
+struct InspectorLoop {
+    enum Outcome {
+        case quit
+        case failed(String)
+    }
+
+    let session: InspectorSession
+    let targetName: String
+    /// Asked every turn; a non-nil answer ends the loop with that message.
+    var fatalCondition: () -> String? = { nil }
+
+    static let frameMillis = 40
+    static let tickNanos: Int64 = 250_000_000
+
+    func run() -> Outcome {
+        let terminal: CursesTerminal
+        do {
+            terminal = try CursesTerminal()
+        } catch {
+            return .failed("\(error)")
+        }
+        defer { terminal.restore() }
+
+        var state = AppState(targetName: targetName, pid: session.welcome.pid)
+        _ = reduce(&state, .attached(process: session.welcome.processName, pid: session.welcome.pid))
+        _ = reduce(&state, .snapshot(session.snapshot))
+        let theme = Theme(glyphs: terminal.isUnicode ? .unicode : .ascii, colors: terminal.hasColors)
+        var lastTick: Int64 = 0
+
+        while !terminal.interrupted {
+            for incoming in session.connection.poll() {
+                _ = reduce(&state, Self.message(for: incoming))
+            }
+            if let fatal = fatalCondition() { return .failed(fatal) }
+            let now = Self.nowNanos()
+            if now - lastTick >= Self.tickNanos {
+                lastTick = now
+                _ = reduce(&state, .tick(nanos: now))
+            }
+            let size = terminal.size
+            if size.width != state.width || size.height != state.height {
+                _ = reduce(&state, .resize(width: size.width, height: size.height))
+                state.treePageSize = MainScreen.treePageSize(width: size.width, height: size.height)
+            }
+            var buffer = ScreenBuffer(width: size.width, height: size.height)
+            MainScreen.render(state, theme: theme, into: &buffer)
+            terminal.draw(buffer)
+
+            guard let key = terminal.readKey(timeoutMs: Self.frameMillis) else { continue }
+            if key == .resize {
+                terminal.invalidate()
+                continue
+            }
+            if let action = KeyMap.action(for: key), reduce(&state, .action(action)).contains(.quit) {
+                return .quit
+            }
+        }
+        return .quit
+    }
+
+    static func message(for incoming: ProbeConnection.Incoming) -> Message {
+        switch incoming {
+        case .welcome(let w): return .attached(process: w.processName, pid: w.pid)
+        case .snapshot(let s): return .snapshot(s)
+        case .batch(let b): return .batch(b)
+        case .error(let text): return .disconnected(text)
+        case .disconnected(let why): return .disconnected(why)
+        }
+    }
+
+    static func nowNanos() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+@preconcurrency import OpenCombine
+@testable import Pipescope
+import PipescopeClient
+import PipescopeGraph
+import PipescopeWire
+import XCTest
+
+/// The probe's socket server, driven by real connections: the handshake, the snapshot
+/// hand-over, permissions, and peers that are broken or hostile.
+final class ProbeServerTests: XCTestCase {
+    private var directory: String!
+    private var path: String!
+    private var probe: Probe!
+    private var server: ProbeServer!
+
+    override func setUpWithError() throws {
+        directory = "/tmp/pipescope-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        path = directory + "/probe.sock"
+        probe = Probe()
+        server = try ProbeServer(probe: probe, path: path)
+        probe.enable()
+    }
+
+    override func tearDown() {
+        probe.disable()
+        server.close()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Waits until the connection's graph satisfies `condition`, folding what arrives.
+    private func waitForGraph(_ connection: ProbeConnection, start: WireSnapshot,
+                              timeout: Double = 5, _ condition: (Graph) -> Bool) -> Graph {
+        var graph = Graph()
+        graph.load(start)
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition(graph), Date() < deadline {
+            switch connection.next(timeout: 0.1) {
+            case .batch(let b)?: graph.apply(b)
+            case .snapshot(let s)?: graph.load(s)
+            default: break
+            }
+        }
+        return graph
+    }
+
+    func testHandshakeThenSnapshotThenLiveEvents() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let c = subject.map { $0 + 1 }.sink { _ in }
+        subject.send(1)
+        let connection = try ProbeConnection.connect(path: path)
+        defer { connection.close() }
+        let (welcome, snapshot) = try connection.handshake()
+        XCTAssertEqual(welcome.protocolVersion, ProtocolVersion.current)
+        XCTAssertEqual(welcome.pid, getpid())
+        XCTAssertEqual(snapshot.nodes.map(\.info.operator).sorted(), ["Map", "PassthroughSubject"])
+        XCTAssertEqual(snapshot.nodes.map(\.values), [1, 1])
+
+        subject.send(2)
+        subject.send(3)
+        let graph = waitForGraph(connection, start: snapshot) { g in g.nodes.values.allSatisfy { $0.values == 3 } }
+        XCTAssertEqual(graph.nodes.values.map(\.values), [3, 3], "snapshot plus batches count every value once")
+        XCTAssertEqual(graph.nodes.values.compactMap(\.lastValue).sorted(), ["3", "4"])
+        c.cancel()
+    }
+
+    func testSocketIsPrivateToTheUser() throws {
+        var info = stat()
+        XCTAssertEqual(stat(path, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600, "socket mode")
+        XCTAssertEqual(stat(directory, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o700, "directory mode")
+    }
+
+    func testVersionMismatchIsAClearError() throws {
+        let raw = try ProbeConnection.connectWithoutHello(path: path)
+        defer { raw.close() }
+        var hello = ClientMessage()
+        hello.hello.protocolVersion = 99
+        raw.sendRaw(hello.framed())
+        XCTAssertTrue(errorText(raw)?.contains("protocol version mismatch") == true)
+    }
+
+    func testGarbageAndOversizedFramesAreRefusedAndTheHostCarriesOn() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        var received = 0
+        let c = subject.sink { _ in received += 1 }
+        let hostile: [[UInt8]] = [
+            Array("GET / HTTP/1.1\r\n\r\n".utf8),               // not our protocol at all
+            [0x7F, 0xFF, 0xFF, 0xFF],                          // a 2 GiB frame header
+            Framing.frame([0xFF, 0xFF, 0xFF, 0xFF, 0x0F]),     // a frame that is not a message
+        ]
+        for bytes in hostile {
+            let raw = try ProbeConnection.connectWithoutHello(path: path)
+            raw.sendRaw(bytes)
+            let text = errorText(raw)
+            XCTAssertNotNil(text, "every hostile input gets an error message")
+            raw.close()
+            subject.send(1)
+        }
+        XCTAssertEqual(received, hostile.count, "the host's pipeline kept running")
+        // A well-behaved inspector can still attach and sees the host's real state.
+        let connection = try ProbeConnection.connect(path: path)
+        defer { connection.close() }
+        let (_, snapshot) = try connection.handshake()
+        XCTAssertEqual(snapshot.nodes.first?.values, Int64(hostile.count))
+        c.cancel()
+    }
+
+    func testInspectorThatDisconnectsMidStreamLeavesTheHostUnharmed() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        var received = 0
+        let c = subject.sink { _ in received += 1 }
+        for _ in 0..<3 {
+            let connection = try ProbeConnection.connect(path: path)
+            _ = try connection.handshake()
+            for i in 0..<1000 { subject.send(i) }
+            connection.close()
+        }
+        for i in 0..<1000 { subject.send(i) }
+        XCTAssertEqual(received, 4000)
+        let connection = try ProbeConnection.connect(path: path)
+        defer { connection.close() }
+        let (_, snapshot) = try connection.handshake()
+        let graph = waitForGraph(connection, start: snapshot) { $0.nodes.values.first?.values == 4000 }
+        XCTAssertEqual(graph.nodes.values.first?.values, 4000)
+        c.cancel()
+    }
+
+    func testAttachingWhereNoProbeIsSaysSo() {
+        XCTAssertThrowsError(try ProbeConnection.connect(path: directory + "/nobody.sock")) { error in
+            XCTAssertEqual(error as? ClientError, .noProbe(path: directory + "/nobody.sock"))
+            XCTAssertTrue("\(error)".contains("did it call Pipescope.start()"))
+        }
+    }
+
+    func testStaleSocketOfADeadProgramIsReplaced() throws {
+        let stale = directory + "/stale.sock"
+        // A socket file nobody listens on, as a crashed program leaves behind.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in stale.utf8.enumerated() { raw[i] = b }
+        }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(fd)
+        XCTAssertThrowsError(try ProbeConnection.connect(path: stale)) { error in
+            XCTAssertEqual(error as? ClientError, .notListening(path: stale))
+        }
+        let second = try ProbeServer(probe: Probe(), path: stale)
+        defer { second.close() }
+        let connection = try ProbeConnection.connect(path: stale)
+        defer { connection.close() }
+        XCTAssertNoThrow(try connection.handshake())
+    }
+
+    func testASecondProbeCannotStealALiveSocket() {
+        XCTAssertThrowsError(try ProbeServer(probe: Probe(), path: path)) { error in
+            XCTAssertTrue("\(error)".contains("already served"))
+        }
+    }
+
+    private func errorText(_ connection: ProbeConnection) -> String? {
+        while let message = connection.next(timeout: 3) {
+            if case .error(let text) = message { return text }
+            if case .disconnected = message { return nil }
+        }
+        return nil
+    }
+}
