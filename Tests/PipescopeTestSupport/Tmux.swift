@@ -121,6 +121,12 @@ public final class TmuxSession {
         return result.status == 0 && result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0"
     }
 
+    /// The pid of the pane's process (the command, or the shell running it).
+    public var panePID: Int32? {
+        let result = tmux(["display-message", "-p", "-t", name, "#{pane_pid}"])
+        return Int32(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     /// Polls until the program has exited, or `timeout` seconds pass; true if it exited.
     @discardableResult
     public func waitUntilExited(timeout: Double, poll: Double = 0.05) -> Bool {

@@ -1,0 +1,57 @@
+import Foundation
+import PipescopeTestSupport
+import XCTest
+
+/// `pipescope attach` on a separate program, in a real terminal.
+final class AttachTerminalTests: XCTestCase {
+    private var directory: String!
+
+    override func setUp() { directory = makeTemporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+
+    func testAttachShowsTheProgramAndQuitsCleanly() throws {
+        let program = try ExampleProgram(socketPath: directory + "/attach.sock")
+        defer { program.stop() }
+        let session = try TerminalSession(width: 100, height: 30)
+        defer { session.kill() }
+        session.type("\(Programs.pipescope) attach \(program.socketPath)")
+        let screen = session.expect("Filter → Sink", timeout: 30)
+        XCTAssertTrue(screen.contains("pipescope-example (pid \(program.pid))"), screen)
+        XCTAssertTrue(screen.contains("LIVE"))
+        XCTAssertTrue(screen.contains("Sequence → Sink"))
+        XCTAssertTrue(screen.contains("finished"))
+        XCTAssertTrue(screen.contains("cancelled"))
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+        session.expectUsableShell()
+        XCTAssertTrue(program.process.isRunning, "quitting the inspector leaves the program running")
+    }
+
+    func testProgramExitShowsDisconnectedAndKeepsWhatWasSeen() throws {
+        let program = try ExampleProgram(socketPath: directory + "/exit.sock")
+        let session = try TerminalSession(width: 100, height: 30)
+        defer { session.kill() }
+        session.type("\(Programs.pipescope) attach \(program.socketPath)")
+        session.expect("Filter → Sink", timeout: 30)
+        program.stop()
+        let screen = session.expect("DISCONNECTED")
+        XCTAssertTrue(screen.contains("Filter → Sink"), "the last picture stays on screen")
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+        session.expectUsableShell()
+    }
+
+    func testMissingOrUnknownTERMIsAClearError() throws {
+        let program = try ExampleProgram(socketPath: directory + "/term.sock")
+        defer { program.stop() }
+        let session = try TerminalSession(width: 100, height: 30)
+        defer { session.kill() }
+        session.type("env -u TERM \(Programs.pipescope) attach \(program.socketPath)")
+        var screen = session.expect("EXIT=1")
+        XCTAssertTrue(screen.contains("TERM"), screen)
+        session.type("TERM=no-such-terminal \(Programs.pipescope) attach \(program.socketPath)")
+        screen = session.expect("no-such-terminal")
+        XCTAssertFalse(screen.contains("Fatal error"))
+        session.expectUsableShell()
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import PipescopeTestSupport
+import XCTest
+
+/// The real `pipescope` in a real terminal (tmux): the demo, keys, resizing, and every
+/// way out leaving the shell as it was.
+final class DemoTerminalTests: XCTestCase {
+    private static let firstScreen: Double = 60
+
+    private func startDemo(width: Int, height: Int) throws -> (TerminalSession, Int32) {
+        let session = try TerminalSession(width: width, height: height)
+        session.type(Programs.pipescope)
+        let screen = session.tmux.waitFor({ $0.contains("TimerPublisher") && $0.contains("LIVE") }, timeout: Self.firstScreen)
+        let pid = try XCTUnwrap(screen.flatMap(TerminalSession.pid(in:)), "no demo on screen:\n\(session.tmux.lastScreen)")
+        return (session, pid)
+    }
+
+    private func checkDemo(width: Int, height: Int) throws {
+        let (session, child) = try startDemo(width: width, height: height)
+        defer { session.kill() }
+        let screen = session.tmux.capture()
+        for text in ["Filter → Sink", "Map", "Autoconnect", "FlatMap → Sink", "Pipelines (", "Stage", "? help", "q quit"] {
+            XCTAssertTrue(screen.contains(text), "\(text) missing at \(width)x\(height):\n\(screen)")
+        }
+        XCTAssertTrue(screen.split(separator: "\n").allSatisfy { $0.count <= width }, "nothing overflows the width")
+        let before = try XCTUnwrap(TerminalSession.values(of: "Filter → Sink", in: screen), screen)
+        XCTAssertNotNil(session.tmux.waitFor({ (TerminalSession.values(of: "Filter → Sink", in: $0) ?? 0) > before },
+                                             timeout: 10), "the ticker's count grows live")
+
+        session.tmux.sendKeys("?")
+        let help = session.expect("select the stage below")
+        XCTAssertTrue(help.contains("Keys"))
+        session.tmux.sendKeys("Escape")
+        XCTAssertNotNil(session.tmux.waitFor({ !$0.contains("select the stage below") }, timeout: 5), "Esc closes help")
+
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+        XCTAssertTrue(eventually(timeout: 5) { !processExists(child) }, "the demo child is stopped on quit")
+        session.expectUsableShell()
+    }
+
+    func testDemoAt120x40() throws { try checkDemo(width: 120, height: 40) }
+
+    func testDemoAt80x24() throws { try checkDemo(width: 80, height: 24) }
+
+    func testNavigationSelectsAndFolds() throws {
+        let (session, _) = try startDemo(width: 120, height: 40)
+        defer { session.kill() }
+        session.tmux.sendKeys("j", "j", "j")
+        session.expect("#4 → Autoconnect")  // the detail pane follows the selection
+        session.tmux.sendKeys("Home", "Left")
+        // The detail pane still names TimerPublisher in Filter's full type; the tree must not.
+        XCTAssertNotNil(session.tmux.waitFor({ !$0.contains("▾ Autoconnect") && $0.contains("▸ Filter → Sink") }, timeout: 5),
+                        "folding the root hides its upstream:\n\(session.tmux.lastScreen)")
+        session.tmux.sendKeys("Right")
+        session.expect("▾ Autoconnect")
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
+
+    func testResizeWhileRunning() throws {
+        let (session, _) = try startDemo(width: 120, height: 40)
+        defer { session.kill() }
+        session.tmux.resize(width: 80, height: 24)
+        XCTAssertNotNil(session.tmux.waitFor({ $0.split(separator: "\n").contains { $0.hasPrefix("┌ Stage") } }, timeout: 5),
+                        "narrow layout stacks the detail under the tree:\n\(session.tmux.lastScreen)")
+        session.tmux.resize(width: 40, height: 10)
+        session.expect("Terminal too small")
+        session.tmux.resize(width: 100, height: 30)
+        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("TimerPublisher") && !$0.contains("too small") }, timeout: 5))
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+        session.expectUsableShell()
+    }
+
+    func testSigtermRestoresTheTerminalAndStopsTheDemo() throws {
+        let (session, child) = try startDemo(width: 100, height: 30)
+        defer { session.kill() }
+        let inspector = try XCTUnwrap(parentPID(of: child))
+        kill(inspector, SIGTERM)
+        session.expect("EXIT=")
+        XCTAssertTrue(eventually(timeout: 5) { !processExists(child) })
+        session.expectUsableShell()
+    }
+
+    func testCtrlCRestoresTheTerminal() throws {
+        let (session, child) = try startDemo(width: 100, height: 30)
+        defer { session.kill() }
+        session.tmux.sendKeys("C-c")
+        session.expect("EXIT=")
+        XCTAssertTrue(eventually(timeout: 5) { !processExists(child) })
+        session.expectUsableShell()
+    }
+
+    func testDemoChildDyingEndsTheInspectorWithAMessage() throws {
+        let (session, child) = try startDemo(width: 100, height: 30)
+        defer { session.kill() }
+        kill(child, SIGKILL)
+        let screen = session.expect("EXIT=1")
+        XCTAssertTrue(screen.contains("the demo program (pid \(child)) was killed by signal 9"), screen)
+        session.expectUsableShell()
+    }
+}

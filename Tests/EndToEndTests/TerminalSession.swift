@@ -1,0 +1,82 @@
+import Foundation
+import PipescopeTestSupport
+import XCTest
+
+/// A bash shell in tmux in which tests type commands, as a person would, so they can
+/// check that the shell is usable again after pipescope exits.
+final class TerminalSession {
+    let tmux: TmuxSession
+
+    /// A UTF-8 locale unless `environment` says otherwise, whatever the test runner has.
+    init(width: Int, height: Int, environment: [String: String] = [:]) throws {
+        let env = ["LANG": "C.UTF-8"].merging(environment) { _, given in given }
+        tmux = try TmuxSession(command: "env PS1='$ ' bash --norc --noprofile -i", width: width, height: height,
+                               environment: env)
+        XCTAssertNotNil(tmux.waitFor(text: "$", timeout: 10), "the shell did not start")
+    }
+
+    /// Types a command line and presses Enter; the shell echoes `EXIT=<status>` after it.
+    func type(_ command: String) {
+        tmux.sendLiteral(command + "; echo EXIT=$?")
+        tmux.sendKeys("Enter")
+    }
+
+    /// Waits for `text`, failing the test with the last screen when it never shows.
+    @discardableResult
+    func expect(_ text: String, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line) -> String {
+        if let screen = tmux.waitFor(text: text, timeout: timeout) { return screen }
+        XCTFail("never saw \"\(text)\"; last screen:\n\(tmux.lastScreen)", file: file, line: line)
+        return tmux.lastScreen
+    }
+
+    /// Checks that the shell answers again and echoes what is typed (the terminal was
+    /// restored: echo and line editing on).
+    func expectUsableShell(file: StaticString = #filePath, line: UInt = #line) {
+        tmux.sendLiteral("echo shell-ok-$((40+2))")
+        tmux.sendKeys("Enter")
+        let screen = expect("shell-ok-42", file: file, line: line)
+        XCTAssertTrue(screen.contains("$ echo shell-ok-$((40+2))"), "typed text is echoed", file: file, line: line)
+        XCTAssertFalse(screen.contains("Pipelines ("), "the inspector's screen is gone", file: file, line: line)
+    }
+
+    func kill() { tmux.kill() }
+
+    /// The demo child's pid, from the status bar's "(pid N)".
+    static func pid(in screen: String) -> Int32? {
+        guard let range = screen.range(of: #"\(pid (\d+)\)"#, options: .regularExpression) else { return nil }
+        return Int32(screen[range].dropFirst(5).dropLast())
+    }
+
+    /// The values column of the first row whose label starts with `label`.
+    static func values(of label: String, in screen: String) -> Int? {
+        for line in screen.split(separator: "\n") where line.contains(label) {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "│" })
+            if let index = fields.firstIndex(where: { $0 == "active" || $0 == "finished" || $0 == "cancelled" }),
+               fields.count > index + 2 {
+                return Int(fields[index + 2])
+            }
+        }
+        return nil
+    }
+}
+
+/// Whether a process exists.
+func processExists(_ pid: Int32) -> Bool { kill(pid, 0) == 0 }
+
+/// Polls `condition` until it holds or `timeout` passes.
+func eventually(timeout: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() > deadline { return false }
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+    return true
+}
+
+/// The parent pid of a process, from /proc.
+func parentPID(of pid: Int32) -> Int32? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    return fields.count > 1 ? Int32(fields[1]) : nil
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// The package's built executables, found next to the running test bundle.
+public enum Programs {
+    /// The build products directory (where `swift build` put `pipescope`).
+    public static var productsDirectory: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    public static var pipescope: String { productsDirectory.appendingPathComponent("pipescope").path }
+    public static var example: String { productsDirectory.appendingPathComponent("pipescope-example").path }
+
+    public struct Output {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// Runs a short-lived program to completion, with a deadline after which it is killed.
+    public static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:],
+                           timeout: Double = 30) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        killer.cancel()
+        return Output(status: process.terminationStatus,
+                      stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// The example program (`pipescope-example`) running as a separate process: a program
+/// that links Pipescope and calls `Pipescope.start()`, as a user's would.
+public final class ExampleProgram {
+    public let process = Process()
+    /// The socket it serves.
+    public let socketPath: String
+
+    /// Starts it serving `socketPath` (or its default path for its pid when nil), and
+    /// waits until the socket exists.
+    public init(socketPath: String?, timeout: Double = 20) throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PIPESCOPE_SOCKET"] = socketPath
+        process.executableURL = URL(fileURLWithPath: Programs.example)
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.socketPath = socketPath ?? Self.defaultPath(pid: process.processIdentifier)
+        let deadline = Date().addingTimeInterval(timeout)
+        while !FileManager.default.fileExists(atPath: self.socketPath) {
+            guard Date() < deadline, process.isRunning else {
+                stop()
+                throw ProgramError(message: "pipescope-example did not serve \(self.socketPath) in \(timeout) s")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+
+    public func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+
+    static func defaultPath(pid: Int32) -> String {
+        let env = ProcessInfo.processInfo.environment
+        if let runtime = env["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/pipescope/\(pid).sock" }
+        return "/tmp/pipescope-\(getuid())/\(pid).sock"
+    }
+}
+
+public struct ProgramError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// A fresh private directory for sockets, removed by the caller.
+public func makeTemporaryDirectory() -> String {
+    let path = "/tmp/pipescope-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    mkdir(path, 0o700)
+    return path
+}
