@@ -47,6 +47,7 @@ public final class CursesTerminal {
         guard let term, !term.isEmpty else { throw TerminalError.unknownTerminal(nil) }
 
         // Our handlers go in first: ncurses only installs its own where none is set.
+        saveTerminalModes()
         installShutdownHandlers()
         guard let screen = newterm(nil, pipescope_stdout(), pipescope_stdin()) else {
             removeShutdownHandlers()
@@ -54,6 +55,7 @@ public final class CursesTerminal {
         }
         set_term(screen)
         cursesActive.store(true, ordering: .relaxed)
+        installCrashHandlers()
         if !atexitRegistered.exchange(true, ordering: .relaxed) {
             atexit { restoreTerminalIfActive() }
         }
@@ -98,6 +100,7 @@ public final class CursesTerminal {
     public func restore() {
         restoreTerminalIfActive()
         removeShutdownHandlers()
+        removeCrashHandlers()
     }
 
     /// Converts an attribute/pair result of the colour tables for the draw code.

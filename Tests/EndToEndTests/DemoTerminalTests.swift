@@ -83,6 +83,16 @@ final class DemoTerminalTests: XCTestCase {
         session.expectUsableShell()
     }
 
+    func testACrashStillRestoresTheTerminalAndTheDemoFollows() throws {
+        let (session, child) = try startDemo(width: 100, height: 30)
+        defer { session.kill() }
+        let inspector = try XCTUnwrap(parentPID(of: child))
+        kill(inspector, SIGSEGV)
+        session.expect("EXIT=139")  // still reported as a crash: 128 + SIGSEGV
+        session.expectUsableShell()
+        XCTAssertTrue(eventually(timeout: 5) { !processExists(child) }, "the demo notices its inspector is gone")
+    }
+
     func testCtrlCRestoresTheTerminal() throws {
         let (session, child) = try startDemo(width: 100, height: 30)
         defer { session.kill() }
