@@ -18,9 +18,22 @@ final class StageRegistry: @unchecked Sendable {
     /// A stage as the hot path needs it.
     struct Stage {
         var node: NodeID
-        /// The stage's downstream: inner subscriptions made while delivering to this
-        /// stage's subscriber belong to the parent's operator.
+        /// The stage whose operator owns this stage's subscriber: inner subscriptions
+        /// made while delivering to that subscriber (flatMap, catch, retry) belong to it.
+        var owner: NodeID?
+    }
+
+    /// What a new stage is, as the tap saw it subscribe.
+    struct Subscribe {
+        var key: StageKey
         var parent: NodeID?
+        /// Set when the subscriber is the one the stage on top of the stack is already
+        /// subscribing (AnyPublisher-like forwarding).
+        var forwarder: NodeID?
+        /// The subject this stage's publisher is, if any.
+        var publishes: ObjectIdentifier?
+        /// The subject this stage's subscriber delivers into, if any.
+        var feeds: ObjectIdentifier?
     }
 
     /// One subscription object and the stages it passes through (Map, Filter share it).
@@ -32,17 +45,23 @@ final class StageRegistry: @unchecked Sendable {
         var isAlive: Bool { !isClass || object != nil }
     }
 
+    /// What to forget when a stage ends.
     private struct Keys {
-        var subscriber: CombineIdentifier
+        var key: StageKey
+        var parent: NodeID?
         var subscription: CombineIdentifier?
+        var publishes: ObjectIdentifier?
+        var feeds: ObjectIdentifier?
         /// Stages that forward their subscriber to this one (AnyPublisher).
         var forwarders: [NodeID] = []
     }
 
     private let lock = NIOLock()
-    private var bySubscriber: [CombineIdentifier: Stage] = [:]
+    private var bySubscriber: [StageKey: Stage] = [:]
     private var bySubscription: [CombineIdentifier: Shared] = [:]
     private var keys: [NodeID: Keys] = [:]
+    private var publishersOf: [ObjectIdentifier: [NodeID]] = [:]
+    private var feedersOf: [ObjectIdentifier: [NodeID]] = [:]
     private var events: Deque<RawEvent>
     private var latestValues: [NodeID: Any] = [:]
     private var nextNode: NodeID = 1
@@ -55,30 +74,44 @@ final class StageRegistry: @unchecked Sendable {
         events = Deque(minimumCapacity: min(capacity, 4096))
     }
 
-    // MARK: - Hot path
+    // MARK: - Subscribe
 
-    func subscribe(subscriber: CombineIdentifier, parent: NodeID?, forwardingFrom forwarder: NodeID?,
-                   info makeInfo: (NodeID) -> WireNodeInfo) -> NodeID {
+    func subscribe(_ s: Subscribe, info makeInfo: (NodeID) -> WireNodeInfo) -> NodeID {
         let time = wallClockNanos()
         return lock.withLock {
             let id = nextNode
             nextNode += 1
-            bySubscriber[subscriber] = Stage(node: id, parent: parent)
-            keys[id] = Keys(subscriber: subscriber)
+            // A forward target's subscriber belongs to whoever owns the forwarder's.
+            let owner = s.forwarder.flatMap { f in keys[f].map { _ in ownerOf(f) } } ?? s.parent
+            bySubscriber[s.key] = Stage(node: id, owner: owner)
+            keys[id] = Keys(key: s.key, parent: s.parent, publishes: s.publishes, feeds: s.feeds)
             append(RawEvent(kind: .eventSubscribe, node: id, time: time, payload: .info(makeInfo(id))))
-            if let forwarder {
+            if let forwarder = s.forwarder {
                 keys[id]?.forwarders.append(forwarder)
                 append(RawEvent(kind: .eventForward, node: forwarder, time: time, other: id))
+            }
+            if let subject = s.publishes {
+                publishersOf[subject, default: []].append(id)
+                for upstream in feedersOf[subject] ?? [] {
+                    append(RawEvent(kind: .eventFeeds, node: upstream, time: time, other: id))
+                }
+            }
+            if let subject = s.feeds {
+                feedersOf[subject, default: []].append(id)
+                for branch in publishersOf[subject] ?? [] {
+                    append(RawEvent(kind: .eventFeeds, node: id, time: time, other: branch))
+                }
             }
             return id
         }
     }
 
-    func receive(subscription: any Subscription, subscriber: CombineIdentifier) {
+    func receive(subscription: any Subscription, subscriber: StageKey) {
         let time = wallClockNanos()
         let subscriptionID = subscription.combineIdentifier
         let isEmpty = subscriptionID == Self.emptySubscription
         let isClass = type(of: subscription) is AnyObject.Type
+        let asSubscriber = StageKey(subscription: subscription)
         lock.withLock {
             guard let stage = bySubscriber[subscriber] else { return }
             var owner = stage.node
@@ -94,8 +127,11 @@ final class StageRegistry: @unchecked Sendable {
                 keys[stage.node]?.subscription = subscriptionID
             }
             append(RawEvent(kind: .eventSubscription, node: stage.node, time: time, other: owner))
+            adoptOrphan(subscribedBy: asSubscriber, under: stage.node, time: time)
         }
     }
+
+    // MARK: - Hot path
 
     func request(subscription: CombineIdentifier, demand: Subscribers.Demand) {
         let time = wallClockNanos()
@@ -115,7 +151,7 @@ final class StageRegistry: @unchecked Sendable {
     }
 
     /// Records a value for the stage whose subscriber is `subscriber`; returns the stage.
-    func value(subscriber: CombineIdentifier, _ value: Any) -> Stage? {
+    func value(subscriber: StageKey, _ value: Any) -> Stage? {
         let time = wallClockNanos()
         return lock.withLock {
             guard let stage = bySubscriber[subscriber] else { return nil }
@@ -134,8 +170,7 @@ final class StageRegistry: @unchecked Sendable {
         }
     }
 
-    func completion<Failure: Error>(subscriber: CombineIdentifier,
-                                    _ completion: Subscribers.Completion<Failure>) -> Stage? {
+    func completion<Failure: Error>(subscriber: StageKey, _ completion: Subscribers.Completion<Failure>) -> Stage? {
         let time = wallClockNanos()
         return lock.withLock {
             guard let stage = bySubscriber[subscriber] else { return nil }
@@ -182,12 +217,35 @@ final class StageRegistry: @unchecked Sendable {
         }
     }
 
+    private func ownerOf(_ node: NodeID) -> NodeID? {
+        keys[node].flatMap { bySubscriber[$0.key]?.owner } ?? keys[node]?.parent
+    }
+
+    /// subscribe(on:) subscribes its upstream on another thread, so that stage started
+    /// as a root. When its subscriber turns up as the subscription a stage receives, the
+    /// orphan has found its downstream.
+    private func adoptOrphan(subscribedBy key: StageKey, under parent: NodeID, time: Int64) {
+        guard var orphan = bySubscriber[key], orphan.node != parent,
+              let k = keys[orphan.node], k.parent == nil else { return }
+        keys[orphan.node]?.parent = parent
+        orphan.owner = parent
+        bySubscriber[key] = orphan
+        append(RawEvent(kind: .eventAdopt, node: orphan.node, time: time, other: parent))
+    }
+
     /// Forgets a stage that ended, so its identity can be reused by a new stage.
     private func retire(_ node: NodeID) {
         guard let k = keys.removeValue(forKey: node) else { return }
-        if bySubscriber[k.subscriber]?.node == node { bySubscriber[k.subscriber] = nil }
+        if bySubscriber[k.key]?.node == node { bySubscriber[k.key] = nil }
         if let s = k.subscription, bySubscription[s]?.owner == node { bySubscription[s] = nil }
+        if let subject = k.publishes { remove(node, from: &publishersOf, subject) }
+        if let subject = k.feeds { remove(node, from: &feedersOf, subject) }
         for forwarder in k.forwarders { retire(forwarder) }
+    }
+
+    private func remove(_ node: NodeID, from map: inout [ObjectIdentifier: [NodeID]], _ subject: ObjectIdentifier) {
+        map[subject]?.removeAll { $0 == node }
+        if map[subject]?.isEmpty == true { map[subject] = nil }
     }
 
     private static let emptySubscription = Subscriptions.empty.combineIdentifier

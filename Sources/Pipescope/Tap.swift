@@ -21,22 +21,32 @@ final class Tap: _Introspection, @unchecked Sendable {
         publisher: Upstream, subscriber: Downstream
     ) where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
         let frames = ThreadFrames.current
-        let subscriberID = subscriber.combineIdentifier
+        var key = StageKey(subscriber)
         var parent: NodeID?
         var forwarder: NodeID?
         switch frames.top {
         case .subscribing(let node, let outer)?:
             parent = node
-            if outer == subscriberID { forwarder = node }
+            // OpenCombine hands a re-subscribed subscriber to the hook wrapped in an
+            // AnySubscriber: same identity, but later callbacks use the original type.
+            if outer.id == key.id {
+                forwarder = node
+                key = outer
+            }
         case .delivering(_, let owner)?:
             parent = owner
         case .unknown?, nil:
             parent = nil
         }
         let names = typeNames.names(of: Upstream.self)
+        let subscriberNames = typeNames.names(of: Downstream.self)
         let description = Self.describe(subscriber)
         let thread = frames.label
-        let node = registry.subscribe(subscriber: subscriberID, parent: parent, forwardingFrom: forwarder) { id in
+        let request = StageRegistry.Subscribe(
+            key: key, parent: parent, forwarder: forwarder,
+            publishes: SubjectLinks.subject(publishedBy: publisher),
+            feeds: SubjectLinks.subject(fedBy: subscriber, typeName: subscriberNames.full))
+        let node = registry.subscribe(request) { id in
             var info = WireNodeInfo()
             info.id = id
             info.parent = parent ?? 0
@@ -47,7 +57,7 @@ final class Tap: _Introspection, @unchecked Sendable {
             info.createdNs = wallClockNanos()
             return info
         }
-        frames.push(.subscribing(node: node, subscriber: subscriberID))
+        frames.push(.subscribing(node: node, subscriber: key))
     }
 
     func didReceive<Upstream: Publisher, Downstream: Subscriber>(
@@ -59,7 +69,7 @@ final class Tap: _Introspection, @unchecked Sendable {
     // MARK: - Subscription, request, cancel
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, subscription: any Subscription) {
-        registry.receive(subscription: subscription, subscriber: subscriber.combineIdentifier)
+        registry.receive(subscription: subscription, subscriber: StageKey(subscriber))
     }
 
     func willRequest(subscription: any Subscription, _ demand: Subscribers.Demand) {
@@ -73,8 +83,8 @@ final class Tap: _Introspection, @unchecked Sendable {
     // MARK: - Values and completions
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
-        let stage = registry.value(subscriber: subscriber.combineIdentifier, input)
-        ThreadFrames.current.push(stage.map { .delivering(node: $0.node, owner: $0.parent) } ?? .unknown)
+        let stage = registry.value(subscriber: StageKey(subscriber), input)
+        ThreadFrames.current.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)
     }
 
     func didReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input,
@@ -88,8 +98,8 @@ final class Tap: _Introspection, @unchecked Sendable {
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream,
                                              completion: Subscribers.Completion<Downstream.Failure>) {
-        let stage = registry.completion(subscriber: subscriber.combineIdentifier, completion)
-        ThreadFrames.current.push(stage.map { .delivering(node: $0.node, owner: $0.parent) } ?? .unknown)
+        let stage = registry.completion(subscriber: StageKey(subscriber), completion)
+        ThreadFrames.current.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)
     }
 
     func didReceive<Downstream: Subscriber>(subscriber: Downstream,

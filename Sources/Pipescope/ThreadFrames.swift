@@ -11,7 +11,7 @@ import NIOPosix
 final class ThreadFrames: @unchecked Sendable {
     enum Frame {
         /// Inside the subscribe of `node`, whose subscriber is `subscriber`.
-        case subscribing(node: NodeIDValue, subscriber: CombineIdentifier)
+        case subscribing(node: NodeIDValue, subscriber: StageKey)
         /// Delivering to the subscriber of stage `node`; that subscriber belongs to the
         /// operator of stage `owner` (the node's parent; nil when it is a root's sink).
         case delivering(node: NodeIDValue, owner: NodeIDValue?)

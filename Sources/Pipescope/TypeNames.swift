@@ -12,16 +12,32 @@ final class TypeNames: @unchecked Sendable {
     func names(of type: Any.Type) -> Names {
         let key = ObjectIdentifier(type)
         if let hit = cache.withLockedValue({ $0[key] }) { return hit }
-        let full = String(describing: type)
-        let names = Names(short: Self.shortName(full), full: full)
+        let names = Names(short: Self.shortName(qualified: String(reflecting: type)), full: String(describing: type))
         cache.withLockedValue { $0[key] = names }
         return names
     }
 
-    /// "Map<PassthroughSubject<Int, Never>, String>" → "Map";
-    /// "Publishers.Sequence<…>" → "Sequence".
-    static func shortName(_ full: String) -> String {
-        let base = full.prefix { $0 != "<" }
-        return String(base.split(separator: ".").last ?? base[...])
+    /// The operator's name from a type's qualified name: the last component, or the
+    /// last two when the last is a generic word like `Publisher`.
+    /// "OpenCombine.Publishers.Map<…>" → "Map";
+    /// "OpenCombine.Published<Swift.String>.Publisher" → "Published.Publisher";
+    /// "Foundation.NotificationCenter.OCombine.Publisher" → "NotificationCenter.Publisher".
+    static func shortName(qualified: String) -> String {
+        var depth = 0
+        var plain = ""
+        for ch in qualified {
+            if ch == "<" { depth += 1 } else if ch == ">" { depth -= 1 } else if depth == 0 { plain.append(ch) }
+        }
+        let parts = plain.split(separator: ".").filter { $0 != "OCombine" }
+        guard let last = parts.last else { return qualified }
+        if ["Publisher", "Subscriber", "Inner"].contains(last), parts.count >= 2 {
+            return "\(parts[parts.count - 2]).\(last)"
+        }
+        return String(last)
+    }
+
+    /// The short name of a type written as `String(describing:)` prints it.
+    static func shortName(_ described: String) -> String {
+        shortName(qualified: described)
     }
 }

@@ -32,8 +32,11 @@ public struct Graph: Sendable, Equatable {
     public mutating func load(_ snapshot: WireSnapshot) {
         self = Graph()
         for state in snapshot.nodes { insert(NodeSummary(state: state)) }
-        for state in snapshot.nodes where state.subscriptionOwner != 0 {
-            link(state.info.id, sharing: state.subscriptionOwner)
+        for state in snapshot.nodes {
+            let id = state.info.id
+            if state.subscriptionOwner != 0 { link(id, sharing: state.subscriptionOwner) }
+            if state.forwardsTo != 0 { forward(id, to: state.forwardsTo) }
+            for fed in state.feeds { feed(fed, from: id) }
         }
         dropped = snapshot.dropped
         sequence = snapshot.sequence
@@ -49,7 +52,7 @@ public struct Graph: Sendable, Equatable {
                 apply(event)
             }
         }
-        for (id, text) in batch.lastValues { nodes[id]?.lastValue = text }
+        for (id, text) in batch.lastValues { update(id) { $0.lastValue = text } }
         dropped = batch.dropped
         sequence = batch.sequence
     }
@@ -61,10 +64,13 @@ public struct Graph: Sendable, Equatable {
         case .eventSubscribe, .eventUnknown, .UNRECOGNIZED:
             return
         case .eventForward:
-            guard nodes[event.node] != nil, nodes[event.other] != nil else { return }
-            nodes[event.node]?.forwardsTo = event.other
-            mirrors[event.other, default: []].append(event.node)
+            forward(event.node, to: event.other)
+        case .eventAdopt:
+            adopt(event.node, under: event.other)
+        case .eventFeeds:
+            feed(event.other, from: event.node)
         case .eventSubscription:
+            guard nodes[event.node] != nil else { return }
             let owner = event.other == 0 || event.other == event.node ? nil : event.other
             update(event.node) { node in
                 if node.status == .subscribing { node.status = .active }
@@ -82,17 +88,21 @@ public struct Graph: Sendable, Equatable {
             update(event.node) { $0.end(.finished, at: event.timeNs) }
         case .eventFailed:
             update(event.node) { node in
+                guard !node.status.isTerminal else { return }
                 node.end(.failed, at: event.timeNs)
-                if node.status == .failed { node.error = event.text }
+                node.error = event.text
             }
         case .eventCancelled:
             let cause = CancelCause(event.cause) ?? .downstream
-            for id in shareGroup(of: event.node) {
+            let group = shareGroup(of: event.node)
+            for id in group {
                 update(id) { node in
+                    guard !node.status.isTerminal else { return }
                     node.end(.cancelled, at: event.timeNs)
-                    if node.status == .cancelled, node.cause == nil { node.cause = cause }
+                    node.cause = cause
                 }
             }
+            if cause != .downstream { markOrphans(below: group) }
         }
     }
 
@@ -158,8 +168,72 @@ public struct Graph: Sendable, Equatable {
     }
 
     private mutating func link(_ id: NodeID, sharing owner: NodeID) {
+        guard nodes[id] != nil, nodes[owner] != nil else { return }
         nodes[id]?.subscriptionOwner = owner
-        if nodes[owner]?.sharers.contains(id) == false { nodes[owner]?.sharers.append(id) }
+        if nodes[owner]?.sharers.contains(id) == false {
+            nodes[owner]?.sharers.append(id)
+            nodes[owner]?.sharers.sort()
+        }
+    }
+
+    private mutating func forward(_ id: NodeID, to target: NodeID) {
+        guard nodes[id] != nil, nodes[target] != nil else { return }
+        nodes[id]?.forwardsTo = target
+        mirrors[target, default: []].append(id)
+    }
+
+    /// Moves a root that turned out to have a downstream under it.
+    private mutating func adopt(_ id: NodeID, under parent: NodeID) {
+        guard nodes[id]?.parent == nil else { return }
+        move(id, under: parent)
+    }
+
+    private mutating func move(_ id: NodeID, under parent: NodeID) {
+        guard let node = nodes[id], nodes[parent] != nil, id != parent, !isAncestor(id, of: parent) else { return }
+        if let old = node.parent {
+            nodes[old]?.children.removeAll { $0 == id }
+        } else {
+            roots.removeAll { $0 == id }
+        }
+        nodes[id]?.parent = parent
+        nodes[parent]?.children.append(id)
+    }
+
+    /// Whether `ancestor` is `id` or lies downstream of it.
+    private func isAncestor(_ ancestor: NodeID, of id: NodeID) -> Bool {
+        var current: NodeID? = id
+        while let c = current {
+            if c == ancestor { return true }
+            current = nodes[c]?.parent
+        }
+        return false
+    }
+
+    /// Records that `upstream` also feeds `stage` through a subject. The first stage it
+    /// feeds in its own branch (or anywhere, for a root) becomes its parent: that is
+    /// where its values go. Other branches show it by reference.
+    private mutating func feed(_ stage: NodeID, from upstream: NodeID) {
+        guard nodes[stage] != nil, nodes[upstream] != nil, stage != upstream,
+              nodes[upstream]?.feeds.contains(stage) == false else { return }
+        nodes[upstream]?.feeds.append(stage)
+        let parent = nodes[upstream]?.parent
+        let placed = parent.map { p in nodes[p].map { !$0.children.isEmpty } ?? false } ?? false
+        if parent == nil || (placed && isAncestor(parent!, of: stage) && nodes[upstream]?.feeds.count == 1) {
+            move(upstream, under: stage)
+        } else {
+            nodes[stage]?.feeders.append(upstream)
+        }
+    }
+
+    /// Stages downstream of a cancel that did not come from them will get nothing more.
+    private mutating func markOrphans(below group: [NodeID]) {
+        for id in group {
+            var parent = nodes[id]?.parent
+            while let p = parent, !group.contains(p), let node = nodes[p], !node.status.isTerminal {
+                nodes[p]?.orphaned = true
+                parent = node.parent
+            }
+        }
     }
 
     /// A stage and the stages that share its subscription object.
@@ -178,6 +252,7 @@ public struct Graph: Sendable, Equatable {
     private mutating func remove(subtree id: NodeID) {
         guard let node = nodes.removeValue(forKey: id) else { return }
         mirrors[id] = nil
+        for fed in node.feeds { nodes[fed]?.feeders.removeAll { $0 == id } }
         for child in node.children { remove(subtree: child) }
     }
 }

@@ -30,6 +30,13 @@ public struct NodeSummary: Hashable, Sendable {
     public var sharers: [NodeID] = []
     /// The stage this one forwards its subscriber to (type erasure); its events are mirrored here.
     public var forwardsTo: NodeID?
+    /// An upstream stage was cancelled by someone else (the inspector, an owner): this
+    /// stage will receive nothing more, not even a completion.
+    public var orphaned = false
+    /// Stages this one also feeds through a subject (share, multicast), besides its parent.
+    public var feeds: [NodeID] = []
+    /// Stages that feed this one through a subject but sit elsewhere in the tree.
+    public var feeders: [NodeID] = []
     public var endedNanos: Int64?
 
     public init(info: WireNodeInfo) {
@@ -69,6 +76,9 @@ public struct NodeSummary: Hashable, Sendable {
         s.lastValue = lastValue ?? ""
         s.subscriptionOwner = subscriptionOwner ?? 0
         s.endedNs = endedNanos ?? 0
+        s.forwardsTo = forwardsTo ?? 0
+        s.orphaned = orphaned
+        s.feeds = feeds
         return s
     }
 
@@ -82,5 +92,6 @@ public struct NodeSummary: Hashable, Sendable {
         lastValue = s.hasLastValue_p ? s.lastValue : nil
         subscriptionOwner = s.subscriptionOwner == 0 ? nil : s.subscriptionOwner
         endedNanos = s.endedNs == 0 ? nil : s.endedNs
+        orphaned = s.orphaned
     }
 }

@@ -2,6 +2,7 @@ import PipescopeGraph
 
 /// Text renderings of a ``Graph`` for assertions: one line per stage, indented by depth.
 ///
+/// A shared upstream shown under a second branch appears as `^Map (shared)`.
 /// `GraphDump.lines(graph)` gives, for `subject.map { $0 }.sink { _ in }` after one value:
 /// ```
 /// Map<-Sink active req=unlimited values=1
@@ -19,6 +20,9 @@ public enum GraphDump {
             if let e = n.error { line += " error=\(e)" }
             out.append(line)
             for child in n.children { visit(child, depth: depth + 1) }
+            for feeder in n.feeders {
+                out.append(String(repeating: "  ", count: depth + 1) + "^\(graph[feeder]?.operatorName ?? "?") (shared)")
+            }
         }
         for root in graph.roots { visit(root, depth: 0) }
         return out

@@ -168,6 +168,16 @@ public nonisolated enum Pipescope_V1_EventKind: SwiftProtobuf.Enum, Swift.CaseIt
   /// Both stages then see the same values and ends; the inspector mirrors `other`'s
   /// events onto `node` rather than leaving `node` waiting for a subscription forever.
   case eventForward // = 9
+
+  /// `node` was subscribed with nothing on the thread's stack (subscribe(on:) subscribes
+  /// upstream on another thread) and turned out to be upstream of `other`: its real
+  /// downstream. The inspector moves it from the roots to under `other`.
+  case eventAdopt // = 10
+
+  /// `node` delivers into a subject, and `other` is a stage whose publisher is that
+  /// subject: `node` is upstream of `other` too. This is how share(), multicast and
+  /// subscribe(subject) join one upstream to several branches without copying it.
+  case eventFeeds // = 11
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -186,6 +196,8 @@ public nonisolated enum Pipescope_V1_EventKind: SwiftProtobuf.Enum, Swift.CaseIt
     case 7: self = .eventFailed
     case 8: self = .eventCancelled
     case 9: self = .eventForward
+    case 10: self = .eventAdopt
+    case 11: self = .eventFeeds
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -202,6 +214,8 @@ public nonisolated enum Pipescope_V1_EventKind: SwiftProtobuf.Enum, Swift.CaseIt
     case .eventFailed: return 7
     case .eventCancelled: return 8
     case .eventForward: return 9
+    case .eventAdopt: return 10
+    case .eventFeeds: return 11
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -218,6 +232,8 @@ public nonisolated enum Pipescope_V1_EventKind: SwiftProtobuf.Enum, Swift.CaseIt
     .eventFailed,
     .eventCancelled,
     .eventForward,
+    .eventAdopt,
+    .eventFeeds,
   ]
 
 }
@@ -306,50 +322,97 @@ public nonisolated struct Pipescope_V1_NodeInfo: Sendable {
 }
 
 /// One stage as it is now. Used in snapshots; events update it.
-public nonisolated struct Pipescope_V1_NodeState: Sendable {
+public nonisolated struct Pipescope_V1_NodeState: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   public var info: Pipescope_V1_NodeInfo {
-    get {_info ?? Pipescope_V1_NodeInfo()}
-    set {_info = newValue}
+    get {_storage._info ?? Pipescope_V1_NodeInfo()}
+    set {_uniqueStorage()._info = newValue}
   }
   /// Returns true if `info` has been explicitly set.
-  public var hasInfo: Bool {self._info != nil}
+  public var hasInfo: Bool {_storage._info != nil}
   /// Clears the value of `info`. Subsequent reads from it will return its default value.
-  public mutating func clearInfo() {self._info = nil}
+  public mutating func clearInfo() {_uniqueStorage()._info = nil}
 
-  public var status: Pipescope_V1_Status = .subscribing
+  public var status: Pipescope_V1_Status {
+    get {_storage._status}
+    set {_uniqueStorage()._status = newValue}
+  }
 
-  public var cause: Pipescope_V1_CancelCause = .causeNone
+  public var cause: Pipescope_V1_CancelCause {
+    get {_storage._cause}
+    set {_uniqueStorage()._cause = newValue}
+  }
 
   /// the failure's text, for STATUS_FAILED
-  public var error: String = String()
+  public var error: String {
+    get {_storage._error}
+    set {_uniqueStorage()._error = newValue}
+  }
 
   /// total demand requested; -1 = unlimited
-  public var requested: Int64 = 0
+  public var requested: Int64 {
+    get {_storage._requested}
+    set {_uniqueStorage()._requested = newValue}
+  }
 
   /// values delivered to its subscriber
-  public var values: Int64 = 0
+  public var values: Int64 {
+    get {_storage._values}
+    set {_uniqueStorage()._values = newValue}
+  }
 
-  public var hasLastValue_p: Bool = false
+  public var hasLastValue_p: Bool {
+    get {_storage._hasLastValue_p}
+    set {_uniqueStorage()._hasLastValue_p = newValue}
+  }
 
-  public var lastValue: String = String()
+  public var lastValue: String {
+    get {_storage._lastValue}
+    set {_uniqueStorage()._lastValue = newValue}
+  }
 
   /// The stage that owns the subscription object this stage hands downstream. Map and
   /// Filter pass their upstream's subscription straight through, so several stages can
   /// share one; requests and cancels on it are attributed once, to the owner. 0 = itself.
-  public var subscriptionOwner: UInt64 = 0
+  public var subscriptionOwner: UInt64 {
+    get {_storage._subscriptionOwner}
+    set {_uniqueStorage()._subscriptionOwner = newValue}
+  }
 
   /// when it finished, failed or was cancelled; 0 if not
-  public var endedNs: Int64 = 0
+  public var endedNs: Int64 {
+    get {_storage._endedNs}
+    set {_uniqueStorage()._endedNs = newValue}
+  }
+
+  /// EVENT_FORWARD's target: this stage mirrors that one's events (0 = none). Part of
+  /// the state so an inspector that attaches later keeps mirroring.
+  public var forwardsTo: UInt64 {
+    get {_storage._forwardsTo}
+    set {_uniqueStorage()._forwardsTo = newValue}
+  }
+
+  /// An upstream stage was cancelled by someone other than this stage (the inspector, or
+  /// an owner): this stage will receive nothing more, and no completion either.
+  public var orphaned: Bool {
+    get {_storage._orphaned}
+    set {_uniqueStorage()._orphaned = newValue}
+  }
+
+  /// Stages this stage also feeds through a subject (EVENT_FEEDS), besides its parent.
+  public var feeds: [UInt64] {
+    get {_storage._feeds}
+    set {_uniqueStorage()._feeds = newValue}
+  }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _info: Pipescope_V1_NodeInfo? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// The whole graph at one instant: what an inspector needs to start drawing at once.
@@ -519,7 +582,7 @@ nonisolated extension Pipescope_V1_CancelCause: SwiftProtobuf._ProtoNameProvidin
 }
 
 nonisolated extension Pipescope_V1_EventKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0EVENT_UNKNOWN\0\u{1}EVENT_SUBSCRIBE\0\u{1}EVENT_SUBSCRIPTION\0\u{1}EVENT_REQUEST\0\u{1}EVENT_VALUE\0\u{1}EVENT_DEMAND\0\u{1}EVENT_FINISHED\0\u{1}EVENT_FAILED\0\u{1}EVENT_CANCELLED\0\u{1}EVENT_FORWARD\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0EVENT_UNKNOWN\0\u{1}EVENT_SUBSCRIBE\0\u{1}EVENT_SUBSCRIPTION\0\u{1}EVENT_REQUEST\0\u{1}EVENT_VALUE\0\u{1}EVENT_DEMAND\0\u{1}EVENT_FINISHED\0\u{1}EVENT_FAILED\0\u{1}EVENT_CANCELLED\0\u{1}EVENT_FORWARD\0\u{1}EVENT_ADOPT\0\u{1}EVENT_FEEDS\0")
 }
 
 nonisolated extension Pipescope_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -694,78 +757,153 @@ nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NodeState"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}info\0\u{1}status\0\u{1}cause\0\u{1}error\0\u{1}requested\0\u{1}values\0\u{3}has_last_value\0\u{3}last_value\0\u{3}subscription_owner\0\u{3}ended_ns\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}info\0\u{1}status\0\u{1}cause\0\u{1}error\0\u{1}requested\0\u{1}values\0\u{3}has_last_value\0\u{3}last_value\0\u{3}subscription_owner\0\u{3}ended_ns\0\u{3}forwards_to\0\u{1}orphaned\0\u{1}feeds\0")
+
+  fileprivate class _StorageClass {
+    var _info: Pipescope_V1_NodeInfo? = nil
+    var _status: Pipescope_V1_Status = .subscribing
+    var _cause: Pipescope_V1_CancelCause = .causeNone
+    var _error: String = String()
+    var _requested: Int64 = 0
+    var _values: Int64 = 0
+    var _hasLastValue_p: Bool = false
+    var _lastValue: String = String()
+    var _subscriptionOwner: UInt64 = 0
+    var _endedNs: Int64 = 0
+    var _forwardsTo: UInt64 = 0
+    var _orphaned: Bool = false
+    var _feeds: [UInt64] = []
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _info = source._info
+      _status = source._status
+      _cause = source._cause
+      _error = source._error
+      _requested = source._requested
+      _values = source._values
+      _hasLastValue_p = source._hasLastValue_p
+      _lastValue = source._lastValue
+      _subscriptionOwner = source._subscriptionOwner
+      _endedNs = source._endedNs
+      _forwardsTo = source._forwardsTo
+      _orphaned = source._orphaned
+      _feeds = source._feeds
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularMessageField(value: &self._info) }()
-      case 2: try { try decoder.decodeSingularEnumField(value: &self.status) }()
-      case 3: try { try decoder.decodeSingularEnumField(value: &self.cause) }()
-      case 4: try { try decoder.decodeSingularStringField(value: &self.error) }()
-      case 5: try { try decoder.decodeSingularInt64Field(value: &self.requested) }()
-      case 6: try { try decoder.decodeSingularInt64Field(value: &self.values) }()
-      case 7: try { try decoder.decodeSingularBoolField(value: &self.hasLastValue_p) }()
-      case 8: try { try decoder.decodeSingularStringField(value: &self.lastValue) }()
-      case 9: try { try decoder.decodeSingularUInt64Field(value: &self.subscriptionOwner) }()
-      case 10: try { try decoder.decodeSingularInt64Field(value: &self.endedNs) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularMessageField(value: &_storage._info) }()
+        case 2: try { try decoder.decodeSingularEnumField(value: &_storage._status) }()
+        case 3: try { try decoder.decodeSingularEnumField(value: &_storage._cause) }()
+        case 4: try { try decoder.decodeSingularStringField(value: &_storage._error) }()
+        case 5: try { try decoder.decodeSingularInt64Field(value: &_storage._requested) }()
+        case 6: try { try decoder.decodeSingularInt64Field(value: &_storage._values) }()
+        case 7: try { try decoder.decodeSingularBoolField(value: &_storage._hasLastValue_p) }()
+        case 8: try { try decoder.decodeSingularStringField(value: &_storage._lastValue) }()
+        case 9: try { try decoder.decodeSingularUInt64Field(value: &_storage._subscriptionOwner) }()
+        case 10: try { try decoder.decodeSingularInt64Field(value: &_storage._endedNs) }()
+        case 11: try { try decoder.decodeSingularUInt64Field(value: &_storage._forwardsTo) }()
+        case 12: try { try decoder.decodeSingularBoolField(value: &_storage._orphaned) }()
+        case 13: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._feeds) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    try { if let v = self._info {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
-    } }()
-    if self.status != .subscribing {
-      try visitor.visitSingularEnumField(value: self.status, fieldNumber: 2)
-    }
-    if self.cause != .causeNone {
-      try visitor.visitSingularEnumField(value: self.cause, fieldNumber: 3)
-    }
-    if !self.error.isEmpty {
-      try visitor.visitSingularStringField(value: self.error, fieldNumber: 4)
-    }
-    if self.requested != 0 {
-      try visitor.visitSingularInt64Field(value: self.requested, fieldNumber: 5)
-    }
-    if self.values != 0 {
-      try visitor.visitSingularInt64Field(value: self.values, fieldNumber: 6)
-    }
-    if self.hasLastValue_p != false {
-      try visitor.visitSingularBoolField(value: self.hasLastValue_p, fieldNumber: 7)
-    }
-    if !self.lastValue.isEmpty {
-      try visitor.visitSingularStringField(value: self.lastValue, fieldNumber: 8)
-    }
-    if self.subscriptionOwner != 0 {
-      try visitor.visitSingularUInt64Field(value: self.subscriptionOwner, fieldNumber: 9)
-    }
-    if self.endedNs != 0 {
-      try visitor.visitSingularInt64Field(value: self.endedNs, fieldNumber: 10)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      try { if let v = _storage._info {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+      } }()
+      if _storage._status != .subscribing {
+        try visitor.visitSingularEnumField(value: _storage._status, fieldNumber: 2)
+      }
+      if _storage._cause != .causeNone {
+        try visitor.visitSingularEnumField(value: _storage._cause, fieldNumber: 3)
+      }
+      if !_storage._error.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._error, fieldNumber: 4)
+      }
+      if _storage._requested != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._requested, fieldNumber: 5)
+      }
+      if _storage._values != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._values, fieldNumber: 6)
+      }
+      if _storage._hasLastValue_p != false {
+        try visitor.visitSingularBoolField(value: _storage._hasLastValue_p, fieldNumber: 7)
+      }
+      if !_storage._lastValue.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._lastValue, fieldNumber: 8)
+      }
+      if _storage._subscriptionOwner != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._subscriptionOwner, fieldNumber: 9)
+      }
+      if _storage._endedNs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._endedNs, fieldNumber: 10)
+      }
+      if _storage._forwardsTo != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._forwardsTo, fieldNumber: 11)
+      }
+      if _storage._orphaned != false {
+        try visitor.visitSingularBoolField(value: _storage._orphaned, fieldNumber: 12)
+      }
+      if !_storage._feeds.isEmpty {
+        try visitor.visitPackedUInt64Field(value: _storage._feeds, fieldNumber: 13)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Pipescope_V1_NodeState, rhs: Pipescope_V1_NodeState) -> Bool {
-    if lhs._info != rhs._info {return false}
-    if lhs.status != rhs.status {return false}
-    if lhs.cause != rhs.cause {return false}
-    if lhs.error != rhs.error {return false}
-    if lhs.requested != rhs.requested {return false}
-    if lhs.values != rhs.values {return false}
-    if lhs.hasLastValue_p != rhs.hasLastValue_p {return false}
-    if lhs.lastValue != rhs.lastValue {return false}
-    if lhs.subscriptionOwner != rhs.subscriptionOwner {return false}
-    if lhs.endedNs != rhs.endedNs {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._info != rhs_storage._info {return false}
+        if _storage._status != rhs_storage._status {return false}
+        if _storage._cause != rhs_storage._cause {return false}
+        if _storage._error != rhs_storage._error {return false}
+        if _storage._requested != rhs_storage._requested {return false}
+        if _storage._values != rhs_storage._values {return false}
+        if _storage._hasLastValue_p != rhs_storage._hasLastValue_p {return false}
+        if _storage._lastValue != rhs_storage._lastValue {return false}
+        if _storage._subscriptionOwner != rhs_storage._subscriptionOwner {return false}
+        if _storage._endedNs != rhs_storage._endedNs {return false}
+        if _storage._forwardsTo != rhs_storage._forwardsTo {return false}
+        if _storage._orphaned != rhs_storage._orphaned {return false}
+        if _storage._feeds != rhs_storage._feeds {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

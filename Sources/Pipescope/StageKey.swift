@@ -1,0 +1,29 @@
+@preconcurrency import OpenCombine
+
+/// How the tap recognises a stage in OpenCombine's callbacks: the subscriber's
+/// identity *and* its type.
+///
+/// Identity alone is not enough: some operators give an internal subscriber the same
+/// `CombineIdentifier` as another (prefix(untilOutputFrom:)'s termination subscriber
+/// shares its inner's), and addresses are reused. The type is known statically in every
+/// callback, so adding it costs nothing.
+struct StageKey: Hashable {
+    let id: CombineIdentifier
+    let type: ObjectIdentifier
+
+    init<S: Subscriber>(_ subscriber: S) {
+        id = subscriber.combineIdentifier
+        type = ObjectIdentifier(S.self)
+    }
+
+    /// A subscription that is also a subscriber (subscribe(on:)'s inner, for one).
+    init(subscription: any Subscription) {
+        id = subscription.combineIdentifier
+        type = ObjectIdentifier(Swift.type(of: subscription))
+    }
+
+    init(id: CombineIdentifier, type: ObjectIdentifier) {
+        self.id = id
+        self.type = type
+    }
+}
