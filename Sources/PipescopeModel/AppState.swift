@@ -28,8 +28,11 @@ public struct AppState: Sendable {
     var lastPrune: Int64 = 0
     public var width = 80
     public var height = 24
-    /// Rows the tree pane shows at once; the view reports it so paging moves a screenful.
+    /// Rows the tree pane shows at once; the app reports it so paging moves a screenful.
     public var treePageSize = 10
+    /// The first tree row on screen. Kept in the state so that moving the selection
+    /// inside the visible rows does not scroll the list.
+    public var treeOffset = 0
 
     public init(targetName: String, pid: Int32? = nil) {
         self.targetName = targetName
@@ -38,6 +41,18 @@ public struct AppState: Sendable {
 
     /// The tree as currently visible.
     public var rows: [TreeRow] { graph.rows(collapsed: collapsed) }
+
+    /// The selected stage and its downstream stages, innermost first: where the
+    /// selection falls back to when the stage is pruned or hidden.
+    var selectionChain: [NodeID] {
+        var chain: [NodeID] = []
+        var id = selection
+        while let current = id {
+            chain.append(current)
+            id = graph[current]?.parent
+        }
+        return chain
+    }
 
     /// The selected stage, or the first row when nothing is selected yet.
     public var selectedNode: NodeSummary? {

@@ -4,6 +4,11 @@ import PipescopeGraph
 ///
 /// The only place state changes. Rendering reads the state and never writes it.
 public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
+    let chain = state.selectionChain
+    defer {
+        keepSelectionVisible(&state, chain: chain)
+        keepSelectionOnScreen(&state)
+    }
     switch message {
     case .action(let action):
         return apply(action, to: &state)
@@ -29,7 +34,6 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.width = width
         state.height = height
     }
-    keepSelectionVisible(&state)
     return []
 }
 
@@ -42,7 +46,8 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
         }
         return []
     }
-    let rows = state.rows
+    // Reference rows point at a stage shown elsewhere; the selection skips them.
+    let rows = state.rows.filter { !$0.isReference }
     let index = state.selection.flatMap { id in rows.firstIndex { $0.id == id } } ?? 0
     func select(_ i: Int) {
         guard !rows.isEmpty else { return }
@@ -79,22 +84,31 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
 }
 
 /// A selected stage that was pruned, or hidden inside a collapsed one, moves the
-/// selection to its nearest visible ancestor (or the first row).
-private func keepSelectionVisible(_ state: inout AppState) {
-    guard let selection = state.selection else { return }
-    var id: NodeID? = selection
-    while let current = id, let node = state.graph[current] {
-        var hidden = false
-        var up = node.parent
-        while let p = up {
-            if state.collapsed.contains(p) { hidden = true; break }
-            up = state.graph[p]?.parent
-        }
-        if !hidden {
-            state.selection = current
-            return
-        }
-        id = node.parent
+/// selection to its nearest visible downstream stage (or, failing all, the first row).
+private func keepSelectionVisible(_ state: inout AppState, chain: [NodeID]) {
+    guard let current = state.selection else { return }
+    for id in [current] + chain where state.graph[id] != nil && !isHidden(id, in: state) {
+        state.selection = id
+        return
     }
     state.selection = nil
+}
+
+private func isHidden(_ id: NodeID, in state: AppState) -> Bool {
+    var up = state.graph[id]?.parent
+    while let p = up {
+        if state.collapsed.contains(p) { return true }
+        up = state.graph[p]?.parent
+    }
+    return false
+}
+
+/// Scrolls the tree only as far as needed to keep the selected row visible.
+private func keepSelectionOnScreen(_ state: inout AppState) {
+    let rows = state.rows
+    let page = max(1, state.treePageSize)
+    let index = state.selection.flatMap { id in rows.firstIndex { $0.id == id && !$0.isReference } } ?? 0
+    if index < state.treeOffset { state.treeOffset = index }
+    if index >= state.treeOffset + page { state.treeOffset = index - page + 1 }
+    state.treeOffset = max(0, min(state.treeOffset, max(0, rows.count - page)))
 }

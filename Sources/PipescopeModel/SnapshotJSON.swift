@@ -9,12 +9,16 @@ import PipescopeGraph
 ///   "values":3,"lastValue":"42"}]}
 /// ```
 /// Nodes are in id order (creation order). `parent` is the downstream stage, or null
-/// for a root. `demand.requested` is a number or the string "unlimited".
+/// for a root. `demand.requested` and `demand.outstanding` are numbers or the string
+/// "unlimited". `cause` says who cancelled a cancelled stage; `error` is a failure's
+/// text; `sharedWith` lists the other stages that pass the same subscription object
+/// along; `orphaned` is true when an upstream was cancelled from outside; `feeds`
+/// lists further stages this one reaches through a subject (share, multicast).
 public enum SnapshotJSON {
     public static func render(_ graph: Graph) -> String {
         let document = Document(
             dropped: graph.dropped,
-            nodes: graph.nodes.keys.sorted().compactMap { graph[$0].map(Node.init) })
+            nodes: graph.nodes.keys.sorted().compactMap { id in graph[id].map { Node($0, in: graph) } })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
@@ -36,21 +40,34 @@ public enum SnapshotJSON {
         var demand: DemandJSON
         var values: Int
         var lastValue: String?
+        var cause: String?
+        var error: String?
+        var sharedWith: [NodeID]
+        var orphaned: Bool
+        var feeds: [NodeID]
 
-        init(_ n: NodeSummary) {
+        init(_ n: NodeSummary, in graph: Graph) {
             id = n.id
             parent = n.parent
             `operator` = n.operatorName
             publisherType = n.publisherType
             subscriber = n.subscriber
             status = n.status.rawValue
-            demand = DemandJSON(requested: n.requested)
+            demand = DemandJSON(requested: n.requested, outstanding: n.outstanding)
             values = n.values
             lastValue = n.lastValue
+            cause = n.cause?.rawValue
+            error = n.error
+            orphaned = n.orphaned
+            feeds = n.feeds
+            // The whole group that passes one subscription object, without this stage.
+            let owner = n.subscriptionOwner ?? n.id
+            sharedWith = ([owner] + (graph[owner]?.sharers ?? [])).filter { $0 != n.id }.sorted()
         }
 
         enum CodingKeys: String, CodingKey {
             case id, parent, `operator`, publisherType, subscriber, status, demand, values, lastValue
+            case cause, error, sharedWith, orphaned, feeds
         }
 
         func encode(to encoder: Encoder) throws {
@@ -64,19 +81,30 @@ public enum SnapshotJSON {
             try c.encode(demand, forKey: .demand)
             try c.encode(values, forKey: .values)
             try c.encode(lastValue, forKey: .lastValue)
+            try c.encode(cause, forKey: .cause)
+            try c.encode(error, forKey: .error)
+            try c.encode(sharedWith, forKey: .sharedWith)
+            try c.encode(orphaned, forKey: .orphaned)
+            try c.encode(feeds, forKey: .feeds)
         }
     }
 
     struct DemandJSON: Encodable {
         var requested: Demand
+        var outstanding: Demand
 
-        enum CodingKeys: String, CodingKey { case requested }
+        enum CodingKeys: String, CodingKey { case requested, outstanding }
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
-            switch requested {
-            case .unlimited: try c.encode("unlimited", forKey: .requested)
-            case .count(let n): try c.encode(n, forKey: .requested)
+            try encode(requested, .requested, &c)
+            try encode(outstanding, .outstanding, &c)
+        }
+
+        private func encode(_ d: Demand, _ key: CodingKeys, _ c: inout KeyedEncodingContainer<CodingKeys>) throws {
+            switch d {
+            case .unlimited: try c.encode("unlimited", forKey: key)
+            case .count(let n): try c.encode(n, forKey: key)
             }
         }
     }

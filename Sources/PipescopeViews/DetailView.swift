@@ -13,27 +13,50 @@ public enum DetailView {
         }
         var lines: [(String, Style)] = [
             (node.publisherType, theme.title),
-            ("#\(node.id) → \(node.subscriber)", .plain),
-            ("thread \(node.thread)  created \(Format.time(node.createdNanos))", .plain),
+            (theme.text("#\(node.id) → \(node.subscriber)  thread \(node.thread)"), .plain),
             ("status \(theme.glyph(node.status)) \(statusText(node))", theme.style(node.status)),
-            ("demand requested \(Format.demand(node.requested, theme: theme))  outstanding \(Format.demand(node.outstanding, theme: theme))", .plain),
-            ("values \(node.values)  last \(node.lastValue ?? "—")", .plain),
         ]
+        if let error = node.error {
+            let style = Style(foreground: theme.colors ? .red : nil, bold: true)
+            for line in wrap("error: " + error, width: area.width, maxLines: 3) { lines.append((line, style)) }
+        }
+        lines += [
+            ("demand requested \(Format.demand(node.requested, theme: theme))  outstanding \(Format.demand(node.outstanding, theme: theme))", .plain),
+            ("values \(node.values)  last \(theme.text(node.lastValue ?? "—"))", .plain),
+            ("created \(Format.time(node.createdNanos))" + (node.endedNanos.map { "  ended \(Format.time($0))" } ?? ""), theme.dim),
+        ]
+        if node.orphaned {
+            lines.append(("orphaned: an upstream stage was cancelled, nothing more will arrive", theme.style(.cancelled)))
+        }
         if let owner = node.subscriptionOwner, let o = state.graph[owner] {
             lines.append(("shares the subscription of #\(owner) \(o.operatorName)", theme.dim))
         } else if !node.sharers.isEmpty {
             lines.append(("its subscription passes through #" + node.sharers.map(String.init).joined(separator: ", #"), theme.dim))
+        }
+        if !node.feeds.isEmpty {
+            lines.append(("also feeds #" + node.feeds.map(String.init).joined(separator: ", #") + " through a subject", theme.dim))
         }
         for (i, (text, style)) in lines.prefix(area.height).enumerated() {
             buffer.putTruncated(text, x: area.x, y: area.y + i, maxWidth: area.width, style: style, glyphs: theme.glyphs)
         }
     }
 
+    /// "finished", "cancelled by inspector", "failed" (the error has its own line).
     static func statusText(_ node: NodeSummary) -> String {
         var text = node.status.rawValue
         if let cause = node.cause { text += " by \(cause.rawValue)" }
-        if let ended = node.endedNanos { text += " at \(Format.time(ended))" }
-        if let error = node.error { text += ": \(error)" }
         return text
+    }
+
+    /// Splits `text` into lines of at most `width` characters, at most `maxLines` of them.
+    static func wrap(_ text: String, width: Int, maxLines: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var rest = Substring(text)
+        while !rest.isEmpty, lines.count < maxLines {
+            lines.append(String(rest.prefix(width)))
+            rest = rest.dropFirst(width)
+        }
+        return lines
     }
 }

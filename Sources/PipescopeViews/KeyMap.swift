@@ -4,7 +4,7 @@ import TerminalKit
 /// One key binding: the keys, what they do, and how help and the hint bar name them.
 public struct KeyBinding: Sendable {
     public let keys: [Key]
-    /// How the keys are written on screen: "↑ k".
+    /// How the keys are written on screen: "↑ k" (``Theme/text(_:)`` makes it ASCII).
     public let label: String
     public let action: Action
     public let help: String

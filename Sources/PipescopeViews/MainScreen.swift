@@ -7,7 +7,7 @@ import TerminalKit
 /// ``minimumWidth`` x ``minimumHeight`` the screen says how large it needs to be.
 public enum MainScreen {
     public static let minimumWidth = 50
-    public static let minimumHeight = 12
+    public static let minimumHeight = 16
 
     public static func render(_ state: AppState, theme: Theme, into buffer: inout ScreenBuffer) {
         let screen = buffer.bounds
@@ -19,7 +19,8 @@ public enum MainScreen {
         HintBar.render(state, theme: theme, area: screen.row(screen.height - 1), into: &buffer)
         let body = Rect(x: 0, y: 1, width: screen.width, height: screen.height - 2)
         let (treeBox, detailBox) = layout(body)
-        buffer.drawBox(treeBox, title: "Pipelines (\(state.graph.nodes.count) stages)", style: theme.border,
+        let count = state.graph.nodes.count
+        buffer.drawBox(treeBox, title: "Pipelines (\(count) \(count == 1 ? "stage" : "stages"))", style: theme.border,
                        titleStyle: theme.title, glyphs: theme.glyphs)
         TreeView.render(state, theme: theme, area: treeBox.inset(by: 1), into: &buffer)
         buffer.drawBox(detailBox, title: "Stage", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
@@ -40,7 +41,9 @@ public enum MainScreen {
             let split = body.splitHorizontally(at: body.width * 3 / 5)
             return (split.left, split.right)
         }
-        let detailHeight = min(8, max(4, body.height / 3))
+        // Seven lines of detail (plus borders) when there is room: type, id and thread,
+        // status, demand, values, times, and sharing.
+        let detailHeight = min(9, max(4, body.height * 2 / 5))
         let split = body.splitVertically(at: body.height - detailHeight)
         return (split.top, split.bottom)
     }

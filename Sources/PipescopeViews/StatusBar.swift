@@ -35,15 +35,12 @@ public enum HintBar {
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard !area.isEmpty else { return }
         if case .disconnected(let why) = state.connection {
-            let text = " disconnected: \(why) — what was seen stays on screen; q quits"
+            let text = theme.text(" disconnected: \(why)  (what was seen stays on screen; q quits)")
             buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width,
                                 style: Style(foreground: theme.colors ? .red : nil, bold: true), glyphs: theme.glyphs)
             return
         }
-        var hints = KeyMap.hints.joined(separator: "  ")
-        if !theme.glyphs.isUnicode {
-            hints = hints.replacingOccurrences(of: "↑↓", with: "up/down").replacingOccurrences(of: "←→", with: "left/right")
-        }
+        let hints = theme.text(KeyMap.hints.joined(separator: "  "))
         buffer.putTruncated(" " + hints, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
     }
 }

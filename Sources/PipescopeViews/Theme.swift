@@ -36,6 +36,20 @@ public struct Theme: Sendable {
     }
 
     public var unlimited: String { glyphs.isUnicode ? "∞" : "inf" }
+
+    /// `text` as this terminal can show it: on ASCII terminals the few symbols the
+    /// screen uses become words or ASCII look-alikes.
+    public func text(_ text: String) -> String {
+        guard !glyphs.isUnicode else { return text }
+        var out = text
+        for (symbol, ascii) in Self.asciiForms { out = out.replacingOccurrences(of: symbol, with: ascii) }
+        return out
+    }
+
+    private static let asciiForms: [(String, String)] = [
+        ("↑↓", "up/down"), ("←→", "left/right"), ("↑", "Up"), ("↓", "Down"), ("←", "Left"),
+        ("→", "->"), ("↗", "^"), ("—", "-"), ("…", "..."), ("▸", ">"), ("∞", "inf"),
+    ]
     public var title: Style { Style(bold: true) }
     public var border: Style { Style(foreground: colors ? .cyan : nil) }
     public var dim: Style { Style(dim: true) }

@@ -7,7 +7,7 @@ import TerminalKit
 /// Columns: fold marker and operator (roots also name their subscriber), status glyph
 /// and word, demand requested, values delivered. The selected row is reversed.
 public enum TreeView {
-    static let statusWidth = 12
+    static let statusWidth = 14
     static let demandWidth = 7
     static let valuesWidth = 7
 
@@ -22,18 +22,29 @@ public enum TreeView {
         let rows = state.rows
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         if rows.isEmpty {
-            let text = state.connection == .connected
-                ? "No pipelines yet. Subscriptions made after Pipescope.start() appear here."
-                : "Waiting for the program…"
-            buffer.putTruncated(text, x: body.x + 1, y: body.y, maxWidth: body.width - 1, style: theme.dim, glyphs: theme.glyphs)
+            let lines = state.connection == .connected
+                ? ["No pipelines yet.", "Subscriptions made after Pipescope.start() appear here."]
+                : [theme.text("Waiting for the program…")]
+            for (i, text) in lines.enumerated() where i < body.height {
+                buffer.putTruncated(text, x: body.x + 1, y: body.y + i, maxWidth: body.width - 1,
+                                    style: theme.dim, glyphs: theme.glyphs)
+            }
             return
         }
         let selectedID = state.selectedNode?.id
-        let selectedIndex = rows.firstIndex { $0.id == selectedID } ?? 0
-        let offset = max(0, selectedIndex - body.height + 1)
+        let selectedIndex = rows.firstIndex { $0.id == selectedID && !$0.isReference } ?? 0
+        // The reducer keeps the offset; a render for another size still shows the selection.
+        var offset = min(state.treeOffset, max(0, rows.count - body.height))
+        if selectedIndex < offset || selectedIndex >= offset + body.height {
+            offset = max(0, selectedIndex - body.height + 1)
+        }
         for (line, row) in rows.dropFirst(offset).prefix(body.height).enumerated() {
             guard let node = state.graph[row.id] else { continue }
             let y = body.y + line
+            if row.isReference {
+                renderReference(node, row: row, theme: theme, y: y, x: body.x, labelWidth: labelWidth, into: &buffer)
+                continue
+            }
             renderRow(node, row: row, theme: theme, y: y, x: body.x, labelWidth: labelWidth, into: &buffer)
             if row.id == selectedID {
                 buffer.setStyle(Rect(x: body.x, y: y, width: body.width, height: 1)) { $0.reverse = true }
@@ -44,18 +55,40 @@ public enum TreeView {
     private static func renderRow(_ node: NodeSummary, row: TreeRow, theme: Theme, y: Int, x: Int,
                                   labelWidth: Int, into buffer: inout ScreenBuffer) {
         let marker = row.hasChildren ? (row.isCollapsed ? theme.glyphs.folded : theme.glyphs.unfolded) : theme.glyphs.leaf
-        let indent = String(repeating: "  ", count: row.depth)
         var cx = x
-        cx += buffer.put(indent + marker + " ", x: cx, y: y, maxWidth: labelWidth)
+        cx += buffer.put(indent(row.depth, labelWidth: labelWidth) + marker + " ", x: cx, y: y, maxWidth: labelWidth)
         let nameStyle = node.status.isTerminal ? theme.dim : Style(bold: row.depth == 0)
         cx += buffer.putTruncated(node.operatorName, x: cx, y: y, maxWidth: max(0, x + labelWidth - cx - 1),
                                   style: nameStyle, glyphs: theme.glyphs)
         if node.parent == nil, x + labelWidth - cx > 4 {
-            let arrow = theme.glyphs.isUnicode ? " → " : " -> "
-            buffer.putTruncated(arrow + node.subscriber, x: cx, y: y, maxWidth: x + labelWidth - cx - 1,
-                                style: theme.dim, glyphs: theme.glyphs)
+            cx += buffer.putTruncated(theme.text(" → ") + node.subscriber, x: cx, y: y, maxWidth: x + labelWidth - cx - 1,
+                                      style: theme.dim, glyphs: theme.glyphs)
+        }
+        if node.orphaned, x + labelWidth - cx > 4 {
+            buffer.putTruncated(" orphaned", x: cx, y: y, maxWidth: x + labelWidth - cx - 1,
+                                style: theme.style(.cancelled), glyphs: theme.glyphs)
         }
         var rx = x + labelWidth
+        renderColumns(node, theme: theme, y: y, x: rx, into: &buffer)
+    }
+
+    /// A shared upstream shown again under another branch: it names the stage and
+    /// points to where its own row is.
+    private static func renderReference(_ node: NodeSummary, row: TreeRow, theme: Theme, y: Int, x: Int,
+                                        labelWidth: Int, into buffer: inout ScreenBuffer) {
+        let text = indent(row.depth, labelWidth: labelWidth) + theme.text("↗ ") + "#\(node.id) \(node.operatorName) (shared upstream)"
+        buffer.putTruncated(text, x: x, y: y, maxWidth: labelWidth - 1, style: theme.dim, glyphs: theme.glyphs)
+        renderColumns(node, theme: theme, y: y, x: x + labelWidth, into: &buffer)
+    }
+
+    /// Two spaces per level, but never more than half the label column, so deep stages
+    /// keep their names.
+    private static func indent(_ depth: Int, labelWidth: Int) -> String {
+        String(repeating: " ", count: min(depth * 2, labelWidth / 2))
+    }
+
+    private static func renderColumns(_ node: NodeSummary, theme: Theme, y: Int, x: Int, into buffer: inout ScreenBuffer) {
+        var rx = x
         let status = theme.glyph(node.status) + " " + node.status.rawValue
         buffer.put(Format.pad(status, statusWidth), x: rx, y: y, style: theme.style(node.status), maxWidth: statusWidth)
         rx += statusWidth

@@ -1,0 +1,143 @@
+import PipescopeGraph
+import PipescopeModel
+import PipescopeTestSupport
+import PipescopeWire
+import XCTest
+
+/// What the reducer does with data from the probe: snapshots, batches, ticks and
+/// connection changes.
+final class ReducerDataTests: XCTestCase {
+    private let t0 = ModelFixtures.t0
+    private let second = ModelFixtures.second
+
+    private func batch(events count: Int, firstID: NodeID = 1, start: Int64 = ModelFixtures.t0) -> WireEventBatch {
+        var b = BatchBuilder(start: start)
+        b.subscribe(firstID, op: "Timer", subscriber: "Sink")
+        for _ in 1..<count { b.value(firstID) }
+        return b.build()
+    }
+
+    func testSnapshotThenBatchesUpdateGraphAndHistory() {
+        var first = BatchBuilder()
+        WireFixtures.filterMapSubject(into: &first, values: [1])
+        var second = BatchBuilder(start: first.now)
+        second.value(3, "2")
+        second.value(2, "20")
+        second.cancel(3, cause: .inspector)
+        let snapshot = Graph.folding(first.build()).snapshot()
+
+        var state = AppState(targetName: "demo")
+        XCTAssertTrue(reduce(&state, .snapshot(snapshot)).isEmpty)
+        XCTAssertEqual(state.graph.nodes.count, 3)
+        XCTAssertTrue(state.history.isEmpty, "a snapshot is a state, not events")
+
+        XCTAssertTrue(reduce(&state, .batch(second.build(sequence: 99, dropped: 4))).isEmpty)
+        XCTAssertEqual(Array(state.history), second.batch.events)
+        XCTAssertEqual(state.graph[2]?.values, 2)
+        XCTAssertEqual(state.graph[2]?.lastValue, "20")
+        XCTAssertEqual(state.graph[1]?.status, .cancelled)
+        XCTAssertEqual(state.graph.dropped, 4)
+        XCTAssertEqual(state.graph.sequence, 99)
+        XCTAssertEqual(GraphDump.lines(state.graph), GraphDump.lines(Graph.folding(first.build(), second.build())))
+    }
+
+    func testHistoryIsBoundedOldestEvictedFirst() {
+        var state = AppState(targetName: "demo")
+        state.historyLimit = 10
+        var all: [WireEvent] = []
+        for i in 0..<5 {
+            let b = batch(events: 6, firstID: NodeID(i + 1), start: t0 + Int64(i) * second)
+            all += b.events
+            _ = reduce(&state, .batch(b))
+            XCTAssertLessThanOrEqual(state.history.count, 10)
+        }
+        XCTAssertEqual(Array(state.history), Array(all.suffix(10)))
+        XCTAssertEqual(state.graph.nodes.count, 5, "node summaries outlive evicted events")
+    }
+
+    func testOneBatchLargerThanTheLimit() {
+        var state = AppState(targetName: "demo")
+        state.historyLimit = 3
+        let b = batch(events: 8)
+        _ = reduce(&state, .batch(b))
+        XCTAssertEqual(Array(state.history), Array(b.events.suffix(3)))
+    }
+
+    func testRateFromBatchesAndTicks() {
+        var state = AppState(targetName: "demo")
+        _ = reduce(&state, .tick(nanos: t0))
+        XCTAssertEqual(state.rate.perSecond, 0)
+        _ = reduce(&state, .batch(batch(events: 50)))
+        _ = reduce(&state, .tick(nanos: t0 + second))
+        XCTAssertEqual(state.rate.perSecond, 50, accuracy: 0.001)
+        _ = reduce(&state, .batch(batch(events: 100, firstID: 2)))
+        _ = reduce(&state, .tick(nanos: t0 + 2 * second))
+        XCTAssertEqual(state.rate.perSecond, 75, accuracy: 0.001)
+        _ = reduce(&state, .tick(nanos: t0 + 4 * second))
+        XCTAssertEqual(state.rate.perSecond, 0, accuracy: 0.001, "idle for a whole window")
+    }
+
+    func testRateOverHalfSecondTicks() {
+        var rate = EventRate()
+        rate.tick(0)
+        for i in 1...8 {
+            rate.record(10)
+            rate.tick(Int64(i) * 250_000_000)
+        }
+        XCTAssertEqual(rate.perSecond, 40, accuracy: 0.001)
+    }
+
+    func testTickPrunesEndedPipelines() {
+        var state = AppState(targetName: "demo")
+        var b = BatchBuilder(start: t0, step: 0)
+        b.subscribe(1, op: "Just", subscriber: "Sink")
+        b.finish(1)
+        b.subscribe(2, op: "Timer", subscriber: "Sink")
+        _ = reduce(&state, .batch(b.build()))
+        _ = reduce(&state, .tick(nanos: t0 + 30 * second))
+        XCTAssertEqual(state.graph.roots, [1, 2])
+        _ = reduce(&state, .tick(nanos: t0 + 61 * second))
+        XCTAssertEqual(state.graph.roots, [2])
+    }
+
+    func testAttachedSetsConnectionAndPid() {
+        var state = AppState(targetName: "")
+        XCTAssertEqual(state.connection, .connecting)
+        _ = reduce(&state, .attached(process: "server", pid: 77))
+        XCTAssertEqual(state.connection, .connected)
+        XCTAssertEqual(state.pid, 77)
+        XCTAssertEqual(state.targetName, "server", "an unnamed target takes the process name")
+
+        var named = AppState(targetName: "demo")
+        _ = reduce(&named, .attached(process: "server", pid: 77))
+        XCTAssertEqual(named.targetName, "demo")
+    }
+
+    func testDisconnectedKeepsTheGraph() {
+        var state = ModelFixtures.realistic()
+        state.selection = 5
+        let before = state.graph
+        XCTAssertTrue(reduce(&state, .disconnected("the program exited")).isEmpty)
+        XCTAssertEqual(state.connection, .disconnected("the program exited"))
+        XCTAssertEqual(state.graph, before)
+        XCTAssertEqual(state.selection, 5)
+    }
+
+    func testResize() {
+        var state = AppState(targetName: "demo")
+        _ = reduce(&state, .resize(width: 132, height: 50))
+        XCTAssertEqual(state.width, 132)
+        XCTAssertEqual(state.height, 50)
+    }
+
+    func testBatchForPrunedStagesChangesNothing() {
+        var state = ModelFixtures.realistic()
+        _ = reduce(&state, .tick(nanos: t0 + 3600 * second))
+        let before = state.graph
+        var b = BatchBuilder(start: t0 + 3601 * second)
+        b.value(5, "late")
+        b.cancel(7)
+        _ = reduce(&state, .batch(b.build(sequence: before.sequence)))
+        XCTAssertEqual(GraphDump.lines(state.graph), GraphDump.lines(before))
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import PipescopeGraph
+import PipescopeModel
+import PipescopeTestSupport
+import PipescopeWire
+import XCTest
+
+/// `pipescope snapshot --json`: parsed back and checked key by key.
+final class SnapshotJSONTests: XCTestCase {
+    private let nodeKeys: Set<String> = [
+        "id", "parent", "operator", "publisherType", "subscriber", "status", "demand", "values", "lastValue",
+        "cause", "error", "sharedWith", "orphaned", "feeds",
+    ]
+
+    private func parse(_ graph: Graph) throws -> (document: [String: Any], nodes: [[String: Any]]) {
+        let text = SnapshotJSON.render(graph)
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        let document = try XCTUnwrap(object as? [String: Any])
+        let nodes = try XCTUnwrap(document["nodes"] as? [[String: Any]])
+        return (document, nodes)
+    }
+
+    private func graph() -> Graph {
+        var b = BatchBuilder(start: BatchBuilder.baseNanos)
+        b.batch = WireFixtures.realisticBatch()
+        b.now = BatchBuilder.baseNanos + 1_000_000_000
+        b.subscribe(8, op: "Empty", type: "Empty<Int, Never>", subscriber: "Sink")
+        return Graph.folding(b.build(sequence: 40, dropped: 9))
+    }
+
+    func testDocumentKeys() throws {
+        let (document, nodes) = try parse(graph())
+        XCTAssertEqual(Set(document.keys), ["dropped", "nodes"])
+        XCTAssertEqual(document["dropped"] as? Int, 9)
+        XCTAssertEqual(nodes.count, 8)
+        for node in nodes {
+            XCTAssertEqual(Set(node.keys), nodeKeys, "\(node)")
+        }
+    }
+
+    func testNodesInIdOrder() throws {
+        XCTAssertEqual(try parse(graph()).nodes.map { $0["id"] as? Int }, [1, 2, 3, 4, 5, 6, 7, 8])
+    }
+
+    func testRootNode() throws {
+        let node = try parse(graph()).nodes[0]
+        XCTAssertEqual(node["id"] as? Int, 1)
+        XCTAssertTrue(node["parent"] is NSNull, "a root's parent is null, not omitted")
+        XCTAssertEqual(node["operator"] as? String, "Filter")
+        XCTAssertEqual(node["publisherType"] as? String, "Filter<Map<PassthroughSubject<Int, Never>, Int>>")
+        XCTAssertEqual(node["subscriber"] as? String, "Sink")
+        XCTAssertEqual(node["status"] as? String, "active")
+        XCTAssertEqual(node["demand"] as? [String: String], ["requested": "unlimited", "outstanding": "unlimited"])
+        XCTAssertEqual(node["values"] as? Int, 3)
+        XCTAssertEqual(node["lastValue"] as? String, "50")
+        XCTAssertEqual(node["sharedWith"] as? [Int], [2, 3], "Map and the subject pass the same subscription")
+        XCTAssertTrue(node["cause"] is NSNull)
+        XCTAssertTrue(node["error"] is NSNull)
+        XCTAssertEqual(node["orphaned"] as? Bool, false)
+        XCTAssertEqual(node["feeds"] as? [Int], [])
+    }
+
+    func testInnerNodeWithCountedDemand() throws {
+        let node = try parse(graph()).nodes[4]
+        XCTAssertEqual(node["id"] as? Int, 5)
+        XCTAssertEqual(node["parent"] as? Int, 4)
+        XCTAssertEqual(node["operator"] as? String, "TimerPublisher")
+        XCTAssertEqual(node["subscriber"] as? String, "Map")
+        XCTAssertEqual(node["status"] as? String, "cancelled")
+        XCTAssertEqual(node["demand"] as? [String: Int], ["requested": 3, "outstanding": 2])
+        XCTAssertEqual(node["values"] as? Int, 1)
+        XCTAssertEqual(node["cause"] as? String, "owner")
+    }
+
+    func testFailedNodeAndEscapedValue() throws {
+        let nodes = try parse(graph()).nodes
+        XCTAssertEqual(nodes[5]["status"] as? String, "failed")
+        XCTAssertEqual(nodes[5]["demand"] as? [String: Int], ["requested": 1, "outstanding": 0])
+        XCTAssertEqual(nodes[5]["error"] as? String, "ParseError.notANumber(\"x\")")
+        XCTAssertEqual(nodes[6]["cause"] as? String, "downstream")
+        XCTAssertEqual(nodes[6]["lastValue"] as? String, "\"x\"")
+        XCTAssertEqual(nodes[6]["status"] as? String, "cancelled")
+    }
+
+    func testAbsentLastValueIsNull() throws {
+        let node = try parse(graph()).nodes[7]
+        XCTAssertEqual(node["operator"] as? String, "Empty")
+        XCTAssertTrue(node["lastValue"] is NSNull, "lastValue is null when no value was seen")
+        XCTAssertEqual(node["values"] as? Int, 0)
+        XCTAssertEqual(node["status"] as? String, "subscribing")
+        XCTAssertEqual(node["demand"] as? [String: Int], ["requested": 0, "outstanding": 0])
+    }
+
+    func testEmptyGraph() throws {
+        let (document, nodes) = try parse(Graph())
+        XCTAssertEqual(document["dropped"] as? Int, 0)
+        XCTAssertTrue(nodes.isEmpty)
+    }
+
+    func testSlashesAndUnicodeAreNotEscaped() {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "URLSession", type: "DataTaskPublisher", subscriber: "Sink")
+        b.value(1, "https://example.com/ä")
+        let text = SnapshotJSON.render(Graph.folding(b.build()))
+        XCTAssertTrue(text.contains("https://example.com/ä"), text)
+    }
+}

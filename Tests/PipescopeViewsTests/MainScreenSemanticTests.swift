@@ -1,0 +1,220 @@
+import Foundation
+import PipescopeGraph
+import PipescopeModel
+import PipescopeTestSupport
+import PipescopeViews
+import PipescopeWire
+import TerminalKit
+import XCTest
+
+/// Facts about the screen checked directly, independent of the golden files.
+final class MainScreenSemanticTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        setenv("TZ", "UTC", 1)
+        tzset()
+    }
+
+    private func render(_ state: AppState, _ width: Int = 80, _ height: Int = 24,
+                        theme: Theme = .plainUnicode) -> ScreenBuffer {
+        ViewFixtures.render(state, width: width, height: height, theme: theme)
+    }
+
+    /// The screen line showing `text`, if any.
+    private func row(of text: String, in buffer: ScreenBuffer) -> Int? {
+        buffer.lines().firstIndex { $0.contains(text) }
+    }
+
+    // MARK: - Selection
+
+    func testSelectedRowIsReversedAcrossThePane() throws {
+        let buffer = render(ViewFixtures.realistic(selection: 2))
+        let y = try XCTUnwrap(row(of: "▾ Map  ", in: buffer))
+        XCTAssertEqual(y, 4)
+        for x in 1...78 {
+            XCTAssertTrue(buffer[x, y].style.reverse, "column \(x) of the selected row")
+        }
+        XCTAssertFalse(buffer[0, y].style.reverse, "the border is not part of the selection")
+        XCTAssertFalse(buffer[79, y].style.reverse)
+        for other in [3, 5, 6] {
+            XCTAssertFalse(buffer[1, other].style.reverse, "row \(other) is not selected")
+        }
+    }
+
+    func testWithoutSelectionTheFirstRowIsHighlighted() {
+        let buffer = render(ViewFixtures.realistic(selection: nil))
+        XCTAssertTrue(buffer[1, 3].style.reverse)
+        XCTAssertFalse(buffer[1, 4].style.reverse)
+        XCTAssertTrue(buffer.lines().contains {
+            $0.hasPrefix("│Filter<Map<PassthroughSubject<Int, Never>, Int>>   ")
+        }, "the detail pane shows the first row's stage")
+    }
+
+    /// The line of the selected (reversed) tree row; the status bar (line 0) is reversed too.
+    private func selectedLine(_ buffer: ScreenBuffer) -> Int? {
+        (1..<buffer.height - 1).first { buffer[1, $0].style.reverse }
+    }
+
+    func testScrolledTreeKeepsTheSelectionVisible() {
+        var state = ViewFixtures.deep(depth: 20, selection: 20)
+        var buffer = render(state)
+        let line = try? XCTUnwrap(selectedLine(buffer), "the selected row is on screen")
+        XCTAssertTrue(line.map { buffer.lines()[$0].contains("Scan") } == true, "\(buffer.lines())")
+        state.selection = 1
+        buffer = render(state)
+        XCTAssertTrue(buffer.lines()[3].contains("▾ Map → Sink"), buffer.lines()[3])
+    }
+
+    func testPageSizeMatchesTheVisibleTreeRows() {
+        for (width, height) in [(80, 24), (120, 40), (MainScreen.minimumWidth, MainScreen.minimumHeight)] {
+            let depth = 60
+            let buffer = render(ViewFixtures.deep(depth: depth, selection: 1), width, height)
+            let shown = buffer.lines().filter { $0.contains("● active") && $0.contains("       1 │") }.count
+            XCTAssertEqual(MainScreen.treePageSize(width: width, height: height), shown, "\(width)x\(height)")
+        }
+    }
+
+    /// Indentation grows two columns per level without limit, so past about 24 levels
+    /// on 80 columns the operator name has no room left at all.
+    func testVeryDeepStagesStillShowTheirName() {
+        let buffer = render(ViewFixtures.deep(depth: 30, selection: 30))
+        let line = selectedLine(buffer).map { buffer.lines()[$0] } ?? ""
+        XCTAssertTrue(line.contains("DropFirst"), "the selected stage's row has no name: \(line)")
+    }
+
+    // MARK: - Bars
+
+    func testStatusBarSaysWhatIsAttached() {
+        var state = ViewFixtures.realistic()
+        var b = BatchBuilder(start: ViewFixtures.t0 + 2 * ViewFixtures.second)
+        b.value(3, "6")
+        _ = reduce(&state, .batch(b.build(sequence: 100, dropped: 12_345)))
+        let top = render(state).lines()[0]
+        for part in ["pipescope", "demo", "(pid 4242)", "LIVE", "ev/s", "dropped 12345", "? help"] {
+            XCTAssertTrue(top.contains(part), "\(part) in \(top)")
+        }
+        XCTAssertTrue(render(state)[1, 0].style.reverse, "the status bar is reversed")
+    }
+
+    func testHintBarListsTheKeyMapHints() {
+        let bottom = render(ViewFixtures.realistic()).lines()[23]
+        for hint in KeyMap.hints {
+            XCTAssertTrue(bottom.contains(hint), "\(hint) in \(bottom)")
+        }
+    }
+
+    func testDisconnectedHintBarShowsTheReason() {
+        for (width, height) in [(80, 24), (120, 40)] {
+            let lines = render(ViewFixtures.disconnected(), width, height).lines()
+            XCTAssertTrue(lines[height - 1].contains("disconnected: the program closed the connection"), lines[height - 1])
+            XCTAssertTrue(lines[0].contains("DISCONNECTED"), lines[0])
+            XCTAssertTrue(lines.contains { $0.contains("Filter → Sink") }, "the graph stays on screen")
+        }
+    }
+
+    // MARK: - Help
+
+    func testHelpOverlayShowsEveryBinding() {
+        let lines = render(ViewFixtures.help(), 120, 40).lines()
+        for binding in KeyMap.bindings {
+            XCTAssertTrue(lines.contains { $0.contains(" " + binding.label + " ") && $0.contains(binding.help) },
+                          "\(binding.label): \(binding.help)")
+        }
+        XCTAssertTrue(lines.contains { $0.contains("? or Esc closes") })
+    }
+
+    func testHelpOverlayAtTheSmallestSizeShowsEveryBinding() {
+        let lines = render(ViewFixtures.help(), MainScreen.minimumWidth, MainScreen.minimumHeight).lines()
+        for binding in KeyMap.bindings {
+            XCTAssertTrue(lines.contains { $0.contains(" " + binding.label + " ") }, "\(binding.label) is missing")
+        }
+    }
+
+    // MARK: - Detail pane
+
+    func testFailedStageShowsItsError() {
+        for (width, height) in [(80, 24), (120, 40)] {
+            let lines = render(ViewFixtures.failedSelected(), width, height).lines()
+            XCTAssertTrue(lines.contains { $0.contains("status ✗ failed") }, "the status says failed")
+            XCTAssertTrue(lines.contains { $0.contains("error: ParseError.notANumber(\"x\")") },
+                          "the error text is cut at \(width)x\(height)")
+        }
+    }
+
+    func testDetailShowsValuesAndLastValueAt80x24() {
+        let lines = render(ViewFixtures.realistic(selection: 2)).lines()
+        XCTAssertTrue(lines.contains { $0.contains("values 5  last 50") },
+                      "the values line does not fit the 80x24 detail pane")
+    }
+
+    func testLongLastValueEndsWithAnEllipsis() throws {
+        let buffer = render(ViewFixtures.longLastValue(), 120, 40)
+        let line = try XCTUnwrap(buffer.lines().first { $0.contains("last User(id: 42") })
+        XCTAssertTrue(line.hasSuffix("…│"), line)
+        XCTAssertFalse(line.contains("END)"))
+    }
+
+    func testControlCharactersInValuesAreSanitised() throws {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "Just", subscriber: "Sink")
+        b.value(1, "two\nlines\tand\u{7}bell")
+        var state = ViewFixtures.connected(b.build())
+        state.selection = 1
+        let lines = render(state, 120, 40).lines()
+        XCTAssertTrue(lines.contains { $0.contains("last two?lines and?bell") }, lines.joined(separator: "\n"))
+    }
+
+    // MARK: - Tree columns
+
+    func testStatusWordsAreNotCut() {
+        let lines = render(ViewFixtures.statuses()).lines()
+        for word in ["subscribing", "finished", "active", "cancelled"] {
+            XCTAssertTrue(lines[3...6].contains { $0.contains(word) }, "\(word) is cut in the tree")
+        }
+    }
+
+    func testTitleCountsStagesInEnglish() {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "Just", subscriber: "Sink")
+        let top = render(ViewFixtures.connected(b.build())).lines()[1]
+        XCTAssertTrue(top.contains("Pipelines (1 stage)"), top)
+    }
+
+    // MARK: - Themes
+
+    func testASCIIThemeDrawsOnlyASCII() {
+        let screens: [(String, AppState)] = [
+            ("realistic", ViewFixtures.realistic()), ("help", ViewFixtures.help()),
+            ("disconnected", ViewFixtures.disconnected()), ("statuses", ViewFixtures.statuses()),
+            ("empty", AppState(targetName: "demo")),
+        ]
+        for (name, state) in screens {
+            for (y, line) in render(state, theme: .plainASCII).lines().enumerated() {
+                let odd = line.unicodeScalars.filter { !$0.isASCII }
+                XCTAssertTrue(odd.isEmpty, "\(name) line \(y) has \(String(String.UnicodeScalarView(odd))): \(line)")
+            }
+        }
+    }
+
+    func testColourThemeColoursStatuses() throws {
+        let theme = Theme(glyphs: .unicode, colors: true)
+        let buffer = render(ViewFixtures.realistic(selection: 1), theme: theme)
+        let failedRow = try XCTUnwrap(row(of: "TryMap → Sink", in: buffer))
+        let x = try XCTUnwrap(buffer.lines()[failedRow].firstIndex(of: "✗")).utf16Offset(in: buffer.lines()[failedRow])
+        XCTAssertEqual(buffer[x, failedRow].style.foreground, .red)
+        XCTAssertTrue(buffer[x, failedRow].style.bold)
+        XCTAssertEqual(buffer[0, 1].style.foreground, .cyan, "borders are cyan")
+    }
+
+    // MARK: - Too small
+
+    func testTooSmallSaysWhatIsNeeded() {
+        let lines = render(ViewFixtures.realistic(), 40, 10).lines()
+        XCTAssertEqual(lines[0], "Terminal too small")
+        XCTAssertEqual(lines[1], "need 50x16, have 40x10")
+        XCTAssertTrue(lines[3...].allSatisfy(\.isEmpty))
+        let one = render(ViewFixtures.realistic(), 49, 30).lines()
+        XCTAssertEqual(one[1], "need 50x16, have 49x30")
+        XCTAssertEqual(render(ViewFixtures.realistic(), 10, 1).lines(), ["Terminal …"])
+    }
+}

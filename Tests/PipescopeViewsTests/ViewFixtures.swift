@@ -1,0 +1,146 @@
+import Foundation
+import PipescopeGraph
+import PipescopeModel
+import PipescopeTestSupport
+import PipescopeViews
+import PipescopeWire
+import TerminalKit
+import XCTest
+
+/// Fixed states for the screen tests. Every time in them is fixed, so with TZ=UTC the
+/// screens are the same on every machine.
+enum ViewFixtures {
+    static let t0 = BatchBuilder.baseNanos
+    static let second: Int64 = 1_000_000_000
+
+    /// Attached to "demo" (pid 4242), with `batches` folded in between two ticks one
+    /// second apart, so the rate reads as the number of events.
+    static func connected(_ batches: WireEventBatch...) -> AppState {
+        var state = AppState(targetName: "demo", pid: 4242)
+        _ = reduce(&state, .attached(process: "demo", pid: 4242))
+        _ = reduce(&state, .tick(nanos: t0))
+        for batch in batches { _ = reduce(&state, .batch(batch)) }
+        _ = reduce(&state, .tick(nanos: t0 + second))
+        return state
+    }
+
+    static func empty() -> AppState { connected() }
+
+    /// The filter/map/subject pipeline plus a cancelled and a failed one (ids 1…7).
+    static func realistic(selection: NodeID? = 2) -> AppState {
+        var state = connected(WireFixtures.realisticBatch())
+        state.selection = selection
+        return state
+    }
+
+    static func deep(depth: Int = 12, selection: NodeID? = nil) -> AppState {
+        var state = connected(WireFixtures.deepChain(depth: depth))
+        state.selection = selection ?? NodeID(depth)
+        return state
+    }
+
+    static let longValue = "User(id: 42, name: \"Ada Lovelace\", email: \"ada@example.com\", "
+        + "roles: [admin, editor, viewer], lastLogin: 2024-01-02 11:59:58 +0000, "
+        + "preferences: [theme: dark, language: en-GB, notifications: true], END)"
+
+    /// A `Map ← PassthroughSubject` pipeline whose Map last delivered ``longValue``.
+    static func longLastValue() -> AppState {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "Map", type: "Map<PassthroughSubject<UserRecord, Never>, User>", subscriber: "Sink")
+        b.subscribe(2, parent: 1, op: "PassthroughSubject", type: "PassthroughSubject<UserRecord, Never>",
+                    subscriber: "Map")
+        b.subscription(2)
+        b.subscription(1, owner: 2)
+        b.request(2, .unlimited)
+        b.value(2, "UserRecord(id: 42)")
+        b.value(1, longValue)
+        var state = connected(b.build())
+        state.selection = 1
+        return state
+    }
+
+    /// One root per status, with large counts: 1 Future (subscribing), 2 Just (finished),
+    /// 3 Sequence (active, 12,345 values of 2,000,000 requested), 4 Timer (cancelled).
+    static func statuses() -> AppState {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "Future", type: "Future<Data, URLError>", subscriber: "Sink")
+        b.subscribe(2, op: "Just", type: "Just<Int>", subscriber: "Sink")
+        b.subscription(2)
+        b.request(2, .unlimited)
+        b.value(2, "1")
+        b.finish(2)
+        b.subscribe(3, op: "Sequence", type: "Publishers.Sequence<ClosedRange<Int>, Never>", subscriber: "Sink")
+        b.subscription(3)
+        b.request(3, .count(2_000_000))
+        for i in 1...12_345 { b.value(3, i == 12_345 ? "12345" : nil) }
+        b.subscribe(4, op: "TimerPublisher", type: "Timer.TimerPublisher", subscriber: "Assign")
+        b.subscription(4)
+        b.request(4, .unlimited)
+        b.cancel(4, cause: .inspector)
+        var state = connected(b.build())
+        state.selection = 1
+        return state
+    }
+
+    static func failedSelected() -> AppState { realistic(selection: 6) }
+
+    static func help() -> AppState {
+        var state = realistic()
+        _ = reduce(&state, .action(.toggleHelp))
+        return state
+    }
+
+    static func disconnected() -> AppState {
+        var state = realistic()
+        _ = reduce(&state, .disconnected("the program closed the connection (pid 4242 exited)"))
+        return state
+    }
+
+    static func render(_ state: AppState, width: Int, height: Int, theme: Theme) -> ScreenBuffer {
+        var buffer = ScreenBuffer(width: width, height: height)
+        MainScreen.render(state, theme: theme, into: &buffer)
+        return buffer
+    }
+}
+
+/// Golden screens: text files under `Golden/`, one line per screen line.
+enum Golden {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    static var recording: Bool { ProcessInfo.processInfo.environment["PIPESCOPE_RECORD_GOLDEN"] == "1" }
+
+    static func text(_ buffer: ScreenBuffer) -> String {
+        buffer.lines().joined(separator: "\n") + "\n"
+    }
+
+    /// Compares `buffer` with `Golden/<name>.txt`, or writes that file when recording.
+    static func assertMatches(_ buffer: ScreenBuffer, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
+        let url = directory.appendingPathComponent(name + ".txt")
+        let actual = text(buffer)
+        if recording {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try actual.write(to: url, atomically: true, encoding: .utf8)
+            } catch {
+                XCTFail("could not write \(url.path): \(error)", file: file, line: line)
+            }
+            return
+        }
+        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            XCTFail("no golden screen \(url.path); run with PIPESCOPE_RECORD_GOLDEN=1 to record it",
+                    file: file, line: line)
+            return
+        }
+        guard expected != actual else { return }
+        let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
+        var diff: [String] = []
+        for i in 0..<max(e.count, a.count) {
+            let el = i < e.count ? String(e[i]) : "<none>"
+            let al = i < a.count ? String(a[i]) : "<none>"
+            if el != al { diff.append("line \(i):\n  expected: \(el)\n  actual:   \(al)") }
+        }
+        XCTFail("screen differs from Golden/\(name).txt (re-record with PIPESCOPE_RECORD_GOLDEN=1 if intended):\n"
+                + diff.joined(separator: "\n"), file: file, line: line)
+    }
+}

@@ -1,0 +1,160 @@
+import PipescopeGraph
+import PipescopeTestSupport
+import PipescopeWire
+import XCTest
+
+/// A small deterministic generator (SplitMix64), so random inputs are the same every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+final class MessageCodecTests: XCTestCase {
+    /// Frames `message`, runs it through a decoder, and decodes the one payload.
+    private func roundTrip<M: FramedMessage>(_ message: M) throws -> M {
+        var decoder = FrameDecoder()
+        decoder.append(message.framed())
+        let payload = try XCTUnwrap(try decoder.next())
+        XCTAssertNil(try decoder.next())
+        return try M.decode(payload: payload)
+    }
+
+    func testWelcomeRoundTrips() throws {
+        var m = ServerMessage()
+        m.welcome.protocolVersion = ProtocolVersion.current
+        m.welcome.pid = 4242
+        m.welcome.processName = "demo ▸ ünïcode"
+        m.welcome.startTimeNs = BatchBuilder.baseNanos
+        XCTAssertEqual(try roundTrip(m), m)
+    }
+
+    func testErrorRoundTrips() throws {
+        let m = ServerMessage.error("no such node #12")
+        let back = try roundTrip(m)
+        XCTAssertEqual(back, m)
+        XCTAssertEqual(back.error.message, "no such node #12")
+    }
+
+    func testBatchRoundTrips() throws {
+        var m = ServerMessage()
+        m.batch = WireFixtures.realisticBatch()
+        m.batch.dropped = 17
+        let back = try roundTrip(m)
+        XCTAssertEqual(back, m)
+        XCTAssertEqual(back.batch.events.count, m.batch.events.count)
+        XCTAssertEqual(back.batch.lastValues[3], "5")
+    }
+
+    func testSnapshotRoundTrips() throws {
+        var m = ServerMessage()
+        m.snapshot = Graph.folding(WireFixtures.realisticBatch()).snapshot()
+        let back = try roundTrip(m)
+        XCTAssertEqual(back, m)
+        XCTAssertEqual(back.snapshot.nodes.count, 7)
+    }
+
+    func testHelloRoundTrips() throws {
+        let m = ClientMessage.hello(client: "pipescope test")
+        let back = try roundTrip(m)
+        XCTAssertEqual(back, m)
+        XCTAssertEqual(back.hello.protocolVersion, ProtocolVersion.current)
+        XCTAssertEqual(back.hello.client, "pipescope test")
+    }
+
+    func testEmptyMessagesRoundTrip() throws {
+        XCTAssertEqual(try roundTrip(ServerMessage()), ServerMessage())
+        XCTAssertEqual(try roundTrip(ClientMessage()), ClientMessage())
+        XCTAssertEqual(ServerMessage().framed(), [0, 0, 0, 0])
+    }
+
+    func testTruncatedPayloadIsMalformed() throws {
+        var m = ServerMessage()
+        m.batch = WireFixtures.realisticBatch()
+        let payload = Array(m.framed().dropFirst(Framing.headerSize))
+        XCTAssertThrowsError(try ServerMessage.decode(payload: payload.dropLast())) { error in
+            guard case .malformed(let why)? = error as? FrameError else {
+                return XCTFail("expected .malformed, got \(error)")
+            }
+            XCTAssertTrue(why.contains("ServerMessage"), why)
+            XCTAssertTrue("\(error)".hasPrefix("malformed message:"), "\(error)")
+        }
+    }
+
+    func testRandomGarbageDecodesOrThrowsMalformed() {
+        var rng = SeededGenerator(seed: 0x5EED_CAFE)
+        var decoded = 0, refused = 0
+        for _ in 0..<4000 {
+            let count = Int.random(in: 0...48, using: &rng)
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            for decode in [{ _ = try ServerMessage.decode(payload: bytes) },
+                           { _ = try ClientMessage.decode(payload: bytes) }] {
+                do {
+                    try decode()
+                    decoded += 1
+                } catch let error as FrameError {
+                    guard case .malformed = error else { return XCTFail("unexpected \(error) for \(bytes)") }
+                    refused += 1
+                } catch {
+                    return XCTFail("decode threw a non-FrameError \(error) for \(bytes)")
+                }
+            }
+        }
+        // Both outcomes happen, so the test exercises both paths.
+        XCTAssertGreaterThan(decoded, 0)
+        XCTAssertGreaterThan(refused, 0)
+    }
+
+    func testMutatedValidMessagesDecodeOrThrowMalformed() {
+        var m = ServerMessage()
+        m.batch = WireFixtures.realisticBatch()
+        let valid = Array(m.framed().dropFirst(Framing.headerSize))
+        var rng = SeededGenerator(seed: 42)
+        for _ in 0..<3000 {
+            var bytes = valid
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            do {
+                _ = try ServerMessage.decode(payload: bytes)
+            } catch let error as FrameError {
+                guard case .malformed = error else { return XCTFail("unexpected \(error)") }
+            } catch {
+                return XCTFail("decode threw a non-FrameError \(error)")
+            }
+        }
+    }
+
+    // MARK: - Forward compatibility
+
+    func testUnknownFieldsAreTolerated() throws {
+        // Welcome { protocol_version: 1, pid: 42, <field 15: "abc"> } plus <field 99: 7>.
+        let welcome: [UInt8] = [0x08, 0x01, 0x10, 0x2A, 0x7A, 0x03, 0x61, 0x62, 0x63]
+        let payload: [UInt8] = [0x0A, UInt8(welcome.count)] + welcome + [0x98, 0x06, 0x07]
+        let m = try ServerMessage.decode(payload: payload)
+        XCTAssertEqual(m.welcome.protocolVersion, 1)
+        XCTAssertEqual(m.welcome.pid, 42)
+        XCTAssertEqual(m.welcome.processName, "")
+    }
+
+    func testUnknownBodyKindDecodesToNoBody() throws {
+        // A future ServerMessage body in field 7: decodes, with no body we know.
+        let m = try ServerMessage.decode(payload: [0x3A, 0x02, 0x08, 0x01])
+        XCTAssertNil(m.body)
+    }
+
+    func testUnknownEventKindSurvivesDecoding() throws {
+        // Event { kind: 42, node: 3 } inside an EventBatch inside a ServerMessage.
+        let event: [UInt8] = [0x08, 42, 0x10, 0x03]
+        let batch: [UInt8] = [0x12, UInt8(event.count)] + event
+        let m = try ServerMessage.decode(payload: [0x22, UInt8(batch.count)] + batch)
+        XCTAssertEqual(m.batch.events.first?.kind, .UNRECOGNIZED(42))
+        XCTAssertEqual(m.batch.events.first?.node, 3)
+    }
+}
