@@ -108,6 +108,7 @@ let package = Package(
                 "Pipescope", "PipescopeGraph", "PipescopeWire", "PipescopeClient", "PipescopeTestSupport",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                .product(name: "OpenCombineFoundation", package: "OpenCombine"),
             ]
         ),
         .testTarget(name: "PipescopeModelTests", dependencies: ["PipescopeModel", "PipescopeTestSupport"]),

@@ -1,6 +1,10 @@
 import Foundation
 import NIOConcurrencyHelpers
+import PipescopeGraph
 import PipescopeWire
+
+/// How long ended pipelines stay visible; see ``Pipescope/start(retention:)``.
+public typealias Retention = PipescopeGraph.Retention
 
 /// Pipescope's entry point for programs.
 ///
@@ -22,12 +26,15 @@ public enum Pipescope {
     /// cannot be served, Pipescope says why on standard error and the program runs on
     /// untouched; it never throws or exits.
     ///
+    /// Ended pipelines stay visible for `retention` (default: 60 s, at most 500; or
+    /// `PIPESCOPE_RETAIN_SECONDS` and `PIPESCOPE_RETAIN_PIPELINES`), then are pruned.
+    ///
     /// - Returns: the socket path being served, or nil if serving failed.
     @discardableResult
-    public static func start() -> String? {
+    public static func start(retention: Retention = .fromEnvironment()) -> String? {
         running.withLockedValue { server in
             if let server { return server.path }
-            let probe = Probe()
+            let probe = Probe(retention: retention)
             let path = SocketLocation.ownPath()
             do {
                 let started = try ProbeServer(probe: probe, path: path)

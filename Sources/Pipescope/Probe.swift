@@ -77,6 +77,12 @@ public final class Probe: @unchecked Sendable {
         }
     }
 
+    /// Prunes ended stages now, as if the clock read `now` (wall-clock nanoseconds).
+    /// Flushes prune once a second by themselves.
+    public func prune(now: Int64) {
+        state.withLockedValue { $0.graph.prune(now: now, retention: retention) }
+    }
+
     /// The graph as a snapshot, cut at the last flush.
     public func snapshot() -> WireSnapshot {
         state.withLockedValue { $0.graph.snapshot() }

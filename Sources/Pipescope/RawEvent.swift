@@ -4,7 +4,9 @@ import PipescopeWire
 /// An event as the hot path records it: plain values, no strings. It becomes a
 /// ``WireEvent`` off the hot path, when the buffer is flushed.
 struct RawEvent {
-    enum Payload {
+    /// Indirect: only subscribes and failures carry one, and inline it would make
+    /// every buffered event as large as a NodeInfo.
+    indirect enum Payload {
         case none
         case info(WireNodeInfo)
         case error(any Error)

@@ -58,6 +58,13 @@ final class StageRegistry: @unchecked Sendable {
 
     private let lock = NIOLock()
     private var bySubscriber: [StageKey: Stage] = [:]
+    /// Recently ended stages, so a value or completion that arrives after the end (a
+    /// cancel racing a delivery) is recorded against the stage it belongs to instead
+    /// of being lost. Bounded; a new stage under the same identity takes over.
+    private var retired: [StageKey: NodeID] = [:]
+    /// Retirement order; a key whose stage changed since is skipped when evicted.
+    private var retiredOrder = Deque<(key: StageKey, node: NodeID)>()
+    static let retiredCapacity = 4096
     private var bySubscription: [CombineIdentifier: Shared] = [:]
     private var keys: [NodeID: Keys] = [:]
     private var publishersOf: [ObjectIdentifier: [NodeID]] = [:]
@@ -84,6 +91,7 @@ final class StageRegistry: @unchecked Sendable {
             // A forward target's subscriber belongs to whoever owns the forwarder's.
             let owner = s.forwarder.flatMap { f in keys[f].map { _ in ownerOf(f) } } ?? s.parent
             bySubscriber[s.key] = Stage(node: id, owner: owner)
+            retired[s.key] = nil
             keys[id] = Keys(key: s.key, parent: s.parent, publishes: s.publishes, feeds: s.feeds)
             append(RawEvent(kind: .eventSubscribe, node: id, time: time, payload: .info(makeInfo(id))))
             if let forwarder = s.forwarder {
@@ -154,7 +162,7 @@ final class StageRegistry: @unchecked Sendable {
     func value(subscriber: StageKey, _ value: Any) -> Stage? {
         let time = wallClockNanos()
         return lock.withLock {
-            guard let stage = bySubscriber[subscriber] else { return nil }
+            guard let stage = bySubscriber[subscriber] ?? retiredStage(subscriber) else { return nil }
             append(RawEvent(kind: .eventValue, node: stage.node, time: time))
             latestValues[stage.node] = value
             return stage
@@ -173,7 +181,7 @@ final class StageRegistry: @unchecked Sendable {
     func completion<Failure: Error>(subscriber: StageKey, _ completion: Subscribers.Completion<Failure>) -> Stage? {
         let time = wallClockNanos()
         return lock.withLock {
-            guard let stage = bySubscriber[subscriber] else { return nil }
+            guard let stage = bySubscriber[subscriber] ?? retiredStage(subscriber) else { return nil }
             switch completion {
             case .finished:
                 append(RawEvent(kind: .eventFinished, node: stage.node, time: time))
@@ -233,10 +241,23 @@ final class StageRegistry: @unchecked Sendable {
         append(RawEvent(kind: .eventAdopt, node: orphan.node, time: time, other: parent))
     }
 
-    /// Forgets a stage that ended, so its identity can be reused by a new stage.
+    private func retiredStage(_ key: StageKey) -> Stage? {
+        retired[key].map { Stage(node: $0, owner: nil) }
+    }
+
+    /// Forgets a stage that ended, so its identity can be reused by a new stage. Its
+    /// identity stays in the bounded `retired` map for late events.
     private func retire(_ node: NodeID) {
         guard let k = keys.removeValue(forKey: node) else { return }
-        if bySubscriber[k.key]?.node == node { bySubscriber[k.key] = nil }
+        if bySubscriber[k.key]?.node == node {
+            bySubscriber[k.key] = nil
+            retired[k.key] = node
+            retiredOrder.append((k.key, node))
+            if retiredOrder.count > Self.retiredCapacity, let oldest = retiredOrder.popFirst(),
+               retired[oldest.key] == oldest.node {
+                retired[oldest.key] = nil
+            }
+        }
         if let s = k.subscription, bySubscription[s]?.owner == node { bySubscription[s] = nil }
         if let subject = k.publishes { remove(node, from: &publishersOf, subject) }
         if let subject = k.feeds { remove(node, from: &feedersOf, subject) }

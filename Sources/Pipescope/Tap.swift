@@ -35,7 +35,7 @@ final class Tap: _Introspection, @unchecked Sendable {
             }
         case .delivering(_, let owner)?:
             parent = owner
-        case .unknown?, nil:
+        case .unknown?, .cancelling?, nil:
             parent = nil
         }
         let names = typeNames.names(of: Upstream.self)
@@ -76,8 +76,19 @@ final class Tap: _Introspection, @unchecked Sendable {
         registry.request(subscription: subscription.combineIdentifier, demand: demand)
     }
 
+    /// The outermost cancel on a thread says who started it: an owner releasing its
+    /// AnyCancellable, or a downstream asking. The cancels it sets off upstream are
+    /// each by their downstream.
     func willCancel(subscription: any Subscription) {
-        registry.cancel(subscription: subscription.combineIdentifier, cause: .causeDownstream)
+        let frames = ThreadFrames.current
+        let cause: WireCancelCause = !frames.isCancelling && OwnerRelease.isReleasingOwner()
+            ? .causeOwner : .causeDownstream
+        frames.push(.cancelling)
+        registry.cancel(subscription: subscription.combineIdentifier, cause: cause)
+    }
+
+    func didCancel(subscription: any Subscription) {
+        ThreadFrames.current.pop()
     }
 
     // MARK: - Values and completions

@@ -17,6 +17,8 @@ final class ThreadFrames: @unchecked Sendable {
         case delivering(node: NodeIDValue, owner: NodeIDValue?)
         /// A stage Pipescope does not know (subscribed before start): nothing to link to.
         case unknown
+        /// Inside a cancel: cancels made from here are its cascade upstream.
+        case cancelling
     }
 
     private(set) var stack: [Frame] = []
@@ -29,6 +31,11 @@ final class ThreadFrames: @unchecked Sendable {
     }
 
     var top: Frame? { stack.last }
+
+    /// Whether a cancel is already under way on this thread.
+    var isCancelling: Bool {
+        stack.contains { if case .cancelling = $0 { return true } else { return false } }
+    }
 
     @inline(__always) func push(_ frame: Frame) { stack.append(frame) }
     @inline(__always) func pop() { _ = stack.popLast() }

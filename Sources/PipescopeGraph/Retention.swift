@@ -1,3 +1,5 @@
+import Foundation
+
 /// How long ended stages stay visible before they are pruned.
 ///
 /// Both the probe and the inspector prune with the same policy, so a long-running
@@ -16,4 +18,13 @@ public struct Retention: Sendable, Equatable {
     }
 
     public static let standard = Retention()
+
+    /// The standard policy, with `PIPESCOPE_RETAIN_SECONDS` and
+    /// `PIPESCOPE_RETAIN_PIPELINES` applied when they hold valid numbers.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Retention {
+        var r = Retention.standard
+        if let s = environment["PIPESCOPE_RETAIN_SECONDS"].flatMap(Double.init), s >= 0 { r.seconds = s }
+        if let n = environment["PIPESCOPE_RETAIN_PIPELINES"].flatMap(Int.init), n >= 0 { r.maxEndedPipelines = n }
+        return r
+    }
 }

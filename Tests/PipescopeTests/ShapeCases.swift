@@ -1,5 +1,8 @@
 import Dispatch
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 @preconcurrency import OpenCombine
 import OpenCombineDispatch
 import OpenCombineFoundation
@@ -55,6 +58,38 @@ struct Boom: Error, CustomStringConvertible {
 // Built in a nonisolated context, as user code must be in Swift 6 (see README).
 enum Shapes {
     static let all: [ShapeCase] = [
+        ShapeCase(name: "fusion: Just.map is a Just, map.map is one Map", run: {
+            let a = Just(1).map { $0 + 1 }.sink { _ in }
+            let s = PassthroughSubject<Int, Never>()
+            let b = s.map { $0 + 1 }.map { $0 * 2 }.sink { _ in }
+            s.send(1)
+            return [a, b, s]
+        }, expected: [
+            "Just<-Sink finished req=unlimited values=1",
+            "Map<-Sink active req=unlimited values=1",
+            "  PassthroughSubject<-Map active req=unlimited values=1",
+        ]),
+        ShapeCase(name: "Timer publisher on the main run loop", run: {
+            let c = Timer.publish(every: 0.01, on: RunLoop.main, in: .default).autoconnect().first().sink { _ in }
+            RunLoop.main.run(until: Date().addingTimeInterval(0.1))
+            return [c]
+        }, expected: [
+            "First<-Sink finished req=unlimited values=1",
+            "  Autoconnect<-First cancelled(downstream) req=unlimited values=1",
+            "    TimerPublisher<-Autoconnect cancelled(downstream) req=unlimited values=1",
+        ]),
+        ShapeCase(name: "URLSession data task", run: {
+            let done = DispatchSemaphore(value: 0)
+            let url = URL(string: "data:text/plain,pipescope")!
+            let c = URLSession.shared.ocombine.dataTaskPublisher(for: url)
+                .map { String(decoding: $0.data, as: UTF8.self) }
+                .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { _ in })
+            _ = done.wait(timeout: .now() + 10)
+            return [c]
+        }, expected: [
+            "Map<-Sink finished req=unlimited values=1",
+            "  DataTaskPublisher<-Map finished req=unlimited values=1",
+        ]),
         ShapeCase(name: "linear chain", run: {
             let s = PassthroughSubject<Int, Never>()
             let c = s.map { $0 + 1 }.compactMap { $0 }.scan(0, +).sink { _ in }

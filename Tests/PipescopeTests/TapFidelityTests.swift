@@ -156,6 +156,48 @@ final class TapFidelityTests: XCTestCase {
         XCTAssertEqual(probe.liveStageCount, 0)
     }
 
+    func testReleasedAnyCancellableIsCancelledByItsOwner() {
+        let subject = PassthroughSubject<Int, Never>()
+        var c: AnyCancellable? = subject.map { $0 }.sink { _ in }
+        subject.send(1)
+        c = nil
+        XCTAssertNil(c)
+        XCTAssertEqual(dump(), [
+            "Map<-Sink cancelled(owner) req=unlimited values=1",
+            "  PassthroughSubject<-Map cancelled(owner) req=unlimited values=1",
+        ])
+    }
+
+    func testAnOwnersSetGoingAwayCancelsWithCauseOwner() {
+        let subject = PassthroughSubject<Int, Never>()
+        var bag: Set<AnyCancellable>? = []
+        subject.sink { _ in }.store(in: &bag!)
+        subject.sink { _ in }.store(in: &bag!)
+        bag = nil
+        XCTAssertEqual(dump(), [
+            "PassthroughSubject<-Sink cancelled(owner) req=unlimited values=0",
+            "PassthroughSubject<-Sink cancelled(owner) req=unlimited values=0",
+        ])
+    }
+
+    func testAnUnretainedSinkIsCancelledByItsOwnerAtOnce() {
+        let subject = PassthroughSubject<Int, Never>()
+        _ = subject.sink { _ in }
+        subject.send(1)
+        XCTAssertEqual(dump(), ["PassthroughSubject<-Sink cancelled(owner) req=unlimited values=0"])
+    }
+
+    func testTheCancelAnOwnerSetsOffUpstreamIsByEachDownstream() {
+        let subject = PassthroughSubject<Int, Never>()
+        var c: AnyCancellable? = subject.receive(on: ImmediateScheduler.shared).sink { _ in }
+        c = nil
+        XCTAssertNil(c)
+        XCTAssertEqual(dump(), [
+            "ReceiveOn<-Sink cancelled(owner) req=unlimited values=0",
+            "  PassthroughSubject<-ReceiveOn cancelled(downstream) req=unlimited values=0",
+        ])
+    }
+
     func testAnyPublisherHidesItsBase() {
         // AnyPublisher's box calls receive(subscriber:) directly, so the hook never sees
         // the erased publisher subscribe: the stage is the AnyPublisher itself.
