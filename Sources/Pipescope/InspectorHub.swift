@@ -11,6 +11,8 @@ import PipescopeWire
 final class InspectorHub: @unchecked Sendable {
     private let probe: Probe
     private var inspectors: [ObjectIdentifier: Inspector] = [:]
+    /// `PIPESCOPE_RECORD`: the program records its own session, as `pipescope record` would.
+    private let recorder: RecordingWriter?
 
     private final class Inspector {
         let channel: Channel
@@ -18,13 +20,21 @@ final class InspectorHub: @unchecked Sendable {
         init(channel: Channel) { self.channel = channel }
     }
 
-    init(probe: Probe) {
+    init(probe: Probe, recorder: RecordingWriter? = nil) {
         self.probe = probe
+        self.recorder = recorder
+        recorder?.append(Self.welcome())
+        recorder?.append(snapshotMessage())
     }
 
     func flush() {
         let batch = probe.flush()
         let hasNews = !batch.events.isEmpty || !batch.lastValues.isEmpty
+        if hasNews, let recorder {
+            var message = ServerMessage()
+            message.batch = batch
+            recorder.append(message)
+        }
         var frame: ByteBuffer?
         for inspector in inspectors.values {
             guard inspector.channel.isWritable else {
@@ -48,18 +58,22 @@ final class InspectorHub: @unchecked Sendable {
     /// A greeted inspector: bring everyone up to date, then hand it the snapshot.
     func attach(_ channel: Channel) {
         flush()
-        var welcome = ServerMessage()
-        welcome.welcome.protocolVersion = ProtocolVersion.current
-        welcome.welcome.pid = getpid()
-        welcome.welcome.processName = ProcessInfo.processInfo.processName
-        welcome.welcome.startTimeNs = Self.startTime
-        send(welcome, to: channel)
+        send(Self.welcome(), to: channel)
         send(snapshotMessage(), to: channel)
         inspectors[ObjectIdentifier(channel)] = Inspector(channel: channel)
     }
 
     func detach(_ channel: Channel) {
         inspectors[ObjectIdentifier(channel)] = nil
+    }
+
+    static func welcome() -> ServerMessage {
+        var welcome = ServerMessage()
+        welcome.welcome.protocolVersion = ProtocolVersion.current
+        welcome.welcome.pid = getpid()
+        welcome.welcome.processName = ProcessInfo.processInfo.processName
+        welcome.welcome.startTimeNs = startTime
+        return welcome
     }
 
     private func snapshotMessage() -> ServerMessage {
@@ -73,4 +87,7 @@ final class InspectorHub: @unchecked Sendable {
     }
 
     private static let startTime: Int64 = wallClockNanos()
+
+    /// Ends the recording, if any (the file stays readable at every point anyway).
+    func close() { recorder?.close() }
 }

@@ -26,6 +26,9 @@ public enum Pipescope {
     /// cannot be served, Pipescope says why on standard error and the program runs on
     /// untouched; it never throws or exits.
     ///
+    /// With `PIPESCOPE_RECORD=FILE` in the environment the program also records its own
+    /// session to FILE, for `pipescope replay FILE` later.
+    ///
     /// Ended pipelines stay visible for `retention` (default: 60 s, at most 500; or
     /// `PIPESCOPE_RETAIN_SECONDS` and `PIPESCOPE_RETAIN_PIPELINES`), then are pruned.
     ///
@@ -36,8 +39,10 @@ public enum Pipescope {
             if let server { return server.path }
             let probe = Probe(retention: retention)
             let path = SocketLocation.ownPath()
+            let environment = ProcessInfo.processInfo.environment
+            let recording = environment["PIPESCOPE_RECORD"].flatMap { $0.isEmpty ? nil : $0 }
             do {
-                let started = try ProbeServer(probe: probe, path: path)
+                let started = try ProbeServer(probe: probe, path: path, recordTo: recording)
                 probe.enable()
                 server = started
                 return path

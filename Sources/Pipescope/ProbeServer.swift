@@ -15,12 +15,15 @@ final class ProbeServer: @unchecked Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let channel: Channel
     private let flushTask: RepeatedTask
+    private let hub: InspectorHub
 
-    init(probe: Probe, path: String) throws {
+    init(probe: Probe, path: String, recordTo recording: String? = nil) throws {
         self.probe = probe
         self.path = path
         try SocketFile.prepare(path)
-        let hub = InspectorHub(probe: probe)
+        let recorder = try recording.map { try RecordingWriter(path: $0) }
+        let hub = InspectorHub(probe: probe, recorder: recorder)
+        self.hub = hub
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 16)
@@ -45,6 +48,8 @@ final class ProbeServer: @unchecked Sendable {
 
     func close() {
         flushTask.cancel()
+        let hub = self.hub
+        try? channel.eventLoop.submit { hub.flush(); hub.close() }.wait()
         try? channel.close().wait()
         unlink(path)
         try? group.syncShutdownGracefully()

@@ -24,12 +24,16 @@ func buildPipelines() -> (PassthroughSubject<Int, Never>, [AnyCancellable]) {
     return (numbers, keep)
 }
 
+/// Sends 1, 2, 3, … every 50 ms; with EXAMPLE_SEND_LIMIT=N it stops after N values and
+/// idles, so tests know the final state.
 func drive(_ numbers: PassthroughSubject<Int, Never>) -> DispatchSourceTimer {
     let queue = DispatchQueue(label: "example.driver")
     let timer = DispatchSource.makeTimerSource(queue: queue)
+    let limit = ProcessInfo.processInfo.environment["EXAMPLE_SEND_LIMIT"].flatMap(Int.init) ?? .max
     nonisolated(unsafe) var n = 0
     timer.schedule(deadline: .now(), repeating: .milliseconds(50))
     timer.setEventHandler {
+        guard n < limit else { return }
         n += 1
         numbers.send(n)
     }

@@ -12,6 +12,8 @@ public enum Action: Hashable, Sendable {
 public enum Message: Sendable {
     case action(Action)
     case attached(process: String, pid: Int32)
+    /// A recording is being shown instead of a live program.
+    case replaying(file: String, process: String, pid: Int32)
     case snapshot(PipescopeGraphSnapshot)
     case batch(PipescopeEventBatch)
     case disconnected(String)

@@ -7,6 +7,8 @@ public enum ConnectionState: Equatable, Sendable {
     case connecting
     case connected
     case disconnected(String)
+    /// Showing a recording, offline.
+    case replay(String)
 }
 
 /// Everything the screen shows, derived from messages by ``reduce(_:_:)``.

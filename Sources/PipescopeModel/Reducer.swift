@@ -16,6 +16,10 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.connection = .connected
         state.pid = pid
         if state.targetName.isEmpty { state.targetName = process }
+    case .replaying(let file, let process, let pid):
+        state.connection = .replay(file)
+        state.pid = pid
+        if state.targetName.isEmpty { state.targetName = process }
     case .snapshot(let snapshot):
         state.graph.load(snapshot)
     case .batch(let batch):
@@ -23,6 +27,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.remember(batch.events)
         state.rate.record(batch.events.count)
     case .disconnected(let why):
+        if case .replay = state.connection { break }
         state.connection = .disconnected(why)
     case .tick(let nanos):
         state.rate.tick(nanos)

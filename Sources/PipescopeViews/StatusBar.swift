@@ -18,10 +18,12 @@ public enum StatusBar {
             case .connecting: return ("CONNECTING", Style(foreground: theme.colors ? .yellow : nil, reverse: true))
             case .connected: return ("LIVE", Style(foreground: theme.colors ? .green : nil, bold: true, reverse: true))
             case .disconnected: return ("DISCONNECTED", Style(foreground: theme.colors ? .red : nil, bold: true, reverse: true))
+            case .replay: return ("REPLAY", Style(foreground: theme.colors ? .cyan : nil, bold: true, reverse: true))
             }
         }()
         x += buffer.put(word, x: x, y: area.y, style: style, maxWidth: area.maxX - x)
-        let stats = "  \(Format.rate(state.rate.perSecond))  dropped \(state.graph.dropped)  "
+        var stats = "  \(Format.rate(state.rate.perSecond))  dropped \(state.graph.dropped)  "
+        if case .replay(let file) = state.connection { stats = "  \(file)  dropped \(state.graph.dropped)  " }
         x += buffer.put(stats, x: x, y: area.y, style: bar, maxWidth: area.maxX - x)
         let help = "? help "
         if area.maxX - x >= help.count {

@@ -22,9 +22,9 @@ public enum TreeView {
         let rows = state.rows
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         if rows.isEmpty {
-            let lines = state.connection == .connected
-                ? ["No pipelines yet.", "Subscriptions made after Pipescope.start() appear here."]
-                : [theme.text("Waiting for the program…")]
+            let lines = state.connection == .connecting
+                ? [theme.text("Waiting for the program…")]
+                : ["No pipelines yet.", "Subscriptions made after Pipescope.start() appear here."]
             for (i, text) in lines.enumerated() where i < body.height {
                 buffer.putTruncated(text, x: body.x + 1, y: body.y + i, maxWidth: body.width - 1,
                                     style: theme.dim, glyphs: theme.glyphs)

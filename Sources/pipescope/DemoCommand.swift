@@ -47,9 +47,15 @@ struct DemoCommand: ParsableCommand {
 
     /// The demo program itself: start Pipescope, build the pipelines, run forever.
     private func runProgram() -> Never {
+        // The demo is this same binary; name it for what it is in the inspector's title.
+        ProcessInfo.processInfo.processName = "pipescope-demo"
         guard let path = Pipescope.start() else { fail("the demo could not serve its socket (see above)") }
-        print("demo program running as pid \(getpid()); attach with: pipescope attach \(getpid())")
-        print("socket: \(path)")
+        // Written straight to the descriptor: print() to a pipe would sit in a buffer forever.
+        FileHandle.standardOutput.write(Data("""
+            demo program running as pid \(getpid()); attach with: pipescope attach \(getpid())
+            socket: \(path)
+
+            """.utf8))
         let demo = DemoProgram()
         demo.start()
         if exitWithParent { ParentWatch.start() }

@@ -13,10 +13,28 @@ struct InspectorLoop {
         case failed(String)
     }
 
-    let session: InspectorSession
     let targetName: String
+    /// What to apply before the first frame (attach, snapshot; or a whole recording).
+    let initial: [Message]
+    /// Asked every turn for what arrived since.
+    let poll: () -> [Message]
     /// Asked every turn; a non-nil answer ends the loop with that message.
     var fatalCondition: () -> String? = { nil }
+
+    /// The inspector on a live program.
+    init(session: InspectorSession, targetName: String, fatalCondition: @escaping () -> String? = { nil }) {
+        self.targetName = targetName
+        initial = [.attached(process: session.welcome.processName, pid: session.welcome.pid), .snapshot(session.snapshot)]
+        poll = { session.connection.poll().map(Self.message(for:)) }
+        self.fatalCondition = fatalCondition
+    }
+
+    /// The inspector on a recording.
+    init(replaying messages: [Message], targetName: String) {
+        self.targetName = targetName
+        initial = messages
+        poll = { [] }
+    }
 
     static let frameMillis = 40
     static let tickNanos: Int64 = 250_000_000
@@ -30,15 +48,14 @@ struct InspectorLoop {
         }
         defer { terminal.restore() }
 
-        var state = AppState(targetName: targetName, pid: session.welcome.pid)
-        _ = reduce(&state, .attached(process: session.welcome.processName, pid: session.welcome.pid))
-        _ = reduce(&state, .snapshot(session.snapshot))
+        var state = AppState(targetName: targetName)
+        for message in initial { _ = reduce(&state, message) }
         let theme = Theme(glyphs: terminal.isUnicode ? .unicode : .ascii, colors: terminal.hasColors)
         var lastTick: Int64 = 0
 
         while !terminal.interrupted {
-            for incoming in session.connection.poll() {
-                _ = reduce(&state, Self.message(for: incoming))
+            for message in poll() {
+                _ = reduce(&state, message)
             }
             if let fatal = fatalCondition() { return .failed(fatal) }
             let now = Self.nowNanos()

@@ -35,16 +35,6 @@ struct InspectorSession {
 
     /// An indented tree, one stage per line, for people and shell pipelines.
     func snapshotText() -> String {
-        let graph = self.graph
-        var lines = ["\(welcome.processName) (pid \(welcome.pid)): \(graph.nodes.count) stages, \(graph.dropped) events dropped"]
-        for row in graph.rows(collapsed: []) {
-            guard let n = graph[row.id] else { continue }
-            var line = String(repeating: "  ", count: row.depth + 1) + "\(n.operatorName)"
-            if n.parent == nil { line += " -> \(n.subscriber)" }
-            line += "  \(n.status.rawValue)  demand \(n.requested)  values \(n.values)"
-            if let v = n.lastValue { line += "  last \(v)" }
-            lines.append(line)
-        }
-        return lines.joined(separator: "\n")
+        SnapshotText.render(graph, title: "\(welcome.processName) (pid \(welcome.pid))")
     }
 }

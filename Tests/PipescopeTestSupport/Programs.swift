@@ -49,8 +49,8 @@ public final class ExampleProgram {
 
     /// Starts it serving `socketPath` (or its default path for its pid when nil), and
     /// waits until the socket exists.
-    public init(socketPath: String?, timeout: Double = 20) throws {
-        var environment = ProcessInfo.processInfo.environment
+    public init(socketPath: String?, environment extra: [String: String] = [:], timeout: Double = 20) throws {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
         environment["PIPESCOPE_SOCKET"] = socketPath
         process.executableURL = URL(fileURLWithPath: Programs.example)
         process.environment = environment

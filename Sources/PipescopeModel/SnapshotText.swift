@@ -1,0 +1,33 @@
+import PipescopeGraph
+
+/// The graph as an indented tree, one stage per line: what `pipescope snapshot` and
+/// `pipescope replay --print` print for people and shell pipelines.
+///
+/// ```
+/// demo (pid 4242): 3 stages, 0 events dropped
+///   Filter -> Sink  active  demand unlimited  values 2  last 8
+///     Map  active  demand unlimited  values 4  last 8
+/// ```
+public enum SnapshotText {
+    public static func render(_ graph: Graph, title: String) -> String {
+        var lines = ["\(title): \(graph.nodes.count) stages, \(graph.dropped) events dropped"]
+        for row in graph.rows(collapsed: []) {
+            guard let n = graph[row.id] else { continue }
+            let indent = String(repeating: "  ", count: row.depth + 1)
+            if row.isReference {
+                lines.append(indent + "^ #\(n.id) \(n.operatorName) (shared upstream, shown above)")
+                continue
+            }
+            var line = indent + n.operatorName
+            if n.parent == nil { line += " -> \(n.subscriber)" }
+            line += "  \(n.status.rawValue)"
+            if let cause = n.cause { line += " by \(cause.rawValue)" }
+            if n.orphaned { line += " (orphaned)" }
+            line += "  demand \(n.requested)  values \(n.values)"
+            if let v = n.lastValue { line += "  last \(v)" }
+            if let e = n.error { line += "  error \(e)" }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

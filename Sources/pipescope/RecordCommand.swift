@@ -1,0 +1,91 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import PipescopeClient
+import PipescopeWire
+
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record a running program's pipelines to a file, for `pipescope replay`.",
+        discussion: """
+            Records until the program exits, Ctrl-C, or --seconds pass. The file is readable \
+            at every moment: if the program crashes, the recording replays up to its last \
+            complete batch of events. A program can also record itself: PIPESCOPE_RECORD=FILE.
+            """)
+
+    @Argument(help: "The program's pid, or the path of its Pipescope socket.")
+    var target: String
+
+    @Option(name: .shortAndLong, help: "The recording file to write.")
+    var output: String
+
+    @Option(help: "Stop after this many seconds.")
+    var seconds: Double?
+
+    func run() throws {
+        let session = InspectorSession.open(path: SocketLocation.resolve(target: target))
+        defer { session.connection.close() }
+        let writer: RecordingWriter
+        do {
+            writer = try RecordingWriter(path: output)
+        } catch {
+            fail("\(error)")
+        }
+        defer { writer.close() }
+        var welcome = ServerMessage()
+        welcome.welcome = session.welcome
+        writer.append(welcome)
+        var snapshot = ServerMessage()
+        snapshot.snapshot = session.snapshot
+        writer.append(snapshot)
+
+        let stop = StopFlag()
+        let deadline = seconds.map { Date().addingTimeInterval($0) }
+        var events = 0
+        var ending = "stopped"
+        loop: while !stop.isSet {
+            if let deadline, Date() >= deadline { break }
+            guard let incoming = session.connection.next(timeout: 0.2) else { continue }
+            switch incoming {
+            case .batch(let batch):
+                var message = ServerMessage()
+                message.batch = batch
+                writer.append(message)
+                events += batch.events.count
+            case .snapshot(let s):
+                var message = ServerMessage()
+                message.snapshot = s
+                writer.append(message)
+            case .welcome:
+                continue
+            case .error(let text), .disconnected(let text):
+                ending = "the program went away (\(text))"
+                break loop
+            }
+        }
+        FileHandle.standardError.write(Data(
+            "pipescope: recorded \(events) events from \(session.welcome.processName) (pid \(session.welcome.pid)) to \(output); \(ending)\n".utf8))
+    }
+}
+
+/// Set by SIGINT or SIGTERM, so that a recording ends cleanly with a complete file.
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = false
+    private var sources: [DispatchSourceSignal] = []
+
+    init() {
+        for signal in [SIGINT, SIGTERM] {
+            Glibc.signal(signal, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signal, queue: .global())
+            source.setEventHandler { [weak self] in self?.raise() }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return set }
+
+    private func raise() { lock.lock(); set = true; lock.unlock() }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import PipescopeGraph
+import PipescopeModel
+import PipescopeWire
+
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Open a recording in the inspector, offline.",
+        discussion: "With --print or --json, print the recording's final graph instead (the same formats as `snapshot`).")
+
+    @Argument(help: "A file made by `pipescope record` or PIPESCOPE_RECORD.")
+    var file: String
+
+    @Flag(help: "Print the final tree as text and exit.")
+    var print = false
+
+    @Flag(help: "Print the final graph as JSON (like `snapshot --json`) and exit.")
+    var json = false
+
+    func run() throws {
+        let recording = Recording.load(file)
+        if json || print {
+            var graph = Graph()
+            for message in recording.messages { recording.fold(message, into: &graph) }
+            Swift.print(json ? SnapshotJSON.render(graph) : SnapshotText.render(graph, title: recording.title))
+            return
+        }
+        let loop = InspectorLoop(replaying: recording.messages, targetName: recording.process)
+        if case .failed(let message) = loop.run() { fail(message) }
+    }
+}
+
+/// A recording read for replay: its messages as the reducer takes them.
+struct Recording {
+    var messages: [Message] = []
+    var process = "recording"
+    var pid: Int32 = 0
+
+    var title: String { "\(process) (pid \(pid), recorded)" }
+
+    /// Reads `path`, or exits with a message that says what is wrong with it.
+    static func load(_ path: String) -> Recording {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            fail("cannot read \(path): no such file, or not readable")
+        }
+        let contents: RecordingFormat.Contents
+        do {
+            contents = try RecordingFormat.read(data)
+        } catch {
+            fail("\(path): \(error)")
+        }
+        if contents.truncated {
+            FileHandle.standardError.write(Data(
+                "pipescope: \(path) ends in the middle of a frame (\(contents.truncatedBytes) bytes); replaying up to the last complete batch\n".utf8))
+        }
+        var recording = Recording()
+        let name = (path as NSString).lastPathComponent
+        for message in contents.messages {
+            switch message.body {
+            case .welcome(let w)?:
+                recording.process = w.processName
+                recording.pid = w.pid
+                recording.messages.append(.replaying(file: name, process: w.processName, pid: w.pid))
+            case .snapshot(let s)?: recording.messages.append(.snapshot(s))
+            case .batch(let b)?: recording.messages.append(.batch(b))
+            case .error?, nil: continue
+            }
+        }
+        return recording
+    }
+
+    func fold(_ message: Message, into graph: inout Graph) {
+        switch message {
+        case .snapshot(let s): graph.load(s)
+        case .batch(let b): graph.apply(b)
+        default: break
+        }
+    }
+}

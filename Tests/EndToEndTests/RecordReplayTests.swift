@@ -1,0 +1,97 @@
+import Foundation
+import PipescopeTestSupport
+import XCTest
+
+/// Recording a separate program and replaying it, including a program that dies.
+final class RecordReplayTests: XCTestCase {
+    private var directory: String!
+
+    override func setUp() { directory = makeTemporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+
+    private func json(_ arguments: [String]) throws -> [String: Any] {
+        let out = try Programs.run(Programs.pipescope, arguments)
+        XCTAssertEqual(out.status, 0, out.stderr)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+    }
+
+    private func nodes(_ document: [String: Any]) -> [[String: Any]] {
+        document["nodes"] as? [[String: Any]] ?? []
+    }
+
+    func testRecordKillReplayMatchesTheLastLiveSnapshot() throws {
+        let program = try ExampleProgram(socketPath: directory + "/rec.sock", environment: ["EXAMPLE_SEND_LIMIT": "20"])
+        let file = directory + "/session.pipescope"
+        let recorder = Process()
+        recorder.executableURL = URL(fileURLWithPath: Programs.pipescope)
+        recorder.arguments = ["record", program.socketPath, "-o", file]
+        recorder.standardError = FileHandle.nullDevice
+        try recorder.run()
+
+        // Wait until the program has sent all it will send, then take the live picture.
+        var live: [String: Any] = [:]
+        let settled = eventually(timeout: 20) {
+            live = (try? self.json(["snapshot", program.socketPath, "--json"])) ?? [:]
+            return self.nodes(live).contains { $0["operator"] as? String == "PassthroughSubject" && $0["values"] as? Int == 20 }
+        }
+        XCTAssertTrue(settled, "the example sent its 20 values")
+        Thread.sleep(forTimeInterval: 0.2)  // one more flush reaches the recorder
+        kill(program.pid, SIGKILL)
+        recorder.waitUntilExit()
+        XCTAssertEqual(recorder.terminationStatus, 0, "record ends cleanly when the program dies")
+
+        let replayed = try json(["replay", file, "--json"])
+        XCTAssertEqual(NSDictionary(dictionary: ["nodes": nodes(replayed)]),
+                       NSDictionary(dictionary: ["nodes": nodes(live)]),
+                       "the replayed final tree is the last live snapshot")
+    }
+
+    func testAProgramRecordsItselfWithPIPESCOPE_RECORD() throws {
+        let file = directory + "/self.pipescope"
+        let program = try ExampleProgram(socketPath: directory + "/self.sock",
+                                         environment: ["PIPESCOPE_RECORD": file, "EXAMPLE_SEND_LIMIT": "5"])
+        XCTAssertTrue(eventually(timeout: 20) {
+            (try? String(contentsOfFile: file, encoding: .isoLatin1))?.contains("Filter") == true
+        })
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(program.pid, SIGKILL)  // a crash: no chance to close the file
+        program.stop()
+        let out = try Programs.run(Programs.pipescope, ["replay", file, "--print"])
+        XCTAssertEqual(out.status, 0, out.stderr)
+        XCTAssertTrue(out.stdout.contains("pipescope-example (pid \(program.pid), recorded)"), out.stdout)
+        XCTAssertTrue(out.stdout.contains("Filter -> Sink  active  demand unlimited  values 2"), out.stdout)
+        XCTAssertTrue(out.stdout.contains("Sequence -> Sink  finished"), out.stdout)
+    }
+
+    func testTheShippedDemoRecordingReplays() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Resources/demo.pipescope").path
+        let document = try json(["replay", file, "--json"])
+        let operators = Set(nodes(document).compactMap { $0["operator"] as? String })
+        XCTAssertTrue(operators.isSuperset(of: ["Filter", "Map", "TimerPublisher", "FlatMap", "Future", "Scan", "Debounce", "TryMap"]),
+                      "\(operators)")
+        XCTAssertTrue(nodes(document).contains { $0["status"] as? String == "failed" })
+        XCTAssertTrue(nodes(document).contains { $0["status"] as? String == "cancelled" })
+
+        let session = try TerminalSession(width: 100, height: 30)
+        defer { session.kill() }
+        session.type("\(Programs.pipescope) replay \(file)")
+        let screen = session.expect("REPLAY")
+        XCTAssertTrue(screen.contains("demo.pipescope"))
+        XCTAssertTrue(screen.contains("TimerPublisher"))
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+        session.expectUsableShell()
+    }
+
+    func testReplayOfSomethingElseSaysWhatItIs() throws {
+        let file = directory + "/notes.txt"
+        try "hello".write(toFile: file, atomically: true, encoding: .utf8)
+        let out = try Programs.run(Programs.pipescope, ["replay", file])
+        XCTAssertEqual(out.status, 1)
+        XCTAssertTrue(out.stderr.contains("not a Pipescope recording"), out.stderr)
+        let missing = try Programs.run(Programs.pipescope, ["replay", directory + "/nope.pipescope", "--json"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("cannot read"), missing.stderr)
+    }
+}
