@@ -86,7 +86,8 @@ final class InspectorHub: @unchecked Sendable {
         channel.writeAndFlush(channel.allocator.buffer(bytes: message.framed()), promise: nil)
     }
 
-    private static let startTime: Int64 = wallClockNanos()
+    /// When Pipescope started in this process (set before the first message is built).
+    nonisolated(unsafe) static var startTime: Int64 = wallClockNanos()
 
     /// Ends the recording, if any (the file stays readable at every point anyway).
     func close() { recorder?.close() }

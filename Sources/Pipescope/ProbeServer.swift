@@ -21,6 +21,7 @@ final class ProbeServer: @unchecked Sendable {
         self.probe = probe
         self.path = path
         try SocketFile.prepare(path)
+        InspectorHub.startTime = wallClockNanos()
         let recorder = try recording.map { try RecordingWriter(path: $0) }
         let hub = InspectorHub(probe: probe, recorder: recorder)
         self.hub = hub
@@ -41,6 +42,7 @@ final class ProbeServer: @unchecked Sendable {
             throw error
         }
         chmod(path, 0o600)
+        SocketFile.removeAtExit(path)
         flushTask = channel.eventLoop.scheduleRepeatedTask(
             initialDelay: Self.flushInterval, delay: Self.flushInterval
         ) { _ in hub.flush() }

@@ -1,4 +1,6 @@
+import Synchronization
 import Foundation
+import NIOConcurrencyHelpers
 import PipescopeWire
 
 /// Prepares the place where the probe's socket will be bound.
@@ -40,6 +42,18 @@ enum SocketFile {
             unlink(path)
         }
     }
+
+    /// Removes the socket when the program exits normally. (A program killed by a
+    /// signal leaves it behind; `pipescope list` and a later probe clean it up.)
+    static func removeAtExit(_ path: String) {
+        pathToRemove.withLockedValue { $0 = path }
+        if !registered.exchange(true, ordering: .relaxed) {
+            atexit { SocketFile.pathToRemove.withLockedValue { if let p = $0 { unlink(p) } } }
+        }
+    }
+
+    private static let pathToRemove = NIOLockedValueBox<String?>(nil)
+    private static let registered = Atomic<Bool>(false)
 
     /// Whether something accepts connections on the Unix socket at `path`.
     static func answers(_ path: String) -> Bool {

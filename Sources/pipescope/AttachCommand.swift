@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PipescopeClient
 import PipescopeWire
 
@@ -7,15 +8,42 @@ struct AttachCommand: ParsableCommand {
         commandName: "attach",
         abstract: "Open the inspector on a running program that called Pipescope.start().")
 
-    @Argument(help: "The program's pid, or the path of its Pipescope socket.")
-    var target: String
+    @Argument(help: "The program's pid, or the path of its Pipescope socket. Without it: the only running program, or a choice.")
+    var target: String?
 
     func run() throws {
-        let path = SocketLocation.resolve(target: target)
+        let path = target.map(SocketLocation.resolve(target:)) ?? Self.chooseProgram()
         let session = InspectorSession.open(path: path)
         let outcome = InspectorLoop(session: session, targetName: session.welcome.processName).run()
         session.connection.close()
         if case .failed(let message) = outcome { fail(message) }
+    }
+}
+
+extension AttachCommand {
+    /// The socket of the only running program, or the one the user picks from a list.
+    static func chooseProgram() -> String {
+        let scan = ProbeDirectory.scan()
+        switch scan.entries.count {
+        case 0:
+            fail("no instrumented programs are running (looked in \(scan.directory)). "
+                + "Start one that calls Pipescope.start(), or give a pid or socket path.")
+        case 1:
+            return scan.entries[0].path
+        default:
+            let table = ListCommand.table(scan.entries, numbered: true)
+            guard isatty(0) == 1 else {
+                fail("several programs are running; say which one:\n\(table)")
+            }
+            print(table)
+            print("Attach to which one? [1-\(scan.entries.count)] ", terminator: "")
+            fflushStandardOutput()
+            guard let line = readLine(), let n = Int(line.trimmingCharacters(in: .whitespaces)),
+                  (1...scan.entries.count).contains(n) else {
+                fail("no program chosen")
+            }
+            return scan.entries[n - 1].path
+        }
     }
 }
 

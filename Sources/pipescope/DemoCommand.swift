@@ -59,6 +59,7 @@ struct DemoCommand: ParsableCommand {
         let demo = DemoProgram()
         demo.start()
         if exitWithParent { ParentWatch.start() }
+        ExitOnSignal.install()
         RunLoop.main.run()
         Foundation.exit(0)
     }
@@ -81,5 +82,21 @@ enum ParentWatch {
         }
         source.resume()
         timer = source
+    }
+}
+
+/// The demo ends cleanly on SIGTERM and SIGINT (exit runs Pipescope's clean-up, which
+/// removes the socket). Only the demo does this: the library never takes a host's signals.
+enum ExitOnSignal {
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    static func install() {
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { exit(0) }
+            source.resume()
+            sources.append(source)
+        }
     }
 }

@@ -7,3 +7,8 @@ func fail(_ message: String, code: Int32 = 1) -> Never {
     FileHandle.standardError.write(Data("pipescope: \(message)\n".utf8))
     exit(code)
 }
+
+/// Flushes standard output (a prompt without a newline would otherwise sit in the buffer).
+func fflushStandardOutput() {
+    fflush(nil)
+}

@@ -58,7 +58,7 @@ public final class ExampleProgram {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        self.socketPath = socketPath ?? Self.defaultPath(pid: process.processIdentifier)
+        self.socketPath = socketPath ?? Self.defaultPath(pid: process.processIdentifier, environment: environment)
         let deadline = Date().addingTimeInterval(timeout)
         while !FileManager.default.fileExists(atPath: self.socketPath) {
             guard Date() < deadline, process.isRunning else {
@@ -80,8 +80,7 @@ public final class ExampleProgram {
 
     deinit { stop() }
 
-    static func defaultPath(pid: Int32) -> String {
-        let env = ProcessInfo.processInfo.environment
+    static func defaultPath(pid: Int32, environment env: [String: String]) -> String {
         if let runtime = env["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/pipescope/\(pid).sock" }
         return "/tmp/pipescope-\(getuid())/\(pid).sock"
     }

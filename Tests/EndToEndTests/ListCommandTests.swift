@@ -1,0 +1,96 @@
+import Foundation
+import PipescopeTestSupport
+import XCTest
+
+/// `pipescope list` and `pipescope attach` without a target, in a private runtime
+/// directory so other programs on the machine do not show up.
+final class ListCommandTests: XCTestCase {
+    private var runtime: String!
+    private var environment: [String: String] { ["XDG_RUNTIME_DIR": runtime] }
+
+    override func setUp() { runtime = makeTemporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: runtime) }
+
+    /// A socket file nobody listens on, as a crashed program leaves behind.
+    private func staleSocket(named name: String) throws {
+        try FileManager.default.createDirectory(atPath: runtime + "/pipescope", withIntermediateDirectories: true)
+        let path = runtime + "/pipescope/" + name
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(fd)
+    }
+
+    func testListShowsRunningProgramsAndRemovesStaleSockets() throws {
+        try staleSocket(named: "999999.sock")                 // its pid does not exist
+        try staleSocket(named: "\(getpid()).sock")             // a live pid, but nothing listens
+        let a = try ExampleProgram(socketPath: nil, environment: environment)
+        let b = try ExampleProgram(socketPath: nil, environment: environment)
+        defer { a.stop(); b.stop() }
+        let out = try Programs.run(Programs.pipescope, ["list"], environment: environment)
+        XCTAssertEqual(out.status, 0, out.stderr)
+        let lines = out.stdout.split(separator: "\n")
+        XCTAssertTrue(lines.first?.hasPrefix("PID") == true, out.stdout)
+        for program in [a, b] {
+            XCTAssertTrue(lines.contains { $0.hasPrefix("\(program.pid) ") && $0.contains("pipescope-example") },
+                          "pid \(program.pid) listed:\n\(out.stdout)")
+        }
+        XCTAssertTrue(out.stderr.contains("removed the stale socket \(runtime!)/pipescope/999999.sock"), out.stderr)
+        XCTAssertTrue(out.stderr.contains("removed the stale socket \(runtime!)/pipescope/\(getpid()).sock"), out.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: runtime + "/pipescope/999999.sock"))
+    }
+
+    func testListWithNothingRunningSaysSo() throws {
+        let out = try Programs.run(Programs.pipescope, ["list"], environment: environment)
+        XCTAssertEqual(out.status, 0)
+        XCTAssertTrue(out.stdout.contains("No instrumented programs are running"), out.stdout)
+    }
+
+    func testAttachWithoutATargetPicksTheOnlyProgram() throws {
+        let program = try ExampleProgram(socketPath: nil, environment: environment)
+        defer { program.stop() }
+        let session = try TerminalSession(width: 100, height: 30, environment: environment)
+        defer { session.kill() }
+        session.type("\(Programs.pipescope) attach")
+        let screen = session.expect("Filter → Sink", timeout: 30)
+        XCTAssertTrue(screen.contains("pid \(program.pid)"))
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
+
+    func testAttachWithoutATargetAsksWhenThereAreSeveral() throws {
+        let a = try ExampleProgram(socketPath: nil, environment: environment)
+        let b = try ExampleProgram(socketPath: nil, environment: environment)
+        defer { a.stop(); b.stop() }
+        // Not a terminal: it cannot ask, so it says which programs there are.
+        let out = try Programs.run(Programs.pipescope, ["attach"], environment: environment)
+        XCTAssertEqual(out.status, 1)
+        XCTAssertTrue(out.stderr.contains("several programs are running"), out.stderr)
+        XCTAssertTrue(out.stderr.contains("\(a.pid)") && out.stderr.contains("\(b.pid)"), out.stderr)
+        // In a terminal it asks, and attaches to the one chosen.
+        let session = try TerminalSession(width: 120, height: 30, environment: environment)
+        defer { session.kill() }
+        session.type("\(Programs.pipescope) attach")
+        let prompt = session.expect("Attach to which one? [1-2]")
+        let second = prompt.split(separator: "\n").first { $0.hasPrefix("2 ") }.map(String.init) ?? ""
+        session.tmux.sendLiteral("2")
+        session.tmux.sendKeys("Enter")
+        let chosen = [a, b].first { second.contains(" \($0.pid) ") }
+        let screen = session.expect("Filter → Sink", timeout: 30)
+        XCTAssertTrue(screen.contains("pid \(chosen?.pid ?? -1)"), screen)
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
+
+    func testNoProgramAndNoTargetIsAClearError() throws {
+        let out = try Programs.run(Programs.pipescope, ["attach"], environment: environment)
+        XCTAssertEqual(out.status, 1)
+        XCTAssertTrue(out.stderr.contains("no instrumented programs are running"), out.stderr)
+    }
+}
