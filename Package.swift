@@ -81,8 +81,8 @@ let package = Package(
         .executableTarget(
             name: "pipescope",
             dependencies: [
-                "Pipescope", "PipescopeDemo", "PipescopeClient", "PipescopeModel",
-                "PipescopeViews", "CursesBackend", "TerminalKit",
+                "Pipescope", "PipescopeDemo", "PipescopeClient", "PipescopeModel", "PipescopeGraph",
+                "PipescopeWire", "PipescopeViews", "CursesBackend", "TerminalKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

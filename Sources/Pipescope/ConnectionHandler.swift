@@ -10,13 +10,12 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private var decoder = FrameDecoder()
     private var greeted = false
+    private var readOnly = false
     private var helloDeadline: Scheduled<Void>?
-    private let attach: (Channel) -> Void
-    private let detach: (Channel) -> Void
+    private let hub: InspectorHub
 
-    init(attach: @escaping (Channel) -> Void, detach: @escaping (Channel) -> Void) {
-        self.attach = attach
-        self.detach = detach
+    init(hub: InspectorHub) {
+        self.hub = hub
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -42,7 +41,7 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         helloDeadline?.cancel()
-        detach(context.channel)
+        hub.detach(context.channel)
         context.fireChannelInactive()
     }
 
@@ -60,8 +59,12 @@ final class ConnectionHandler: ChannelInboundHandler {
                 return
             }
             greeted = true
+            readOnly = hello.readonly
             helloDeadline?.cancel()
-            attach(context.channel)
+            hub.attach(context.channel, readOnly: hello.readonly)
+        case .command(let command)?:
+            guard greeted else { throw FrameError.malformed("a Command before Hello") }
+            hub.handle(command, from: context.channel, readOnly: readOnly)
         case nil:
             throw FrameError.malformed("a message of a kind this probe does not know")
         }

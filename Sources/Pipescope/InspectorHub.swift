@@ -20,9 +20,12 @@ final class InspectorHub: @unchecked Sendable {
         init(channel: Channel) { self.channel = channel }
     }
 
-    init(probe: Probe, recorder: RecordingWriter? = nil) {
+    private let commands: CommandHandler
+
+    init(probe: Probe, recorder: RecordingWriter? = nil, readOnly: Bool = false) {
         self.probe = probe
         self.recorder = recorder
+        commands = CommandHandler(probe: probe, programReadOnly: readOnly)
         recorder?.append(Self.welcome())
         recorder?.append(snapshotMessage())
     }
@@ -56,11 +59,26 @@ final class InspectorHub: @unchecked Sendable {
     }
 
     /// A greeted inspector: bring everyone up to date, then hand it the snapshot.
-    func attach(_ channel: Channel) {
+    func attach(_ channel: Channel, readOnly: Bool = false) {
         flush()
-        send(Self.welcome(), to: channel)
+        var welcome = Self.welcome()
+        welcome.welcome.readonly = readOnly || commands.programReadOnly
+        send(welcome, to: channel)
         send(snapshotMessage(), to: channel)
         inspectors[ObjectIdentifier(channel)] = Inspector(channel: channel)
+    }
+
+    /// Carries out a command and answers it. A requested snapshot is cut after a flush,
+    /// like the first one.
+    func handle(_ command: Pipescope_V1_Command, from channel: Channel, readOnly: Bool) {
+        let (ack, wantsSnapshot) = commands.handle(command, inspectorReadOnly: readOnly)
+        if wantsSnapshot {
+            flush()
+            send(snapshotMessage(), to: channel)
+        }
+        var message = ServerMessage()
+        message.ack = ack
+        send(message, to: channel)
     }
 
     func detach(_ channel: Channel) {

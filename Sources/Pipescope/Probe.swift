@@ -57,6 +57,7 @@ public final class Probe: @unchecked Sendable {
             case .none: break
             case .info(let info): batch.nodes.append(info)
             case .error(let error): event.text = ValueText.describe(error)
+            case .value(let value): event.text = ValueText.describe(value)
             }
             batch.events.append(event)
         }

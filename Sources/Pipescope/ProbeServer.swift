@@ -23,7 +23,8 @@ final class ProbeServer: @unchecked Sendable {
         try SocketFile.prepare(path)
         InspectorHub.startTime = wallClockNanos()
         let recorder = try recording.map { try RecordingWriter(path: $0) }
-        let hub = InspectorHub(probe: probe, recorder: recorder)
+        let readOnly = ProcessInfo.processInfo.environment["PIPESCOPE_READONLY"] == "1"
+        let hub = InspectorHub(probe: probe, recorder: recorder, readOnly: readOnly)
         self.hub = hub
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let bootstrap = ServerBootstrap(group: group)
@@ -31,8 +32,7 @@ final class ProbeServer: @unchecked Sendable {
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        ConnectionHandler(attach: hub.attach, detach: hub.detach))
+                    try channel.pipeline.syncOperations.addHandler(ConnectionHandler(hub: hub))
                 }
             }
         do {

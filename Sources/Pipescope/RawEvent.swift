@@ -10,6 +10,8 @@ struct RawEvent {
         case none
         case info(WireNodeInfo)
         case error(any Error)
+        /// A value of a stage whose every value is captured.
+        case value(Any)
     }
 
     var kind: WireEventKind

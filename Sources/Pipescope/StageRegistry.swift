@@ -74,6 +74,10 @@ final class StageRegistry: @unchecked Sendable {
     private var nextNode: NodeID = 1
     private let capacity: Int
     private var droppedCount: UInt64 = 0
+    /// Value capture: keep the newest value per stage (the default), or none.
+    private var captureLatest = true
+    /// Stages whose every value is described, not only the newest.
+    private var captureEvery = Set<NodeID>()
 
     /// `capacity` bounds the buffer between flushes.
     init(capacity: Int) {
@@ -163,8 +167,12 @@ final class StageRegistry: @unchecked Sendable {
         let time = wallClockNanos()
         return lock.withLock {
             guard let stage = bySubscriber[subscriber] ?? retiredStage(subscriber) else { return nil }
-            append(RawEvent(kind: .eventValue, node: stage.node, time: time))
-            latestValues[stage.node] = value
+            if captureEvery.isEmpty || !captureEvery.contains(stage.node) {
+                append(RawEvent(kind: .eventValue, node: stage.node, time: time))
+            } else {
+                append(RawEvent(kind: .eventValue, node: stage.node, time: time, payload: .value(value)))
+            }
+            if captureLatest { latestValues[stage.node] = value }
             return stage
         }
     }
@@ -190,6 +198,43 @@ final class StageRegistry: @unchecked Sendable {
             }
             retire(stage.node)
             return stage
+        }
+    }
+
+    // MARK: - Commands
+
+    /// What cancelling a stage from the inspector will touch.
+    enum CancelTarget {
+        /// The subscription to cancel, the stage that owns it, and every stage sharing it.
+        case subscription(any Subscription, owner: NodeID, stages: [NodeID])
+        case ended
+        case unknown
+        /// A value-type subscription: nothing to hold on to and call.
+        case notCancellable
+    }
+
+    /// Records an inspector cancel of the stage's subscription, then returns the
+    /// subscription so the caller can cancel it outside the lock. Cancelling a raw
+    /// subscription fires no hook, so this records it; the cancels it sets off
+    /// upstream fire hooks as usual.
+    func cancelFromInspector(node: NodeID) -> CancelTarget {
+        let time = wallClockNanos()
+        return lock.withLock {
+            guard let k = keys[node] else { return node < nextNode ? .ended : .unknown }
+            guard let id = k.subscription, let shared = bySubscription[id] else { return .ended }
+            guard let subscription = shared.object as? any Subscription else { return .notCancellable }
+            bySubscription[id] = nil
+            append(RawEvent(kind: .eventCancelled, node: shared.owner, time: time, cause: .causeInspector))
+            for stage in shared.stages { retire(stage) }
+            return .subscription(subscription, owner: shared.owner, stages: shared.stages)
+        }
+    }
+
+    func setCapture(latest: Bool, every nodes: Set<NodeID>) {
+        lock.withLock {
+            captureLatest = latest
+            captureEvery = nodes
+            if !latest { latestValues.removeAll() }
         }
     }
 

@@ -20,6 +20,8 @@ public final class ProbeConnection: @unchecked Sendable {
         case welcome(WireWelcome)
         case snapshot(WireSnapshot)
         case batch(WireEventBatch)
+        /// The answer to a command sent with ``send(_:)``.
+        case ack(WireAck)
         /// The probe reported an error (the connection usually closes after it).
         case error(String)
         /// The connection is gone; the text says why.
@@ -31,6 +33,7 @@ public final class ProbeConnection: @unchecked Sendable {
     private let channel: Channel
     private let inbox: Inbox
     private let closed = NIOLockedValueBox(false)
+    private let nextCommandID = NIOLockedValueBox<UInt64>(0)
 
     private init(path: String, group: MultiThreadedEventLoopGroup, channel: Channel, inbox: Inbox) {
         self.path = path
@@ -40,9 +43,9 @@ public final class ProbeConnection: @unchecked Sendable {
     }
 
     /// Connects and sends Hello. Throws a ``ClientError`` that says what to do.
-    public static func connect(path: String, client: String = "pipescope") throws -> ProbeConnection {
+    public static func connect(path: String, client: String = "pipescope", readOnly: Bool = false) throws -> ProbeConnection {
         let connection = try connectWithoutHello(path: path)
-        connection.sendRaw(ClientMessage.hello(client: client).framed())
+        connection.sendRaw(ClientMessage.hello(client: client, readOnly: readOnly).framed())
         return connection
     }
 
@@ -76,6 +79,18 @@ public final class ProbeConnection: @unchecked Sendable {
     /// The next message, waiting at most `timeout` seconds.
     public func next(timeout: Double) -> Incoming? { inbox.take(timeout: timeout) }
 
+    /// Sends a command; its ``Incoming/ack(_:)`` will carry the returned id.
+    @discardableResult
+    public func send(_ command: WireCommand) -> UInt64 {
+        var command = command
+        command.id = nextCommandID.withLockedValue { id in
+            id += 1
+            return id
+        }
+        sendRaw(ClientMessage.command(command).framed())
+        return command.id
+    }
+
     /// Sends raw bytes as they are: for tests that play a hostile or broken inspector.
     public func sendRaw(_ bytes: [UInt8]) {
         channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
@@ -99,10 +114,15 @@ public final class ProbeConnection: @unchecked Sendable {
                 throw ClientError.timedOut(path: path, waitingFor: welcome == nil ? "its welcome" : "a snapshot")
             }
             switch message {
-            case .welcome(let w): welcome = w
+            case .welcome(let w):
+                guard w.protocolVersion == ProtocolVersion.current else {
+                    throw ClientError.refused(path: path, message: ProtocolVersion.mismatchMessage(
+                        local: ProtocolVersion.current, remote: w.protocolVersion))
+                }
+                welcome = w
             case .snapshot(let s):
                 if let welcome { return (welcome, s) }
-            case .batch: continue
+            case .batch, .ack: continue
             case .error(let text), .disconnected(let text):
                 throw ClientError.refused(path: path, message: text)
             }
@@ -161,6 +181,7 @@ final class InboundFrames: ChannelInboundHandler {
                 case .snapshot(let s)?: inbox.put(.snapshot(s))
                 case .batch(let b)?: inbox.put(.batch(b))
                 case .error(let e)?: inbox.put(.error(e.message))
+                case .ack(let a)?: inbox.put(.ack(a))
                 case nil: throw FrameError.malformed("a message of a kind this inspector does not know")
                 }
             }

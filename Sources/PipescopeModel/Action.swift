@@ -1,3 +1,5 @@
+import PipescopeGraph
+
 /// What the user asked for, independent of which key asked. The keymap (in
 /// PipescopeViews) binds keys to these; the reducer only ever sees actions.
 public enum Action: Hashable, Sendable {
@@ -6,6 +8,10 @@ public enum Action: Hashable, Sendable {
     case toggleHelp
     case dismiss
     case quit
+    /// Ask to cancel the selected stage (a confirmation comes first).
+    case cancelSelected
+    /// Confirm what is being asked (the cancel).
+    case confirm
 }
 
 /// Every input the app reacts to, applied by ``reduce(_:_:)``.
@@ -14,6 +20,10 @@ public enum Message: Sendable {
     case attached(process: String, pid: Int32)
     /// A recording is being shown instead of a live program.
     case replaying(file: String, process: String, pid: Int32)
+    /// The program is read-only: commands that change it will be refused.
+    case readOnly
+    /// The program answered a command.
+    case acknowledged(ok: Bool, text: String)
     case snapshot(PipescopeGraphSnapshot)
     case batch(PipescopeEventBatch)
     case disconnected(String)
@@ -25,4 +35,6 @@ public enum Message: Sendable {
 /// What the app loop must do after a message.
 public enum Effect: Equatable, Sendable {
     case quit
+    /// Ask the program to cancel this stage's subscription.
+    case cancelNode(NodeID)
 }

@@ -11,6 +11,17 @@ public enum ConnectionState: Equatable, Sendable {
     case replay(String)
 }
 
+/// A one-line message for the user: a command's answer, or why it was not sent.
+public struct Notice: Equatable, Sendable {
+    public var text: String
+    public var isError: Bool
+
+    public init(text: String, isError: Bool) {
+        self.text = text
+        self.isError = isError
+    }
+}
+
 /// Everything the screen shows, derived from messages by ``reduce(_:_:)``.
 public struct AppState: Sendable {
     /// What is being inspected: "demo", or the program's name.
@@ -24,6 +35,12 @@ public struct AppState: Sendable {
     public var selection: NodeID?
     public var collapsed: Set<NodeID> = []
     public var showHelp = false
+    /// A cancel waiting for confirmation.
+    public var pendingCancel: CancelPreview?
+    /// The last answer from the program, or a refusal, for the status line.
+    public var notice: Notice?
+    /// The program (or this inspector) is read-only.
+    public var readOnly = false
     public var rate = EventRate()
     /// Ended stages are pruned with the same policy as the probe's.
     public var retention = Retention.standard

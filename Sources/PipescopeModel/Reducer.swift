@@ -26,6 +26,10 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.graph.apply(batch)
         state.remember(batch.events)
         state.rate.record(batch.events.count)
+    case .readOnly:
+        state.readOnly = true
+    case .acknowledged(let ok, let text):
+        state.notice = Notice(text: text, isError: !ok)
     case .disconnected(let why):
         if case .replay = state.connection { break }
         state.connection = .disconnected(why)
@@ -43,6 +47,19 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
 }
 
 private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
+    if let preview = state.pendingCancel {
+        switch action {
+        case .confirm:
+            state.pendingCancel = nil
+            state.notice = Notice(text: "cancelling #\(preview.target)…", isError: false)
+            return [.cancelNode(preview.target)]
+        case .quit: return [.quit]
+        default:
+            state.pendingCancel = nil
+            state.notice = Notice(text: "not cancelled", isError: false)
+        }
+        return []
+    }
     if state.showHelp {
         switch action {
         case .quit: return [.quit]
@@ -61,7 +78,10 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
     switch action {
     case .quit: return [.quit]
     case .toggleHelp: state.showHelp = true
-    case .dismiss: break
+    case .dismiss: state.notice = nil
+    case .confirm: break
+    case .cancelSelected:
+        requestCancel(&state)
     case .moveUp: select(index - 1)
     case .moveDown: select(index + 1)
     case .pageUp: select(index - state.treePageSize)
@@ -86,6 +106,22 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
         }
     }
     return []
+}
+
+/// Opens the confirmation for cancelling the selected stage, or says why not.
+private func requestCancel(_ state: inout AppState) {
+    guard let node = state.selectedNode else { return }
+    if case .replay = state.connection {
+        state.notice = Notice(text: "this is a recording: it cannot be cancelled", isError: true)
+    } else if case .disconnected = state.connection {
+        state.notice = Notice(text: "the program is gone: nothing to cancel", isError: true)
+    } else if state.readOnly {
+        state.notice = Notice(text: "read-only: cancelling is refused", isError: true)
+    } else if node.status.isTerminal {
+        state.notice = Notice(text: "#\(node.id) \(node.operatorName) has already \(node.status.rawValue): cancelling it has no effect", isError: true)
+    } else {
+        state.pendingCancel = CancelPreview(target: node.id, in: state.graph)
+    }
 }
 
 /// A selected stage that was pruned, or hidden inside a collapsed one, moves the

@@ -25,8 +25,12 @@ public enum KeyMap {
         KeyBinding(keys: [.left, .character("h")], label: "← h", action: .collapse,
                    help: "fold the stage's upstream, or go to its downstream", hint: "←→ fold"),
         KeyBinding(keys: [.right, .character("l")], label: "→ l", action: .expand, help: "unfold, or go upstream", hint: nil),
+        KeyBinding(keys: [.character("c")], label: "c", action: .cancelSelected,
+                   help: "cancel the selected stage (shows what it reaches first)", hint: "c cancel"),
+        KeyBinding(keys: [.character("y")], label: "y", action: .confirm, help: "confirm the cancel", hint: nil),
         KeyBinding(keys: [.character("?")], label: "?", action: .toggleHelp, help: "show or hide this help", hint: "? help"),
-        KeyBinding(keys: [.escape], label: "Esc", action: .dismiss, help: "close the help", hint: nil),
+        KeyBinding(keys: [.escape, .character("n")], label: "Esc n", action: .dismiss,
+                   help: "close the help, keep the stage, clear the message", hint: nil),
         KeyBinding(keys: [.character("q")], label: "q", action: .quit, help: "quit (the program keeps running)", hint: "q quit"),
     ]
 

@@ -7,7 +7,7 @@ import TerminalKit
 /// ``minimumWidth`` x ``minimumHeight`` the screen says how large it needs to be.
 public enum MainScreen {
     public static let minimumWidth = 50
-    public static let minimumHeight = 16
+    public static let minimumHeight = 20
 
     public static func render(_ state: AppState, theme: Theme, into buffer: inout ScreenBuffer) {
         let screen = buffer.bounds
@@ -27,6 +27,8 @@ public enum MainScreen {
         DetailView.render(state, theme: theme, area: detailBox.inset(by: 1), into: &buffer)
         if state.showHelp {
             HelpOverlay.render(theme: theme, area: body, into: &buffer)
+        } else if let preview = state.pendingCancel {
+            ConfirmCancelOverlay.render(preview, state: state, theme: theme, area: body, into: &buffer)
         }
     }
 

@@ -42,6 +42,12 @@ public enum HintBar {
                                 style: Style(foreground: theme.colors ? .red : nil, bold: true), glyphs: theme.glyphs)
             return
         }
+        if let notice = state.notice {
+            let style = Style(foreground: theme.colors ? (notice.isError ? .red : .green) : nil, bold: notice.isError)
+            buffer.putTruncated(" " + theme.text(notice.text), x: area.x, y: area.y, maxWidth: area.width,
+                                style: style, glyphs: theme.glyphs)
+            return
+        }
         let hints = theme.text(KeyMap.hints.joined(separator: "  "))
         buffer.putTruncated(" " + hints, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
     }

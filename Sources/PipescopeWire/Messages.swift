@@ -15,6 +15,8 @@ public typealias WireNodeInfo = Pipescope_V1_NodeInfo
 public typealias WireNodeState = Pipescope_V1_NodeState
 public typealias WireStatus = Pipescope_V1_Status
 public typealias WireCancelCause = Pipescope_V1_CancelCause
+public typealias WireCommand = Pipescope_V1_Command
+public typealias WireAck = Pipescope_V1_Ack
 
 /// Encoding a message into a frame and decoding one back, with errors a person can read.
 public protocol FramedMessage: SwiftProtobuf.Message {}
@@ -53,10 +55,17 @@ extension ServerMessage {
 
 extension ClientMessage {
     /// The inspector's opening message.
-    public static func hello(client: String) -> ClientMessage {
+    public static func hello(client: String, readOnly: Bool = false) -> ClientMessage {
         var m = ClientMessage()
         m.hello.protocolVersion = ProtocolVersion.current
         m.hello.client = client
+        m.hello.readonly = readOnly
+        return m
+    }
+
+    public static func command(_ command: WireCommand) -> ClientMessage {
+        var m = ClientMessage()
+        m.command = command
         return m
     }
 }

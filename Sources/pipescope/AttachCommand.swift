@@ -11,9 +11,12 @@ struct AttachCommand: ParsableCommand {
     @Argument(help: "The program's pid, or the path of its Pipescope socket. Without it: the only running program, or a choice.")
     var target: String?
 
+    @Flag(help: "Look but never change: cancel (and pause) are refused.")
+    var readonly = false
+
     func run() throws {
         let path = target.map(SocketLocation.resolve(target:)) ?? Self.chooseProgram()
-        let session = InspectorSession.open(path: path)
+        let session = InspectorSession.open(path: path, readOnly: readonly)
         let outcome = InspectorLoop(session: session, targetName: session.welcome.processName).run()
         session.connection.close()
         if case .failed(let message) = outcome { fail(message) }

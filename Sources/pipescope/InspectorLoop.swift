@@ -3,6 +3,7 @@ import Foundation
 import PipescopeClient
 import PipescopeModel
 import PipescopeViews
+import PipescopeWire
 import TerminalKit
 
 /// The interactive inspector: reads keys and probe messages, reduces them into the
@@ -20,12 +21,16 @@ struct InspectorLoop {
     let poll: () -> [Message]
     /// Asked every turn; a non-nil answer ends the loop with that message.
     var fatalCondition: () -> String? = { nil }
+    /// Sends a command to the program (nil for a recording).
+    let send: ((WireCommand) -> Void)?
 
     /// The inspector on a live program.
     init(session: InspectorSession, targetName: String, fatalCondition: @escaping () -> String? = { nil }) {
         self.targetName = targetName
         initial = [.attached(process: session.welcome.processName, pid: session.welcome.pid), .snapshot(session.snapshot)]
+            + (session.welcome.readonly ? [.readOnly] : [])
         poll = { session.connection.poll().map(Self.message(for:)) }
+        send = { session.connection.send($0) }
         self.fatalCondition = fatalCondition
     }
 
@@ -34,6 +39,7 @@ struct InspectorLoop {
         self.targetName = targetName
         initial = messages
         poll = { [] }
+        send = nil
     }
 
     static let frameMillis = 40
@@ -77,8 +83,17 @@ struct InspectorLoop {
                 terminal.invalidate()
                 continue
             }
-            if let action = KeyMap.action(for: key), reduce(&state, .action(action)).contains(.quit) {
-                return .quit
+            guard let action = KeyMap.action(for: key) else { continue }
+            for effect in reduce(&state, .action(action)) {
+                switch effect {
+                case .quit:
+                    return .quit
+                case .cancelNode(let id):
+                    var command = WireCommand()
+                    command.kind = .commandCancelNode
+                    command.node = id
+                    send?(command)
+                }
             }
         }
         return .quit
@@ -89,6 +104,7 @@ struct InspectorLoop {
         case .welcome(let w): return .attached(process: w.processName, pid: w.pid)
         case .snapshot(let s): return .snapshot(s)
         case .batch(let b): return .batch(b)
+        case .ack(let ack): return .acknowledged(ok: ack.ok, text: ack.message)
         case .error(let text): return .disconnected(text)
         case .disconnected(let why): return .disconnected(why)
         }

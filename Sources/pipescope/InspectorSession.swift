@@ -10,9 +10,9 @@ struct InspectorSession {
     let snapshot: WireSnapshot
 
     /// Connects and completes the handshake, or exits with a message that says what to do.
-    static func open(path: String) -> InspectorSession {
+    static func open(path: String, readOnly: Bool = false) -> InspectorSession {
         do {
-            let connection = try ProbeConnection.connect(path: path)
+            let connection = try ProbeConnection.connect(path: path, readOnly: readOnly)
             do {
                 let (welcome, snapshot) = try connection.handshake()
                 return InspectorSession(connection: connection, welcome: welcome, snapshot: snapshot)

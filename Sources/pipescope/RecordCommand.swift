@@ -57,7 +57,7 @@ struct RecordCommand: ParsableCommand {
                 var message = ServerMessage()
                 message.snapshot = s
                 writer.append(message)
-            case .welcome:
+            case .welcome, .ack:
                 continue
             case .error(let text), .disconnected(let text):
                 ending = "the program went away (\(text))"

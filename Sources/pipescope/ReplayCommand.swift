@@ -65,7 +65,7 @@ struct Recording {
                 recording.messages.append(.replaying(file: name, process: w.processName, pid: w.pid))
             case .snapshot(let s)?: recording.messages.append(.snapshot(s))
             case .batch(let b)?: recording.messages.append(.batch(b))
-            case .error?, nil: continue
+            case .error?, .ack?, nil: continue
             }
         }
         return recording

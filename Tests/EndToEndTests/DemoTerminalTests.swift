@@ -58,6 +58,26 @@ final class DemoTerminalTests: XCTestCase {
         session.expect("EXIT=0")
     }
 
+    func testCancellingTheTickersMapStageStopsItsValues() throws {
+        let (session, _) = try startDemo(width: 120, height: 40)
+        defer { session.kill() }
+        session.tmux.sendKeys("j")   // the ticker's Map stage
+        session.expect("#2 → Filter")
+        session.tmux.sendKeys("c")
+        let confirm = session.expect("Cancel #2 Map?")
+        XCTAssertTrue(confirm.contains("#1 Filter, #2 Map, #3 Autoconnect, #4 TimerPublisher"),
+                      "the confirmation names the stages sharing the subscription:\n\(confirm)")
+        session.tmux.sendKeys("y")
+        session.expect("cancelled by inspector")
+        let after = session.expect("cancelled #2")
+        let values = TerminalSession.values(of: "  ▾ Map", in: after)
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(TerminalSession.values(of: "  ▾ Map", in: session.tmux.capture()), values,
+                       "the ticker's Map stage gets no more values")
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
+
     func testResizeWhileRunning() throws {
         let (session, _) = try startDemo(width: 120, height: 40)
         defer { session.kill() }

@@ -238,6 +238,114 @@ public nonisolated enum Pipescope_V1_EventKind: SwiftProtobuf.Enum, Swift.CaseIt
 
 }
 
+public nonisolated enum Pipescope_V1_CommandKind: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case commandUnknown // = 0
+
+  /// gate the program's pipelines
+  case commandPause // = 1
+
+  /// release `count` pending events
+  case commandStep // = 2
+  case commandResume // = 3
+
+  /// cancel stage `node`'s subscription
+  case commandCancelNode // = 4
+
+  /// value capture: `capture`, for `nodes` when EVERY_VALUE
+  case commandSetCapture // = 5
+
+  /// send a fresh Snapshot now
+  case commandSnapshot // = 6
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .commandUnknown
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .commandUnknown
+    case 1: self = .commandPause
+    case 2: self = .commandStep
+    case 3: self = .commandResume
+    case 4: self = .commandCancelNode
+    case 5: self = .commandSetCapture
+    case 6: self = .commandSnapshot
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .commandUnknown: return 0
+    case .commandPause: return 1
+    case .commandStep: return 2
+    case .commandResume: return 3
+    case .commandCancelNode: return 4
+    case .commandSetCapture: return 5
+    case .commandSnapshot: return 6
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Pipescope_V1_CommandKind] = [
+    .commandUnknown,
+    .commandPause,
+    .commandStep,
+    .commandResume,
+    .commandCancelNode,
+    .commandSetCapture,
+    .commandSnapshot,
+  ]
+
+}
+
+public nonisolated enum Pipescope_V1_CapturePolicy: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+
+  /// the newest value per stage, described once per batch
+  case captureLatest // = 0
+
+  /// no value text at all
+  case captureNone // = 1
+
+  /// every value of the chosen stages
+  case captureEveryValue // = 2
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .captureLatest
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .captureLatest
+    case 1: self = .captureNone
+    case 2: self = .captureEveryValue
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .captureLatest: return 0
+    case .captureNone: return 1
+    case .captureEveryValue: return 2
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Pipescope_V1_CapturePolicy] = [
+    .captureLatest,
+    .captureNone,
+    .captureEveryValue,
+  ]
+
+}
+
 /// The first message of the inspector. The version travels first, before anything else
 /// is interpreted, so that a mismatch can be reported in words instead of as garbage.
 public nonisolated struct Pipescope_V1_Hello: Sendable {
@@ -249,6 +357,10 @@ public nonisolated struct Pipescope_V1_Hello: Sendable {
 
   /// Free text naming the inspector, for the probe's logs ("pipescope 0.1 attach").
   public var client: String = String()
+
+  /// The inspector promises not to change the program (`pipescope attach --readonly`);
+  /// the probe then refuses its pause and cancel commands too.
+  public var readonly: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -269,6 +381,10 @@ public nonisolated struct Pipescope_V1_Welcome: Sendable {
 
   /// Wall-clock time the probe started, in nanoseconds since 1970.
   public var startTimeNs: Int64 = 0
+
+  /// PIPESCOPE_READONLY=1 in the program, or the inspector asked: commands that change
+  /// the program (pause, step, cancel) will be refused.
+  public var readonly: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -490,6 +606,48 @@ public nonisolated struct Pipescope_V1_EventBatch: Sendable {
   public init() {}
 }
 
+/// A request from the inspector. Every command is answered by exactly one Ack with the
+/// same id, so the inspector can say whether it worked and why not.
+public nonisolated struct Pipescope_V1_Command: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: UInt64 = 0
+
+  public var kind: Pipescope_V1_CommandKind = .commandUnknown
+
+  public var node: UInt64 = 0
+
+  public var count: UInt32 = 0
+
+  public var capture: Pipescope_V1_CapturePolicy = .captureLatest
+
+  public var nodes: [UInt64] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Pipescope_V1_Ack: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var commandID: UInt64 = 0
+
+  public var ok: Bool = false
+
+  /// Why it was refused, or what it did ("cancelled #4 Map and the 2 stages sharing its
+  /// subscription"), in words for the status line.
+  public var message: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// Everything the probe sends.
 public nonisolated struct Pipescope_V1_ServerMessage: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -530,6 +688,14 @@ public nonisolated struct Pipescope_V1_ServerMessage: Sendable {
     set {body = .batch(newValue)}
   }
 
+  public var ack: Pipescope_V1_Ack {
+    get {
+      if case .ack(let v)? = body {return v}
+      return Pipescope_V1_Ack()
+    }
+    set {body = .ack(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -537,6 +703,7 @@ public nonisolated struct Pipescope_V1_ServerMessage: Sendable {
     case error(Pipescope_V1_Error)
     case snapshot(Pipescope_V1_Snapshot)
     case batch(Pipescope_V1_EventBatch)
+    case ack(Pipescope_V1_Ack)
 
   }
 
@@ -559,10 +726,19 @@ public nonisolated struct Pipescope_V1_ClientMessage: Sendable {
     set {body = .hello(newValue)}
   }
 
+  public var command: Pipescope_V1_Command {
+    get {
+      if case .command(let v)? = body {return v}
+      return Pipescope_V1_Command()
+    }
+    set {body = .command(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
     case hello(Pipescope_V1_Hello)
+    case command(Pipescope_V1_Command)
 
   }
 
@@ -585,9 +761,17 @@ nonisolated extension Pipescope_V1_EventKind: SwiftProtobuf._ProtoNameProviding 
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0EVENT_UNKNOWN\0\u{1}EVENT_SUBSCRIBE\0\u{1}EVENT_SUBSCRIPTION\0\u{1}EVENT_REQUEST\0\u{1}EVENT_VALUE\0\u{1}EVENT_DEMAND\0\u{1}EVENT_FINISHED\0\u{1}EVENT_FAILED\0\u{1}EVENT_CANCELLED\0\u{1}EVENT_FORWARD\0\u{1}EVENT_ADOPT\0\u{1}EVENT_FEEDS\0")
 }
 
+nonisolated extension Pipescope_V1_CommandKind: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0COMMAND_UNKNOWN\0\u{1}COMMAND_PAUSE\0\u{1}COMMAND_STEP\0\u{1}COMMAND_RESUME\0\u{1}COMMAND_CANCEL_NODE\0\u{1}COMMAND_SET_CAPTURE\0\u{1}COMMAND_SNAPSHOT\0")
+}
+
+nonisolated extension Pipescope_V1_CapturePolicy: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0CAPTURE_LATEST\0\u{1}CAPTURE_NONE\0\u{1}CAPTURE_EVERY_VALUE\0")
+}
+
 nonisolated extension Pipescope_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Hello"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}client\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}client\0\u{1}readonly\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -597,6 +781,7 @@ nonisolated extension Pipescope_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularUInt32Field(value: &self.protocolVersion) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.client) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.readonly) }()
       default: break
       }
     }
@@ -609,12 +794,16 @@ nonisolated extension Pipescope_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._
     if !self.client.isEmpty {
       try visitor.visitSingularStringField(value: self.client, fieldNumber: 2)
     }
+    if self.readonly != false {
+      try visitor.visitSingularBoolField(value: self.readonly, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Pipescope_V1_Hello, rhs: Pipescope_V1_Hello) -> Bool {
     if lhs.protocolVersion != rhs.protocolVersion {return false}
     if lhs.client != rhs.client {return false}
+    if lhs.readonly != rhs.readonly {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -622,7 +811,7 @@ nonisolated extension Pipescope_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Pipescope_V1_Welcome: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Welcome"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}pid\0\u{3}process_name\0\u{3}start_time_ns\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}pid\0\u{3}process_name\0\u{3}start_time_ns\0\u{1}readonly\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -634,6 +823,7 @@ nonisolated extension Pipescope_V1_Welcome: SwiftProtobuf.Message, SwiftProtobuf
       case 2: try { try decoder.decodeSingularInt32Field(value: &self.pid) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.processName) }()
       case 4: try { try decoder.decodeSingularInt64Field(value: &self.startTimeNs) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.readonly) }()
       default: break
       }
     }
@@ -652,6 +842,9 @@ nonisolated extension Pipescope_V1_Welcome: SwiftProtobuf.Message, SwiftProtobuf
     if self.startTimeNs != 0 {
       try visitor.visitSingularInt64Field(value: self.startTimeNs, fieldNumber: 4)
     }
+    if self.readonly != false {
+      try visitor.visitSingularBoolField(value: self.readonly, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -660,6 +853,7 @@ nonisolated extension Pipescope_V1_Welcome: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.pid != rhs.pid {return false}
     if lhs.processName != rhs.processName {return false}
     if lhs.startTimeNs != rhs.startTimeNs {return false}
+    if lhs.readonly != rhs.readonly {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1059,9 +1253,104 @@ nonisolated extension Pipescope_V1_EventBatch: SwiftProtobuf.Message, SwiftProto
   }
 }
 
+nonisolated extension Pipescope_V1_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Command"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}node\0\u{1}count\0\u{1}capture\0\u{1}nodes\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.node) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.count) }()
+      case 5: try { try decoder.decodeSingularEnumField(value: &self.capture) }()
+      case 6: try { try decoder.decodeRepeatedUInt64Field(value: &self.nodes) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.id != 0 {
+      try visitor.visitSingularUInt64Field(value: self.id, fieldNumber: 1)
+    }
+    if self.kind != .commandUnknown {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 2)
+    }
+    if self.node != 0 {
+      try visitor.visitSingularUInt64Field(value: self.node, fieldNumber: 3)
+    }
+    if self.count != 0 {
+      try visitor.visitSingularUInt32Field(value: self.count, fieldNumber: 4)
+    }
+    if self.capture != .captureLatest {
+      try visitor.visitSingularEnumField(value: self.capture, fieldNumber: 5)
+    }
+    if !self.nodes.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.nodes, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_Command, rhs: Pipescope_V1_Command) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.node != rhs.node {return false}
+    if lhs.count != rhs.count {return false}
+    if lhs.capture != rhs.capture {return false}
+    if lhs.nodes != rhs.nodes {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_Ack: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Ack"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}ok\0\u{1}message\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.commandID) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.ok) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.message) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.commandID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.commandID, fieldNumber: 1)
+    }
+    if self.ok != false {
+      try visitor.visitSingularBoolField(value: self.ok, fieldNumber: 2)
+    }
+    if !self.message.isEmpty {
+      try visitor.visitSingularStringField(value: self.message, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_Ack, rhs: Pipescope_V1_Ack) -> Bool {
+    if lhs.commandID != rhs.commandID {return false}
+    if lhs.ok != rhs.ok {return false}
+    if lhs.message != rhs.message {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Pipescope_V1_ServerMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ServerMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}welcome\0\u{1}error\0\u{1}snapshot\0\u{1}batch\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}welcome\0\u{1}error\0\u{1}snapshot\0\u{1}batch\0\u{1}ack\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1121,6 +1410,19 @@ nonisolated extension Pipescope_V1_ServerMessage: SwiftProtobuf.Message, SwiftPr
           self.body = .batch(v)
         }
       }()
+      case 5: try {
+        var v: Pipescope_V1_Ack?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .ack(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .ack(v)
+        }
+      }()
       default: break
       }
     }
@@ -1148,6 +1450,10 @@ nonisolated extension Pipescope_V1_ServerMessage: SwiftProtobuf.Message, SwiftPr
       guard case .batch(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
     }()
+    case .ack?: try {
+      guard case .ack(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -1162,7 +1468,7 @@ nonisolated extension Pipescope_V1_ServerMessage: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Pipescope_V1_ClientMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ClientMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}command\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1183,6 +1489,19 @@ nonisolated extension Pipescope_V1_ClientMessage: SwiftProtobuf.Message, SwiftPr
           self.body = .hello(v)
         }
       }()
+      case 2: try {
+        var v: Pipescope_V1_Command?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .command(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .command(v)
+        }
+      }()
       default: break
       }
     }
@@ -1193,9 +1512,17 @@ nonisolated extension Pipescope_V1_ClientMessage: SwiftProtobuf.Message, SwiftPr
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
     // https://github.com/apple/swift-protobuf/issues/1182
-    try { if case .hello(let v)? = self.body {
+    switch self.body {
+    case .hello?: try {
+      guard case .hello(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
-    } }()
+    }()
+    case .command?: try {
+      guard case .command(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    }()
+    case nil: break
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 

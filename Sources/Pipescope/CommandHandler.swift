@@ -1,0 +1,84 @@
+import Foundation
+@preconcurrency import OpenCombine
+import PipescopeGraph
+import PipescopeWire
+
+/// Carries out the inspector's commands on a probe and says what happened.
+///
+/// Every command gets exactly one ``WireAck``. Commands that would change the program
+/// (cancel; pause and step) are refused in read-only mode, set by the program
+/// (`PIPESCOPE_READONLY=1`) or by the inspector's Hello.
+struct CommandHandler {
+    let probe: Probe
+    /// Set by the program: no inspector may change it.
+    let programReadOnly: Bool
+
+    func handle(_ command: Pipescope_V1_Command, inspectorReadOnly: Bool) -> (ack: Pipescope_V1_Ack, sendSnapshot: Bool) {
+        var ack = Pipescope_V1_Ack()
+        ack.commandID = command.id
+        func answer(_ ok: Bool, _ message: String) -> (Pipescope_V1_Ack, Bool) {
+            ack.ok = ok
+            ack.message = message
+            return (ack, false)
+        }
+        let changesProgram = [.commandPause, .commandStep, .commandResume, .commandCancelNode].contains(command.kind)
+        if changesProgram, programReadOnly {
+            return answer(false, "refused: the program runs Pipescope read-only (PIPESCOPE_READONLY=1), so it cannot be paused or cancelled")
+        }
+        if changesProgram, inspectorReadOnly {
+            return answer(false, "refused: this inspector attached with --readonly")
+        }
+        switch command.kind {
+        case .commandSnapshot:
+            ack.ok = true
+            ack.message = "snapshot sent"
+            return (ack, true)
+        case .commandCancelNode:
+            let (ok, message) = cancel(command.node)
+            return answer(ok, message)
+        case .commandSetCapture:
+            return setCapture(command)
+        case .commandPause, .commandStep, .commandResume:
+            return answer(false, "pause and step are not available in this probe yet; the program keeps running")
+        case .commandUnknown, .UNRECOGNIZED:
+            return answer(false, "unknown command \(command.kind.rawValue): this probe speaks protocol \(ProtocolVersion.current)")
+        }
+    }
+
+    private func cancel(_ node: NodeID) -> (ok: Bool, message: String) {
+        switch probe.registry.cancelFromInspector(node: node) {
+        case .subscription(let subscription, let owner, let stages):
+            subscription.cancel()
+            let others = stages.filter { $0 != node }
+            let shared = others.isEmpty ? "" : " and the \(others.count) stage\(others.count == 1 ? "" : "s") sharing its subscription"
+            return (true, "cancelled #\(node)\(owner != node ? " (subscription of #\(owner))" : "")\(shared); upstream stages follow")
+        case .ended:
+            return (false, "#\(node) has already ended: cancelling it has no effect")
+        case .unknown:
+            return (false, "there is no stage #\(node) in this program")
+        case .notCancellable:
+            return (false, "#\(node)'s subscription is a value type Pipescope cannot hold on to, so it cannot cancel it")
+        }
+    }
+
+    private func setCapture(_ command: Pipescope_V1_Command) -> (Pipescope_V1_Ack, Bool) {
+        var ack = Pipescope_V1_Ack()
+        ack.commandID = command.id
+        ack.ok = true
+        switch command.capture {
+        case .captureLatest:
+            probe.registry.setCapture(latest: true, every: [])
+            ack.message = "capturing the newest value of every stage"
+        case .captureNone:
+            probe.registry.setCapture(latest: false, every: [])
+            ack.message = "capturing no values"
+        case .captureEveryValue:
+            probe.registry.setCapture(latest: true, every: Set(command.nodes))
+            ack.message = "capturing every value of \(command.nodes.count) stage\(command.nodes.count == 1 ? "" : "s")"
+        case .UNRECOGNIZED(let n):
+            ack.ok = false
+            ack.message = "unknown capture policy \(n)"
+        }
+        return (ack, false)
+    }
+}

@@ -1,0 +1,35 @@
+import PipescopeGraph
+import PipescopeModel
+import TerminalKit
+
+/// Asks before cancelling, and shows everything the cancel will reach: the stages that
+/// share the subscription, the upstream stages it travels to, and the downstream
+/// stages that will be orphaned.
+public enum ConfirmCancelOverlay {
+    public static func render(_ preview: CancelPreview, state: AppState, theme: Theme, area: Rect,
+                              into buffer: inout ScreenBuffer) {
+        func names(_ ids: [NodeID]) -> String {
+            ids.isEmpty ? "none" : ids.map { "#\($0) \(state.graph[$0]?.operatorName ?? "?")" }.joined(separator: ", ")
+        }
+        let target = state.graph[preview.target]
+        var lines: [(String, Style)] = [
+            ("Cancel #\(preview.target) \(target?.operatorName ?? "")?", theme.title),
+            ("", .plain),
+            ("cancels its subscription, shared by: \(names(preview.sharing))", .plain),
+            ("then upstream, in order: \(names(preview.upstream))", .plain),
+            ("orphaned (no completion): \(names(preview.orphaned))", theme.style(.cancelled)),
+            ("", .plain),
+        ]
+        lines.append(("y cancel    n or Esc keep it", theme.dim))
+        let width = min(area.width, max(44, (lines.map { $0.0.count }.max() ?? 40) + 4))
+        let height = min(area.height, lines.count + 2)
+        let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2,
+                       width: width, height: height)
+        buffer.fill(box, with: .blank)
+        buffer.drawBox(box, title: "Confirm", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
+        let inner = box.inset(by: 1)
+        for (i, (text, style)) in lines.prefix(inner.height).enumerated() {
+            buffer.putTruncated(" " + text, x: inner.x, y: inner.y + i, maxWidth: inner.width, style: style, glyphs: theme.glyphs)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import PipescopeGraph
+import PipescopeModel
+import PipescopeTestSupport
+import PipescopeWire
+import XCTest
+
+/// Cancelling from the UI: what the confirmation says it will reach, and when the
+/// cancel is not sent at all.
+final class CancelFlowTests: XCTestCase {
+    /// Sink ← ReceiveOn(1) ← Map(2) ← Filter(3) ← PassthroughSubject(4), where Map and
+    /// Filter pass the subject's subscription along.
+    private func state() -> AppState {
+        var b = BatchBuilder()
+        b.chain(from: 1, subscriber: "Sink", ops: ["ReceiveOn", "Map", "Filter", "PassthroughSubject"])
+        b.subscription(4)
+        b.subscription(3, owner: 4)
+        b.subscription(2, owner: 4)
+        b.subscription(1)
+        var state = AppState(targetName: "t")
+        _ = reduce(&state, .attached(process: "t", pid: 1))
+        _ = reduce(&state, .batch(b.build()))
+        return state
+    }
+
+    func testTheConfirmationNamesWhatTheCancelReaches() {
+        var s = state()
+        s.selection = 3
+        XCTAssertEqual(reduce(&s, .action(.cancelSelected)), [])
+        let preview = try? XCTUnwrap(s.pendingCancel)
+        XCTAssertEqual(preview?.sharing, [2, 3, 4], "the subscription Map and Filter pass along")
+        XCTAssertEqual(preview?.upstream, [])
+        XCTAssertEqual(preview?.orphaned, [1], "ReceiveOn gets nothing more")
+        XCTAssertEqual(reduce(&s, .action(.confirm)), [.cancelNode(3)])
+        XCTAssertNil(s.pendingCancel)
+    }
+
+    func testCancellingTheRootReachesEverythingUpstream() {
+        var s = state()
+        s.selection = 1
+        _ = reduce(&s, .action(.cancelSelected))
+        XCTAssertEqual(s.pendingCancel?.sharing, [1])
+        XCTAssertEqual(s.pendingCancel?.upstream, [2, 3, 4])
+        XCTAssertEqual(s.pendingCancel?.orphaned, [])
+    }
+
+    func testAnyOtherKeyKeepsTheStage() {
+        var s = state()
+        s.selection = 2
+        _ = reduce(&s, .action(.cancelSelected))
+        XCTAssertEqual(reduce(&s, .action(.dismiss)), [])
+        XCTAssertNil(s.pendingCancel)
+        XCTAssertEqual(s.notice?.text, "not cancelled")
+    }
+
+    func testNothingIsSentWhenItCannotWork() {
+        var ended = state()
+        var b = BatchBuilder()
+        b.finish(1)
+        _ = reduce(&ended, .batch(b.build()))
+        ended.selection = 1
+        _ = reduce(&ended, .action(.cancelSelected))
+        XCTAssertNil(ended.pendingCancel)
+        XCTAssertTrue(ended.notice?.text.contains("has already finished") == true, "\(String(describing: ended.notice))")
+
+        var readOnly = state()
+        _ = reduce(&readOnly, .readOnly)
+        _ = reduce(&readOnly, .action(.cancelSelected))
+        XCTAssertNil(readOnly.pendingCancel)
+        XCTAssertEqual(readOnly.notice, Notice(text: "read-only: cancelling is refused", isError: true))
+
+        var replay = state()
+        _ = reduce(&replay, .replaying(file: "f", process: "t", pid: 1))
+        _ = reduce(&replay, .action(.cancelSelected))
+        XCTAssertNil(replay.pendingCancel)
+        XCTAssertTrue(replay.notice?.isError == true)
+    }
+
+    func testTheProgramsAnswerBecomesTheNotice() {
+        var s = state()
+        _ = reduce(&s, .acknowledged(ok: false, text: "#9 has already ended"))
+        XCTAssertEqual(s.notice, Notice(text: "#9 has already ended", isError: true))
+        _ = reduce(&s, .action(.dismiss))
+        XCTAssertNil(s.notice)
+    }
+}

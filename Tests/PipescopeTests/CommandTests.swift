@@ -1,0 +1,176 @@
+import Foundation
+@preconcurrency import OpenCombine
+@testable import Pipescope
+import PipescopeClient
+import PipescopeGraph
+import PipescopeTestSupport
+import PipescopeWire
+import XCTest
+
+/// Commands from an inspector over a real socket, and what they do to real pipelines.
+final class CommandTests: XCTestCase {
+    private var directory: String!
+    private var probe: Probe!
+    private var server: ProbeServer!
+
+    override func setUpWithError() throws {
+        directory = makeTemporaryDirectory()
+        probe = Probe()
+        server = try ProbeServer(probe: probe, path: directory + "/p.sock")
+        probe.enable()
+    }
+
+    override func tearDown() {
+        probe.disable()
+        server.close()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func connect(readOnly: Bool = false) throws -> (ProbeConnection, Graph) {
+        let connection = try ProbeConnection.connect(path: directory + "/p.sock", readOnly: readOnly)
+        let (_, snapshot) = try connection.handshake()
+        var graph = Graph()
+        graph.load(snapshot)
+        return (connection, graph)
+    }
+
+    /// Sends a command and folds what arrives until its ack.
+    private func command(_ connection: ProbeConnection, _ graph: inout Graph, _ edit: (inout WireCommand) -> Void) -> WireAck? {
+        var command = WireCommand()
+        edit(&command)
+        let id = connection.send(command)
+        while let message = connection.next(timeout: 5) {
+            switch message {
+            case .ack(let ack) where ack.commandID == id: return ack
+            case .batch(let b): graph.apply(b)
+            case .snapshot(let s): graph.load(s)
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    private func settle(_ connection: ProbeConnection, _ graph: inout Graph) {
+        while let message = connection.next(timeout: 0.2) {
+            if case .batch(let b) = message { graph.apply(b) }
+        }
+    }
+
+    private func id(of op: String, in graph: Graph) -> NodeID? {
+        graph.nodes.values.first { $0.operatorName == op }?.id
+    }
+
+    func testCancellingAMidChainStageCancelsUpstreamAndOrphansDownstream() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        var completed = false
+        let c = subject.map { $0 * 10 }.receive(on: ImmediateScheduler.shared)
+            .sink(receiveCompletion: { _ in completed = true }, receiveValue: { received.append($0) })
+        subject.send(1)
+        var (connection, graph) = try connect()
+        defer { connection.close() }
+        let map = try XCTUnwrap(id(of: "Map", in: graph))
+        let ack = try XCTUnwrap(command(connection, &graph) { $0.kind = .commandCancelNode; $0.node = map })
+        XCTAssertTrue(ack.ok, ack.message)
+        XCTAssertTrue(ack.message.contains("cancelled #\(map)"), ack.message)
+        subject.send(2)
+        subject.send(completion: .finished)
+        settle(connection, &graph)
+        XCTAssertEqual(GraphDump.lines(graph), [
+            "ReceiveOn<-Sink active req=unlimited values=1",
+            "  Map<-ReceiveOn cancelled(inspector) req=unlimited values=1",
+            "    PassthroughSubject<-Map cancelled(inspector) req=unlimited values=1",
+        ])
+        XCTAssertEqual(graph[try XCTUnwrap(id(of: "ReceiveOn", in: graph))]?.orphaned, true)
+        XCTAssertEqual(received, [10], "the sink gets no further values")
+        XCTAssertFalse(completed, "and no completion")
+        c.cancel()
+    }
+
+    func testCancellingAfterCompletionHasNoEffect() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let c = subject.sink { _ in }
+        subject.send(completion: .finished)
+        var (connection, graph) = try connect()
+        defer { connection.close() }
+        let stage = try XCTUnwrap(id(of: "PassthroughSubject", in: graph))
+        let ack = try XCTUnwrap(command(connection, &graph) { $0.kind = .commandCancelNode; $0.node = stage })
+        XCTAssertFalse(ack.ok)
+        XCTAssertTrue(ack.message.contains("already ended"), ack.message)
+        let unknown = try XCTUnwrap(command(connection, &graph) { $0.kind = .commandCancelNode; $0.node = 999 })
+        XCTAssertFalse(unknown.ok)
+        XCTAssertTrue(unknown.message.contains("no stage #999"), unknown.message)
+        c.cancel()
+    }
+
+    func testAReadOnlyInspectorCannotCancelOrPause() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let c = subject.sink { _ in }
+        var (connection, graph) = try connect(readOnly: true)
+        defer { connection.close() }
+        let stage = try XCTUnwrap(id(of: "PassthroughSubject", in: graph))
+        for kind: Pipescope_V1_CommandKind in [.commandCancelNode, .commandPause] {
+            let ack = try XCTUnwrap(command(connection, &graph) {
+                $0.kind = kind
+                $0.node = stage
+            })
+            XCTAssertFalse(ack.ok)
+            XCTAssertTrue(ack.message.contains("--readonly"), ack.message)
+        }
+        settle(connection, &graph)
+        XCTAssertEqual(graph[stage]?.status, .active, "nothing was cancelled")
+        c.cancel()
+    }
+
+    func testPauseIsRefusedPlainlyUntilTheGateExists() throws {
+        var (connection, graph) = try connect()
+        defer { connection.close() }
+        let ack = try XCTUnwrap(command(connection, &graph) { $0.kind = .commandPause })
+        XCTAssertFalse(ack.ok)
+        XCTAssertTrue(ack.message.contains("keeps running"), ack.message)
+    }
+
+    func testSnapshotOnRequest() throws {
+        var (connection, graph) = try connect()
+        defer { connection.close() }
+        let subject = PassthroughSubject<Int, Never>()
+        let c = subject.sink { _ in }
+        let ack = try XCTUnwrap(command(connection, &graph) { $0.kind = .commandSnapshot })
+        XCTAssertTrue(ack.ok)
+        XCTAssertNotNil(id(of: "PassthroughSubject", in: graph), "the snapshot arrived before the ack")
+        c.cancel()
+    }
+
+    func testCapturePolicies() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let c = subject.map { $0 + 1 }.sink { _ in }
+        var (connection, graph) = try connect()
+        defer { connection.close() }
+        let map = try XCTUnwrap(id(of: "Map", in: graph))
+
+        // Every value of the Map stage, as event text.
+        var texts: [String] = []
+        let every = try XCTUnwrap(command(connection, &graph) {
+            $0.kind = .commandSetCapture; $0.capture = .captureEveryValue; $0.nodes = [map]
+        })
+        XCTAssertTrue(every.ok, every.message)
+        for i in 1...3 { subject.send(i) }
+        while let message = connection.next(timeout: 0.3) {
+            guard case .batch(let b) = message else { continue }
+            texts += b.events.filter { $0.kind == .eventValue && $0.node == map }.map(\.text)
+            graph.apply(b)
+        }
+        XCTAssertEqual(texts, ["2", "3", "4"])
+
+        // No values at all.
+        let none = try XCTUnwrap(command(connection, &graph) { $0.kind = .commandSetCapture; $0.capture = .captureNone })
+        XCTAssertTrue(none.ok)
+        subject.send(10)
+        var lastValues: [UInt64: String] = [:]
+        while let message = connection.next(timeout: 0.3) {
+            if case .batch(let b) = message { lastValues.merge(b.lastValues) { $1 } }
+        }
+        XCTAssertTrue(lastValues.isEmpty, "\(lastValues)")
+        c.cancel()
+    }
+}
