@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+// libFuzzer harness for the wire protocol's decoding: frames, client and server
+// messages, and recordings. A package of its own, so the fuzzer's flags never reach
+// the normal build; it compiles the real PipescopeWire sources (a symlink).
+//
+//   Fuzz/run.sh 30          # build, then fuzz for 30 seconds
+import PackageDescription
+
+let package = Package(
+    name: "PipescopeFuzz",
+    dependencies: [.package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0")],
+    targets: [
+        .target(
+            name: "PipescopeWire",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]
+        ),
+        .executableTarget(name: "FuzzWire", dependencies: ["PipescopeWire"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
