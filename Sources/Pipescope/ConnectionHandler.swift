@@ -13,9 +13,12 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var readOnly = false
     private var helloDeadline: Scheduled<Void>?
     private let hub: InspectorHub
+    /// Required in Hello when set (TCP with PIPESCOPE_TOKEN).
+    private let token: String?
 
-    init(hub: InspectorHub) {
+    init(hub: InspectorHub, token: String? = nil) {
         self.hub = hub
+        self.token = token
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -58,6 +61,12 @@ final class ConnectionHandler: ChannelInboundHandler {
                     local: ProtocolVersion.current, remote: hello.protocolVersion))
                 return
             }
+            if let token, !Self.sameToken(hello.token, token) {
+                Self.refuse(context.channel, hello.token.isEmpty
+                    ? "this program requires a token: set PIPESCOPE_TOKEN to the program's token, or pass --token"
+                    : "wrong token: check PIPESCOPE_TOKEN or --token against the program's PIPESCOPE_TOKEN")
+                return
+            }
             greeted = true
             readOnly = hello.readonly
             helloDeadline?.cancel()
@@ -68,6 +77,16 @@ final class ConnectionHandler: ChannelInboundHandler {
         case nil:
             throw FrameError.malformed("a message of a kind this probe does not know")
         }
+    }
+
+    /// Compares in time independent of where the first difference is.
+    static func sameToken(_ given: String, _ expected: String) -> Bool {
+        let a = Array(given.utf8), b = Array(expected.utf8)
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for i in 0..<max(a.count, b.count) {
+            difference |= (i < a.count ? a[i] : 0) ^ (i < b.count ? b[i] : 0)
+        }
+        return difference == 0
     }
 
     /// Sends an Error the peer can show, then closes.

@@ -16,6 +16,9 @@ final class ProbeServer: @unchecked Sendable {
     private let channel: Channel
     private let flushTask: RepeatedTask
     private let hub: InspectorHub
+    private var tcpChannel: Channel?
+    /// The TCP address being served, when PIPESCOPE_LISTEN asked for one.
+    private(set) var tcpAddress: String?
 
     init(probe: Probe, path: String, recordTo recording: String? = nil) throws {
         self.probe = probe
@@ -43,13 +46,51 @@ final class ProbeServer: @unchecked Sendable {
         }
         chmod(path, 0o600)
         SocketFile.removeAtExit(path)
+        do {
+            tcpChannel = try Self.listenTCP(group: group, hub: hub)
+        } catch {
+            try? channel.close().wait()
+            unlink(path)
+            try? group.syncShutdownGracefully()
+            throw error
+        }
+        tcpAddress = tcpChannel?.localAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }
         flushTask = channel.eventLoop.scheduleRepeatedTask(
             initialDelay: Self.flushInterval, delay: Self.flushInterval
         ) { _ in hub.flush() }
     }
 
+    /// PIPESCOPE_LISTEN=host:port serves inspectors over TCP too. Loopback only unless
+    /// PIPESCOPE_TOKEN is set; with a token, every TCP inspector must present it.
+    private static func listenTCP(group: EventLoopGroup, hub: InspectorHub) throws -> Channel? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let listen = environment["PIPESCOPE_LISTEN"], !listen.isEmpty else { return nil }
+        let token = environment["PIPESCOPE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let endpoint = try Endpoint.parseAddress(listen, what: "PIPESCOPE_LISTEN=host:port")
+        guard case .tcp(let host, let port) = endpoint else { return nil }
+        guard endpoint.isLoopback || token != nil else { throw TCPRefusal(address: listen) }
+        return try ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ConnectionHandler(hub: hub, token: token))
+                }
+            }
+            .bind(host: host, port: port).wait()
+    }
+
+    struct TCPRefusal: Error, CustomStringConvertible {
+        var address: String
+        var description: String {
+            "PIPESCOPE_LISTEN=\(address) is reachable from other machines, so it needs PIPESCOPE_TOKEN; "
+                + "set a token, or listen on 127.0.0.1 and use an ssh tunnel"
+        }
+    }
+
     func close() {
         flushTask.cancel()
+        try? tcpChannel?.close().wait()
         let hub = self.hub
         try? channel.eventLoop.submit { hub.flush(); hub.close() }.wait()
         try? channel.close().wait()

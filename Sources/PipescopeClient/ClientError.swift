@@ -7,6 +7,7 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
     case refused(path: String, message: String)
     case timedOut(path: String, waitingFor: String)
     case connectionFailed(path: String, reason: String)
+    case permissionDenied(path: String)
 
     public var description: String {
         switch self {
@@ -23,6 +24,9 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
                 + "(for example in a debugger) or is that socket something else?"
         case .connectionFailed(let path, let reason):
             return "could not connect to \(path): \(reason)"
+        case .permissionDenied(let path):
+            return "permission denied for \(path): the program belongs to another user, and Pipescope only "
+                + "lets the same user attach. Run pipescope as that user."
         }
     }
 }

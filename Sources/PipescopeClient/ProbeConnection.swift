@@ -44,14 +44,33 @@ public final class ProbeConnection: @unchecked Sendable {
 
     /// Connects and sends Hello. Throws a ``ClientError`` that says what to do.
     public static func connect(path: String, client: String = "pipescope", readOnly: Bool = false) throws -> ProbeConnection {
-        let connection = try connectWithoutHello(path: path)
-        connection.sendRaw(ClientMessage.hello(client: client, readOnly: readOnly).framed())
+        try connect(to: .unix(path), client: client, readOnly: readOnly)
+    }
+
+    /// Connects to a Unix socket or a TCP address and sends Hello (with `token` for TCP).
+    public static func connect(to endpoint: Endpoint, client: String = "pipescope", readOnly: Bool = false,
+                               token: String? = nil) throws -> ProbeConnection {
+        let connection = try connectWithoutHello(to: endpoint)
+        var hello = ClientMessage.hello(client: client, readOnly: readOnly)
+        hello.hello.token = token ?? ""
+        connection.sendRaw(hello.framed())
         return connection
     }
 
     /// Connects without saying Hello: for tests that play a broken or hostile inspector.
     public static func connectWithoutHello(path: String) throws -> ProbeConnection {
-        guard FileManager.default.fileExists(atPath: path) else { throw ClientError.noProbe(path: path) }
+        try connectWithoutHello(to: .unix(path))
+    }
+
+    public static func connectWithoutHello(to endpoint: Endpoint) throws -> ProbeConnection {
+        let path = endpoint.description
+        if case .unix(let socketPath) = endpoint {
+            var info = stat()
+            if stat(socketPath, &info) != 0 {
+                if errno == EACCES { throw ClientError.permissionDenied(path: socketPath) }
+                throw ClientError.noProbe(path: socketPath)
+            }
+        }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let inbox = Inbox()
         let bootstrap = ClientBootstrap(group: group)
@@ -63,11 +82,16 @@ public final class ProbeConnection: @unchecked Sendable {
             }
         let channel: Channel
         do {
-            channel = try bootstrap.connect(unixDomainSocketPath: path).wait()
+            switch endpoint {
+            case .unix(let socketPath): channel = try bootstrap.connect(unixDomainSocketPath: socketPath).wait()
+            case .tcp(let host, let port): channel = try bootstrap.connect(host: host, port: port).wait()
+            }
         } catch {
             try? group.syncShutdownGracefully()
-            if let io = error as? IOError, io.errnoCode == ECONNREFUSED { throw ClientError.notListening(path: path) }
-            if let io = error as? IOError, io.errnoCode == ENOENT { throw ClientError.noProbe(path: path) }
+            let code = (error as? IOError)?.errnoCode
+            if code == ECONNREFUSED { throw ClientError.notListening(path: path) }
+            if code == ENOENT { throw ClientError.noProbe(path: path) }
+            if code == EACCES { throw ClientError.permissionDenied(path: path) }
             throw ClientError.connectionFailed(path: path, reason: "\(error)")
         }
         return ProbeConnection(path: path, group: group, channel: channel, inbox: inbox)

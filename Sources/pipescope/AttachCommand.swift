@@ -8,15 +8,17 @@ struct AttachCommand: ParsableCommand {
         commandName: "attach",
         abstract: "Open the inspector on a running program that called Pipescope.start().")
 
-    @Argument(help: "The program's pid, or the path of its Pipescope socket. Without it: the only running program, or a choice.")
+    @Argument(help: "The program's pid, its socket path, or tcp://host:port. Without it: the only running program, or a choice.")
     var target: String?
 
     @Flag(help: "Look but never change: cancel (and pause) are refused.")
     var readonly = false
 
+    @Option(help: "The program's PIPESCOPE_TOKEN, for tcp:// targets (default: $PIPESCOPE_TOKEN).")
+    var token: String?
+
     func run() throws {
-        let path = target.map(SocketLocation.resolve(target:)) ?? Self.chooseProgram()
-        let session = InspectorSession.open(path: path, readOnly: readonly)
+        let session = InspectorSession.open(target: target ?? Self.chooseProgram(), readOnly: readonly, token: token)
         let outcome = InspectorLoop(session: session, targetName: session.welcome.processName).run()
         session.connection.close()
         if case .failed(let message) = outcome { fail(message) }
@@ -56,14 +58,17 @@ struct SnapshotCommand: ParsableCommand {
         abstract: "Print a running program's pipeline graph and exit.",
         discussion: "With --json the output is the document described in the README (nodes and dropped).")
 
-    @Argument(help: "The program's pid, or the path of its Pipescope socket.")
+    @Argument(help: "The program's pid, its socket path, or tcp://host:port.")
     var target: String
 
     @Flag(help: "Print JSON instead of an indented tree.")
     var json = false
 
+    @Option(help: "The program's PIPESCOPE_TOKEN, for tcp:// targets (default: $PIPESCOPE_TOKEN).")
+    var token: String?
+
     func run() throws {
-        let session = InspectorSession.open(path: SocketLocation.resolve(target: target))
+        let session = InspectorSession.open(target: target, token: token)
         defer { session.connection.close() }
         print(json ? session.snapshotJSON() : session.snapshotText())
     }

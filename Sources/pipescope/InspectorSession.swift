@@ -1,3 +1,4 @@
+import Foundation
 import PipescopeClient
 import PipescopeGraph
 import PipescopeModel
@@ -10,9 +11,24 @@ struct InspectorSession {
     let snapshot: WireSnapshot
 
     /// Connects and completes the handshake, or exits with a message that says what to do.
-    static func open(path: String, readOnly: Bool = false) -> InspectorSession {
+    static func open(path: String, readOnly: Bool = false, token: String? = nil) -> InspectorSession {
+        open(endpoint: .unix(path), readOnly: readOnly, token: token)
+    }
+
+    /// `target` is a pid, a socket path, or tcp://host:port. The token for TCP comes from
+    /// `token` or else PIPESCOPE_TOKEN.
+    static func open(target: String, readOnly: Bool = false, token: String? = nil) -> InspectorSession {
         do {
-            let connection = try ProbeConnection.connect(path: path, readOnly: readOnly)
+            return open(endpoint: try Endpoint.parse(target), readOnly: readOnly, token: token)
+        } catch {
+            fail("\(error)")
+        }
+    }
+
+    static func open(endpoint: Endpoint, readOnly: Bool = false, token: String? = nil) -> InspectorSession {
+        let token = token ?? ProcessInfo.processInfo.environment["PIPESCOPE_TOKEN"]
+        do {
+            let connection = try ProbeConnection.connect(to: endpoint, readOnly: readOnly, token: token)
             do {
                 let (welcome, snapshot) = try connection.handshake()
                 return InspectorSession(connection: connection, welcome: welcome, snapshot: snapshot)

@@ -14,8 +14,11 @@ struct RecordCommand: ParsableCommand {
             complete batch of events. A program can also record itself: PIPESCOPE_RECORD=FILE.
             """)
 
-    @Argument(help: "The program's pid, or the path of its Pipescope socket.")
+    @Argument(help: "The program's pid, its socket path, or tcp://host:port.")
     var target: String
+
+    @Option(help: "The program's PIPESCOPE_TOKEN, for tcp:// targets (default: $PIPESCOPE_TOKEN).")
+    var token: String?
 
     @Option(name: .shortAndLong, help: "The recording file to write.")
     var output: String
@@ -24,7 +27,7 @@ struct RecordCommand: ParsableCommand {
     var seconds: Double?
 
     func run() throws {
-        let session = InspectorSession.open(path: SocketLocation.resolve(target: target))
+        let session = InspectorSession.open(target: target, token: token)
         defer { session.connection.close() }
         let writer: RecordingWriter
         do {

@@ -362,6 +362,10 @@ public nonisolated struct Pipescope_V1_Hello: Sendable {
   /// the probe then refuses its pause and cancel commands too.
   public var readonly: Bool = false
 
+  /// Required over TCP when the program set PIPESCOPE_TOKEN. Unix sockets need none:
+  /// their file permissions already keep other users out.
+  public var token: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -771,7 +775,7 @@ nonisolated extension Pipescope_V1_CapturePolicy: SwiftProtobuf._ProtoNameProvid
 
 nonisolated extension Pipescope_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Hello"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}client\0\u{1}readonly\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}client\0\u{1}readonly\0\u{1}token\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -782,6 +786,7 @@ nonisolated extension Pipescope_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._
       case 1: try { try decoder.decodeSingularUInt32Field(value: &self.protocolVersion) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.client) }()
       case 3: try { try decoder.decodeSingularBoolField(value: &self.readonly) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.token) }()
       default: break
       }
     }
@@ -797,6 +802,9 @@ nonisolated extension Pipescope_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._
     if self.readonly != false {
       try visitor.visitSingularBoolField(value: self.readonly, fieldNumber: 3)
     }
+    if !self.token.isEmpty {
+      try visitor.visitSingularStringField(value: self.token, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -804,6 +812,7 @@ nonisolated extension Pipescope_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs.protocolVersion != rhs.protocolVersion {return false}
     if lhs.client != rhs.client {return false}
     if lhs.readonly != rhs.readonly {return false}
+    if lhs.token != rhs.token {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
