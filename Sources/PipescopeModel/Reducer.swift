@@ -16,6 +16,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.connection = .connected
         state.pid = pid
         if state.targetName.isEmpty { state.targetName = process }
+        state.readOnly = false
     case .replaying(let file, let process, let pid):
         state.connection = .replay(file)
         state.pid = pid

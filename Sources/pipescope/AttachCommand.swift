@@ -19,8 +19,10 @@ struct AttachCommand: ParsableCommand {
 
     func run() throws {
         let session = InspectorSession.open(target: target ?? Self.chooseProgram(), readOnly: readonly, token: token)
-        let outcome = InspectorLoop(session: session, targetName: session.welcome.processName).run()
-        session.connection.close()
+        let link = LiveLink(session: session, endpoint: session.endpoint, readOnly: readonly, token: session.token,
+                            reconnects: true)
+        let outcome = InspectorLoop(session: session, link: link, targetName: session.welcome.processName).run()
+        link.close()
         if case .failed(let message) = outcome { fail(message) }
     }
 }

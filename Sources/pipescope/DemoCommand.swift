@@ -38,9 +38,10 @@ struct DemoCommand: ParsableCommand {
             fail("\(error)")
         }
         let session = InspectorSession.open(path: child.socketPath)
-        let loop = InspectorLoop(session: session, targetName: "demo", fatalCondition: { child.exitDescription })
+        let link = LiveLink(session: session, endpoint: session.endpoint, readOnly: false, token: nil, reconnects: false)
+        let loop = InspectorLoop(session: session, link: link, targetName: "demo", fatalCondition: { child.exitDescription })
         let outcome = loop.run()
-        session.connection.close()
+        link.close()
         child.stop()
         if case .failed(let message) = outcome { fail(message) }
     }

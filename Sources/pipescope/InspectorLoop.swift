@@ -25,12 +25,12 @@ struct InspectorLoop {
     let send: ((WireCommand) -> Void)?
 
     /// The inspector on a live program.
-    init(session: InspectorSession, targetName: String, fatalCondition: @escaping () -> String? = { nil }) {
+    init(session: InspectorSession, link: LiveLink, targetName: String, fatalCondition: @escaping () -> String? = { nil }) {
         self.targetName = targetName
         initial = [.attached(process: session.welcome.processName, pid: session.welcome.pid), .snapshot(session.snapshot)]
             + (session.welcome.readonly ? [.readOnly] : [])
-        poll = { session.connection.poll().map(Self.message(for:)) }
-        send = { session.connection.send($0) }
+        poll = { link.poll() }
+        send = { link.send($0) }
         self.fatalCondition = fatalCondition
     }
 

@@ -9,6 +9,8 @@ struct InspectorSession {
     let connection: ProbeConnection
     let welcome: WireWelcome
     let snapshot: WireSnapshot
+    let endpoint: Endpoint
+    let token: String?
 
     /// Connects and completes the handshake, or exits with a message that says what to do.
     static func open(path: String, readOnly: Bool = false, token: String? = nil) -> InspectorSession {
@@ -31,7 +33,8 @@ struct InspectorSession {
             let connection = try ProbeConnection.connect(to: endpoint, readOnly: readOnly, token: token)
             do {
                 let (welcome, snapshot) = try connection.handshake()
-                return InspectorSession(connection: connection, welcome: welcome, snapshot: snapshot)
+                return InspectorSession(connection: connection, welcome: welcome, snapshot: snapshot,
+                                        endpoint: endpoint, token: token)
             } catch {
                 connection.close()
                 throw error

@@ -41,6 +41,24 @@ final class AttachTerminalTests: XCTestCase {
         session.expectUsableShell()
     }
 
+    func testAProgramRestartedOnTheSamePathIsPickedUpAgain() throws {
+        let path = directory + "/restart.sock"
+        let first = try ExampleProgram(socketPath: path)
+        let session = try TerminalSession(width: 100, height: 30)
+        defer { session.kill() }
+        session.type("\(Programs.pipescope) attach \(path)")
+        session.expect("pid \(first.pid)", timeout: 30)
+        first.stop()
+        session.expect("DISCONNECTED")
+        let second = try ExampleProgram(socketPath: path)
+        defer { second.stop() }
+        let screen = session.expect("reconnected to pipescope-example (pid \(second.pid))", timeout: 10)
+        XCTAssertTrue(screen.contains("LIVE"), screen)
+        XCTAssertTrue(screen.contains("pid \(second.pid)"), screen)
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
+
     func testMissingOrUnknownTERMIsAClearError() throws {
         let program = try ExampleProgram(socketPath: directory + "/term.sock")
         defer { program.stop() }
