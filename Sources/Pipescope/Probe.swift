@@ -84,6 +84,16 @@ public final class Probe: @unchecked Sendable {
         state.withLockedValue { $0.graph.prune(now: now, retention: retention) }
     }
 
+    /// Describes every value of these stages (in their events), not only the newest.
+    public func captureEveryValue(of nodes: Set<NodeID>) {
+        registry.setCapture(latest: true, every: nodes)
+    }
+
+    /// Keeps no value text at all (the cheapest policy).
+    public func captureNoValues() {
+        registry.setCapture(latest: false, every: [])
+    }
+
     /// The graph as a snapshot, cut at the last flush.
     public func snapshot() -> WireSnapshot {
         state.withLockedValue { $0.graph.snapshot() }

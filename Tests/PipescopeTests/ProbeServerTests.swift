@@ -107,6 +107,32 @@ final class ProbeServerTests: XCTestCase {
         c.cancel()
     }
 
+    func testAnUnknownMessageTypeIsRefusedByName() throws {
+        // Field 15 is no ClientMessage body this probe knows (a newer inspector's, say).
+        let unknown: [UInt8] = [0x7A, 0x02, 0x08, 0x01]
+        let raw = try ProbeConnection.connectWithoutHello(path: path)
+        defer { raw.close() }
+        raw.sendRaw(Framing.frame(unknown))
+        XCTAssertEqual(errorText(raw), "malformed message: a message of a kind this probe does not know. The peer is not speaking the Pipescope protocol.")
+    }
+
+    func testATruncatedFrameThenHangUpLeavesTheHostUnharmed() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        var received = 0
+        let c = subject.sink { _ in received += 1 }
+        for cut in [1, 3, 6] {
+            let raw = try ProbeConnection.connectWithoutHello(path: path)
+            raw.sendRaw(Array(ClientMessage.hello(client: "cut").framed().prefix(cut)))
+            raw.close()
+            subject.send(cut)
+        }
+        XCTAssertEqual(received, 3)
+        let connection = try ProbeConnection.connect(path: path)
+        defer { connection.close() }
+        XCTAssertNoThrow(try connection.handshake())
+        c.cancel()
+    }
+
     func testInspectorThatDisconnectsMidStreamLeavesTheHostUnharmed() throws {
         let subject = PassthroughSubject<Int, Never>()
         var received = 0

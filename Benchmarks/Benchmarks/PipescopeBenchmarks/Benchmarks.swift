@@ -1,0 +1,184 @@
+import Benchmark
+import Foundation
+@preconcurrency import OpenCombine
+import Pipescope
+import PipescopeGraph
+import PipescopeModel
+import PipescopeViews
+import PipescopeWire
+import TerminalKit
+
+// Pipescope's cost, measured side by side in one run so the ratios hold on a noisy
+// machine. See Benchmarks/README.md for the figures and how to read them.
+
+/// An `_Introspection` handler that does nothing: OpenCombine's own cost of the hook,
+/// the floor under anything Pipescope can do.
+final class EmptyHandler: _Introspection, @unchecked Sendable {}
+
+/// The state one benchmark builds in setup and uses in its loop.
+final class Bench: @unchecked Sendable {
+    var subject = PassthroughSubject<Int, Never>()
+    var cancellable: AnyCancellable?
+    var hook: EmptyHandler?
+    var probe: Probe?
+    var flusher: Thread?
+    var running = false
+
+    /// `subject → map → filter → sink`: four stages, every value passes all of them.
+    func buildPipeline() {
+        subject = PassthroughSubject<Int, Never>()
+        cancellable = subject.map { $0 &+ 1 }.filter { $0 != 0 }.sink { _ in }
+    }
+
+    /// A probe flushed every 25 ms on its own thread, as Pipescope.start() runs it.
+    func startProbe() {
+        let probe = Probe()
+        probe.enable()
+        self.probe = probe
+        running = true
+        let thread = Thread { [self] in
+            while running {
+                probe.flush()
+                usleep(25_000)
+            }
+        }
+        thread.start()
+        flusher = thread
+    }
+
+    func stop(_ name: String) {
+        cancellable = nil
+        hook?.disable()
+        hook = nil
+        running = false
+        usleep(30_000)
+        if let probe {
+            probe.flush()
+            print("\(name): events dropped by the probe's buffer: \(probe.graph.dropped)")
+            probe.disable()
+        }
+        probe = nil
+    }
+}
+
+nonisolated(unsafe) let bench = Bench()
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, .throughput],
+        scalingFactor: .kilo,
+        maxDuration: .seconds(3),
+        maxIterations: 1_000_000
+    )
+
+    // MARK: - Per value through subject → map → filter → sink
+
+    func perValue(_ name: String, setup: @escaping @Sendable () -> Void) {
+        Benchmark("value/\(name)") { benchmark in
+            for i in benchmark.scaledIterations { bench.subject.send(i) }
+        } setup: {
+            setup()
+        } teardown: {
+            bench.stop(name)
+        }
+    }
+
+    perValue("1 no hook") { bench.buildPipeline() }
+    perValue("2 empty hook (floor)") {
+        bench.hook = EmptyHandler()
+        bench.hook?.enable()
+        bench.buildPipeline()
+    }
+    perValue("3 pipescope default") {
+        bench.startProbe()
+        bench.buildPipeline()
+    }
+    perValue("4 pipescope every value") {
+        bench.startProbe()
+        bench.buildPipeline()
+        bench.probe?.flush()
+        bench.probe?.captureEveryValue(of: Set(bench.probe?.graph.nodes.keys.map { $0 } ?? []))
+    }
+
+    // MARK: - Wire: encode, decode and fold one batch of 10,000 events
+
+    let batch = WireBench.batch(events: 10_000, stages: 100)
+    Benchmark("wire/encode+decode+fold 10k events", configuration: .init(scalingFactor: .one)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            var message = ServerMessage()
+            message.batch = batch
+            let frame = message.framed()
+            let decoded = try ServerMessage.decode(payload: frame.dropFirst(Framing.headerSize))
+            var graph = WireBench.graph
+            graph.apply(decoded.batch)
+            blackHole(graph.sequence)
+        }
+    }
+    var message = ServerMessage()
+    message.batch = batch
+    print("wire: \(message.framed().count / 10_000) bytes per event in a 10,000-event batch")
+
+    // MARK: - Model: fold a batch into the graph
+
+    Benchmark("model/apply 10k events", configuration: .init(scalingFactor: .one)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            var graph = WireBench.graph
+            graph.apply(batch)
+            blackHole(graph.sequence)
+        }
+    }
+
+    // MARK: - Rendering: 10,000 stages at 200x60
+
+    let state = WireBench.bigState()
+    Benchmark("render/frame 200x60, 10k stages", configuration: .init(scalingFactor: .one)) { benchmark in
+        var previous = ScreenBuffer(width: 200, height: 60)
+        for _ in benchmark.scaledIterations {
+            var buffer = ScreenBuffer(width: 200, height: 60)
+            MainScreen.render(state, theme: .plainUnicode, into: &buffer)
+            blackHole(buffer.diff(from: previous).count)
+            previous = buffer
+        }
+    }
+}
+
+/// Fixed inputs for the wire, model and render benchmarks.
+enum WireBench {
+    /// `stages` stages in chains of 10, then `events` value events spread over them.
+    static func batch(events: Int, stages: Int) -> WireEventBatch {
+        var batch = WireEventBatch()
+        for id in 1...UInt64(stages) {
+            var info = WireNodeInfo()
+            info.id = id
+            info.parent = id % 10 == 1 ? 0 : id - 1
+            info.operator = "Map"
+            info.publisherType = "Map<PassthroughSubject<Int, Never>, Int>"
+            info.subscriber = "Sink"
+            batch.nodes.append(info)
+            var e = WireEvent()
+            e.kind = .eventSubscribe
+            e.node = id
+            batch.events.append(e)
+        }
+        for i in 0..<events {
+            var e = WireEvent()
+            e.kind = .eventValue
+            e.node = UInt64(i % stages) + 1
+            e.timeNs = 1_700_000_000_000_000_000 + Int64(i) * 1000
+            batch.events.append(e)
+        }
+        for id in 1...UInt64(stages) { batch.lastValues[id] = "\(id)" }
+        return batch
+    }
+
+    static let graph = Graph()
+
+    /// 10,000 stages (1,000 pipelines of 10), all shown, the first selected.
+    static func bigState() -> AppState {
+        var state = AppState(targetName: "bench", pid: 1)
+        _ = reduce(&state, .attached(process: "bench", pid: 1))
+        _ = reduce(&state, .batch(batch(events: 100_000, stages: 10_000)))
+        _ = reduce(&state, .resize(width: 200, height: 60))
+        return state
+    }
+}

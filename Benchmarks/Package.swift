@@ -1,0 +1,52 @@
+// swift-tools-version:6.1
+// Pipescope's benchmarks (ordo-one package-benchmark), in a package of their own so they
+// never slow the test build. The Pipescope targets are compiled from the real sources
+// through symlinks in Shared/ (a path dependency's identity would be the checkout's
+// directory name).
+//
+//   cd Benchmarks && swift package benchmark
+import PackageDescription
+
+let package = Package(
+    name: "PipescopeBenchmarks",
+    dependencies: [
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        .target(name: "PipescopeWire", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                path: "Shared/PipescopeWire"),
+        .target(name: "PipescopeGraph", dependencies: ["PipescopeWire"], path: "Shared/PipescopeGraph"),
+        .target(
+            name: "Pipescope",
+            dependencies: [
+                "PipescopeWire", "PipescopeGraph",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            path: "Shared/Pipescope"
+        ),
+        .target(name: "PipescopeModel", dependencies: [
+            "PipescopeWire", "PipescopeGraph", .product(name: "DequeModule", package: "swift-collections"),
+        ], path: "Shared/PipescopeModel"),
+        .target(name: "TerminalKit", path: "Shared/TerminalKit"),
+        .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "TerminalKit"], path: "Shared/PipescopeViews"),
+        .executableTarget(
+            name: "PipescopeBenchmarks",
+            dependencies: [
+                "Pipescope", "PipescopeWire", "PipescopeGraph", "PipescopeModel", "PipescopeViews", "TerminalKit",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            path: "Benchmarks/PipescopeBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
