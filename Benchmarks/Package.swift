@@ -35,12 +35,19 @@ let package = Package(
         .target(name: "PipescopeModel", dependencies: [
             "PipescopeWire", "PipescopeGraph", .product(name: "DequeModule", package: "swift-collections"),
         ], path: "Shared/PipescopeModel"),
+        .target(name: "PipescopeClient", dependencies: [
+            "PipescopeWire",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], path: "Shared/PipescopeClient"),
         .target(name: "TerminalKit", path: "Shared/TerminalKit"),
         .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "TerminalKit"], path: "Shared/PipescopeViews"),
         .executableTarget(
             name: "PipescopeBenchmarks",
             dependencies: [
                 "Pipescope", "PipescopeWire", "PipescopeGraph", "PipescopeModel", "PipescopeViews", "TerminalKit",
+                "PipescopeClient",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],

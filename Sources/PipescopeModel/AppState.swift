@@ -28,12 +28,12 @@ public struct AppState: Sendable {
     public var targetName: String
     public var pid: Int32?
     public var connection: ConnectionState = .connecting
-    public var graph = Graph()
+    public var graph = Graph() { didSet { rows = graph.rows(collapsed: collapsed) } }
     /// Every event received, oldest evicted first past ``historyLimit``.
     public private(set) var history = Deque<WireEvent>()
     public var historyLimit = 100_000
     public var selection: NodeID?
-    public var collapsed: Set<NodeID> = []
+    public var collapsed: Set<NodeID> = [] { didSet { rows = graph.rows(collapsed: collapsed) } }
     public var showHelp = false
     /// A cancel waiting for confirmation.
     public var pendingCancel: CancelPreview?
@@ -58,8 +58,9 @@ public struct AppState: Sendable {
         self.pid = pid
     }
 
-    /// The tree as currently visible.
-    public var rows: [TreeRow] { graph.rows(collapsed: collapsed) }
+    /// The tree as currently visible. Derived from the graph and the folds whenever
+    /// either changes, once, rather than by every view on every frame.
+    public private(set) var rows: [TreeRow] = []
 
     /// The selected stage and its downstream stages, innermost first: where the
     /// selection falls back to when the stage is pruned or hidden.

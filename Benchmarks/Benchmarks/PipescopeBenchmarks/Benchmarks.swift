@@ -24,7 +24,7 @@ final class Bench: @unchecked Sendable {
     var flusher: Thread?
     var running = false
 
-    /// `subject → map → filter → sink`: four stages, every value passes all of them.
+    /// `subject → map → filter → sink`: three stages, every value passes all of them.
     func buildPipeline() {
         subject = PassthroughSubject<Int, Never>()
         cancellable = subject.map { $0 &+ 1 }.filter { $0 != 0 }.sink { _ in }
@@ -117,6 +117,17 @@ let benchmarks: @Sendable () -> Void = {
     var message = ServerMessage()
     message.batch = batch
     print("wire: \(message.framed().count / 10_000) bytes per event in a 10,000-event batch")
+
+    // MARK: - Loopback: tap to decoded inspector events through the socket
+
+    Benchmark("wire/loopback tap to inspector, 75k events",
+              configuration: .init(metrics: [.wallClock], scalingFactor: .one, maxDuration: .seconds(5))) { benchmark in
+        for _ in benchmark.scaledIterations { Loopback.iteration() }
+    } setup: {
+        Loopback.setUp()
+    } teardown: {
+        Loopback.tearDown()
+    }
 
     // MARK: - Model: fold a batch into the graph
 
