@@ -22,7 +22,7 @@ final class ThreadFrames: @unchecked Sendable {
     }
 
     private(set) var stack: [Frame] = []
-    /// A readable name for the thread: "main", its Thread name, or "thread N".
+    /// A readable name for the thread: "main", its Thread name, or "worker N".
     let label: String
 
     private init(label: String) {
@@ -54,8 +54,9 @@ final class ThreadFrames: @unchecked Sendable {
 
     private static func currentThreadLabel() -> String {
         if Thread.isMainThread { return "main" }
-        if let name = Thread.current.name, !name.isEmpty { return name }
-        return "thread \(counter.next())"
+        // libdispatch's workers carry internal names like "-qos.overcommit": not a name.
+        if let name = Thread.current.name, !name.isEmpty, !name.hasPrefix("-") { return name }
+        return "worker \(counter.next())"
     }
 }
 

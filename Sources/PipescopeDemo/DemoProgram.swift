@@ -15,6 +15,8 @@ import OpenCombineFoundation
 /// - **search**: a debounced query pipeline that is cancelled after a while, then
 ///   rebuilt.
 /// - **parser**: a `tryMap` that fails on bad input, then is rebuilt.
+/// - **forgotten request**: a one-shot request whose AnyCancellable nobody keeps, so it
+///   is cancelled at once and never answers (the `unretained-cancellable` lint).
 ///
 /// Call ``start()`` after `Pipescope.start()`, then run the main run loop (the timer
 /// fires on it). Everything else happens on the demo's own serial queue.
@@ -92,10 +94,17 @@ public final class DemoProgram: @unchecked Sendable {
             .sink(receiveCompletion: { _ in }, receiveValue: { _ in })
     }
 
+    /// The classic bug: the result of `sink` is dropped, so the subscription is cancelled
+    /// before the response can arrive.
+    private func forgetARequest(_ id: Int) {
+        _ = Self.fetch(id, on: work).map { "user \($0)" }.sink { _ in }
+    }
+
     /// Runs every 300 ms on `queue`: sends values and plays the lifecycles out.
     private func tick() {
         step += 1
         if step % 7 == 0 { requests.send(step / 7) }
+        if step % 15 == 0 { forgetARequest(step / 15) }
 
         // upload: ten steps of 10%, finish, pause, start over.
         let uploadPhase = step % 20

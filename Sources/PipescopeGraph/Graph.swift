@@ -83,12 +83,22 @@ public struct Graph: Sendable, Equatable {
         case .eventDemand:
             update(event.node) { $0.requested = $0.requested + Demand(wire: event.demand) }
         case .eventValue:
-            update(event.node) { $0.values += 1 }
+            update(event.node) { node in
+                node.values += 1
+                node.lastValueNanos = event.timeNs
+                if node.status.isTerminal { node.afterEnd += 1 }
+            }
         case .eventFinished:
-            update(event.node) { $0.end(.finished, at: event.timeNs) }
+            update(event.node) { node in
+                if node.status.isTerminal { node.afterEnd += 1 }
+                node.end(.finished, at: event.timeNs)
+            }
         case .eventFailed:
             update(event.node) { node in
-                guard !node.status.isTerminal else { return }
+                guard !node.status.isTerminal else {
+                    node.afterEnd += 1
+                    return
+                }
                 node.end(.failed, at: event.timeNs)
                 node.error = event.text
             }

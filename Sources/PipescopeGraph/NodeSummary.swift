@@ -38,6 +38,10 @@ public struct NodeSummary: Hashable, Sendable {
     /// Stages that feed this one through a subject but sit elsewhere in the tree.
     public var feeders: [NodeID] = []
     public var endedNanos: Int64?
+    /// Values and completions that arrived after the stage had ended.
+    public var afterEnd = 0
+    /// When the last value arrived (nil before the first).
+    public var lastValueNanos: Int64?
 
     public init(info: WireNodeInfo) {
         id = info.id
@@ -79,6 +83,8 @@ public struct NodeSummary: Hashable, Sendable {
         s.forwardsTo = forwardsTo ?? 0
         s.orphaned = orphaned
         s.feeds = feeds
+        s.afterEnd = Int64(afterEnd)
+        s.lastValueNs = lastValueNanos ?? 0
         return s
     }
 
@@ -93,5 +99,7 @@ public struct NodeSummary: Hashable, Sendable {
         subscriptionOwner = s.subscriptionOwner == 0 ? nil : s.subscriptionOwner
         endedNanos = s.endedNs == 0 ? nil : s.endedNs
         orphaned = s.orphaned
+        afterEnd = Int(s.afterEnd)
+        lastValueNanos = s.lastValueNs == 0 ? nil : s.lastValueNs
     }
 }

@@ -6,6 +6,8 @@ public enum Action: Hashable, Sendable {
     case moveUp, moveDown, pageUp, pageDown, home, end
     case collapse, expand
     case toggleHelp
+    /// Show or hide the list of warnings.
+    case toggleLints
     case dismiss
     case quit
     /// Ask to cancel the selected stage (a confirmation comes first).

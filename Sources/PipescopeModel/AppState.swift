@@ -41,6 +41,15 @@ public struct AppState: Sendable {
     public var notice: Notice?
     /// The program (or this inspector) is read-only.
     public var readOnly = false
+    /// Which lints run (and which are allowed with -A).
+    public var linter = Linter()
+    /// The current warnings, recomputed on every tick.
+    public private(set) var lints: [Lint] = []
+    public private(set) var lintedNodes: Set<NodeID> = []
+    /// The list of warnings is open (`w`).
+    public var showLints = false
+    /// Wall-clock time of the newest event seen (a recording's "now").
+    public private(set) var lastEventNanos: Int64 = 0
     public var rate = EventRate()
     /// Ended stages are pruned with the same policy as the probe's.
     public var retention = Retention.standard
@@ -80,7 +89,14 @@ public struct AppState: Sendable {
         return rows.first.flatMap { graph[$0.id] }
     }
 
+    /// Recomputes the lints as of `now` (a recording passes its last event's time).
+    public mutating func refreshLints(now: Int64) {
+        lints = linter.lints(graph, now: now)
+        lintedNodes = Set(lints.map(\.node))
+    }
+
     mutating func remember(_ events: [WireEvent]) {
+        if let last = events.last?.timeNs, last > lastEventNanos { lastEventNanos = last }
         history.append(contentsOf: events)
         if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
     }

@@ -36,6 +36,11 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.connection = .disconnected(why)
     case .tick(let nanos):
         state.rate.tick(nanos)
+        if case .replay = state.connection {
+            state.refreshLints(now: state.lastEventNanos)
+        } else {
+            state.refreshLints(now: nanos)
+        }
         if nanos - state.lastPrune >= 1_000_000_000 {
             state.lastPrune = nanos
             state.graph.prune(now: nanos, retention: state.retention)
@@ -61,6 +66,10 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
         }
         return []
     }
+    if state.showLints, action == .toggleLints || action == .dismiss {
+        state.showLints = false
+        return []
+    }
     if state.showHelp {
         switch action {
         case .quit: return [.quit]
@@ -79,6 +88,7 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
     switch action {
     case .quit: return [.quit]
     case .toggleHelp: state.showHelp = true
+    case .toggleLints: state.showLints.toggle()
     case .dismiss: state.notice = nil
     case .confirm: break
     case .cancelSelected:

@@ -9,16 +9,18 @@ import PipescopeGraph
 ///   "values":3,"lastValue":"42"}]}
 /// ```
 /// Nodes are in id order (creation order). `parent` is the downstream stage, or null
-/// for a root. `demand.requested` and `demand.outstanding` are numbers or the string
+/// for a root. `lints` lists the warnings: `lint` (its name), `node`, `message`.
+/// `demand.requested` and `demand.outstanding` are numbers or the string
 /// "unlimited". `cause` says who cancelled a cancelled stage; `error` is a failure's
 /// text; `sharedWith` lists the other stages that pass the same subscription object
 /// along; `orphaned` is true when an upstream was cancelled from outside; `feeds`
 /// lists further stages this one reaches through a subject (share, multicast).
 public enum SnapshotJSON {
-    public static func render(_ graph: Graph) -> String {
+    public static func render(_ graph: Graph, lints: [Lint] = []) -> String {
         let document = Document(
             dropped: graph.dropped,
-            nodes: graph.nodes.keys.sorted().compactMap { id in graph[id].map { Node($0, in: graph) } })
+            nodes: graph.nodes.keys.sorted().compactMap { id in graph[id].map { Node($0, in: graph) } },
+            lints: lints.map { LintJSON(lint: $0.kind.rawValue, node: $0.node, message: $0.message) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
@@ -28,6 +30,13 @@ public enum SnapshotJSON {
     struct Document: Encodable {
         var dropped: UInt64
         var nodes: [Node]
+        var lints: [LintJSON]
+    }
+
+    struct LintJSON: Encodable {
+        var lint: String
+        var node: NodeID
+        var message: String
     }
 
     struct Node: Encodable {

@@ -9,7 +9,7 @@ import PipescopeGraph
 ///     Map  active  demand unlimited  values 4  last 8
 /// ```
 public enum SnapshotText {
-    public static func render(_ graph: Graph, title: String) -> String {
+    public static func render(_ graph: Graph, title: String, lints: [Lint] = []) -> String {
         var lines = ["\(title): \(graph.nodes.count) stages, \(graph.dropped) events dropped"]
         for row in graph.rows(collapsed: []) {
             guard let n = graph[row.id] else { continue }
@@ -27,6 +27,12 @@ public enum SnapshotText {
             if let v = n.lastValue { line += "  last \(v)" }
             if let e = n.error { line += "  error \(e)" }
             lines.append(line)
+        }
+        if !lints.isEmpty {
+            lines.append("warnings:")
+            for lint in lints {
+                lines.append("  ! #\(lint.node) \(graph[lint.node]?.operatorName ?? "?")  \(lint.kind.rawValue): \(lint.message)")
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -16,6 +16,12 @@ public enum DetailView {
             (theme.text("#\(node.id) → \(node.subscriber)  thread \(node.thread)"), .plain),
             ("status \(theme.glyph(node.status)) \(statusText(node))", theme.style(node.status)),
         ]
+        for lint in state.lints where lint.node == node.id {
+            let style = Style(foreground: theme.colors ? .yellow : nil, bold: true)
+            for line in wrap(theme.text("⚠ \(lint.kind.rawValue): ") + lint.message, width: area.width, maxLines: 3) {
+                lines.append((line, style))
+            }
+        }
         if let error = node.error {
             let style = Style(foreground: theme.colors ? .red : nil, bold: true)
             for line in wrap("error: " + error, width: area.width, maxLines: 3) { lines.append((line, style)) }

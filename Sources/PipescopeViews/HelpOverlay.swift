@@ -5,7 +5,8 @@ import TerminalKit
 public enum HelpOverlay {
     public static func render(theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         let bindings = KeyMap.bindings
-        let labels = bindings.map { theme.text($0.label) }
+        // In a key label → is the Right key, not the flow arrow it means elsewhere.
+        let labels = bindings.map { theme.text(theme.glyphs.isUnicode ? $0.label : $0.label.replacingOccurrences(of: "→", with: "Right")) }
         let labelWidth = (labels.map(\.count).max() ?? 4) + 2
         let contentWidth = labelWidth + (bindings.map { $0.help.count }.max() ?? 20)
         let width = min(area.width, contentWidth + 4)
@@ -20,7 +21,7 @@ public enum HelpOverlay {
         for i in 0..<shown {
             let y = inner.y + i
             buffer.put(" " + labels[i], x: inner.x, y: y, style: Style(bold: true), maxWidth: labelWidth)
-            buffer.putTruncated(bindings[i].help, x: inner.x + labelWidth + 1, y: y,
+            buffer.putTruncated(theme.text(bindings[i].help), x: inner.x + labelWidth + 1, y: y,
                                 maxWidth: inner.width - labelWidth - 1, glyphs: theme.glyphs)
         }
         if shown < bindings.count, inner.height > 1 {

@@ -28,6 +28,8 @@ public enum KeyMap {
         KeyBinding(keys: [.character("c")], label: "c", action: .cancelSelected,
                    help: "cancel the selected stage (shows what it reaches first)", hint: "c cancel"),
         KeyBinding(keys: [.character("y")], label: "y", action: .confirm, help: "confirm the cancel", hint: nil),
+        KeyBinding(keys: [.character("w")], label: "w", action: .toggleLints,
+                   help: "list the lifecycle warnings (⚠ in the tree)", hint: "w warnings"),
         KeyBinding(keys: [.character("?")], label: "?", action: .toggleHelp, help: "show or hide this help", hint: "? help"),
         KeyBinding(keys: [.escape, .character("n")], label: "Esc n", action: .dismiss,
                    help: "close the help, keep the stage, clear the message", hint: nil),

@@ -27,6 +27,8 @@ public enum MainScreen {
         DetailView.render(state, theme: theme, area: detailBox.inset(by: 1), into: &buffer)
         if state.showHelp {
             HelpOverlay.render(theme: theme, area: body, into: &buffer)
+        } else if state.showLints {
+            LintsOverlay.render(state, theme: theme, area: body, into: &buffer)
         } else if let preview = state.pendingCancel {
             ConfirmCancelOverlay.render(preview, state: state, theme: theme, area: body, into: &buffer)
         }

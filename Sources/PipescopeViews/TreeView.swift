@@ -45,14 +45,14 @@ public enum TreeView {
                 renderReference(node, row: row, theme: theme, y: y, x: body.x, labelWidth: labelWidth, into: &buffer)
                 continue
             }
-            renderRow(node, row: row, theme: theme, y: y, x: body.x, labelWidth: labelWidth, into: &buffer)
+            renderRow(node, row: row, state: state, theme: theme, y: y, x: body.x, labelWidth: labelWidth, into: &buffer)
             if row.id == selectedID {
                 buffer.setStyle(Rect(x: body.x, y: y, width: body.width, height: 1)) { $0.reverse = true }
             }
         }
     }
 
-    private static func renderRow(_ node: NodeSummary, row: TreeRow, theme: Theme, y: Int, x: Int,
+    private static func renderRow(_ node: NodeSummary, row: TreeRow, state: AppState, theme: Theme, y: Int, x: Int,
                                   labelWidth: Int, into buffer: inout ScreenBuffer) {
         let marker = row.hasChildren ? (row.isCollapsed ? theme.glyphs.folded : theme.glyphs.unfolded) : theme.glyphs.leaf
         var cx = x
@@ -60,6 +60,9 @@ public enum TreeView {
         let nameStyle = node.status.isTerminal ? theme.dim : Style(bold: row.depth == 0)
         cx += buffer.putTruncated(node.operatorName, x: cx, y: y, maxWidth: max(0, x + labelWidth - cx - 1),
                                   style: nameStyle, glyphs: theme.glyphs)
+        if state.lintedNodes.contains(node.id), x + labelWidth - cx > 2 {
+            cx += buffer.put(theme.text(" ⚠"), x: cx, y: y, style: Style(foreground: theme.colors ? .yellow : nil, bold: true))
+        }
         if node.parent == nil, x + labelWidth - cx > 4 {
             cx += buffer.putTruncated(theme.text(" → ") + node.subscriber, x: cx, y: y, maxWidth: x + labelWidth - cx - 1,
                                       style: theme.dim, glyphs: theme.glyphs)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PipescopeModel
 import PipescopeClient
 import PipescopeWire
 
@@ -17,11 +18,15 @@ struct AttachCommand: ParsableCommand {
     @Option(help: "The program's PIPESCOPE_TOKEN, for tcp:// targets (default: $PIPESCOPE_TOKEN).")
     var token: String?
 
+    @OptionGroup var lints: LintOptions
+
     func run() throws {
         let session = InspectorSession.open(target: target ?? Self.chooseProgram(), readOnly: readonly, token: token)
         let link = LiveLink(session: session, endpoint: session.endpoint, readOnly: readonly, token: session.token,
                             reconnects: true)
-        let outcome = InspectorLoop(session: session, link: link, targetName: session.welcome.processName).run()
+        var loop = InspectorLoop(session: session, link: link, targetName: session.welcome.processName)
+        loop.linter = lints.linter
+        let outcome = loop.run()
         link.close()
         if case .failed(let message) = outcome { fail(message) }
     }
@@ -69,9 +74,14 @@ struct SnapshotCommand: ParsableCommand {
     @Option(help: "The program's PIPESCOPE_TOKEN, for tcp:// targets (default: $PIPESCOPE_TOKEN).")
     var token: String?
 
+    @OptionGroup var lints: LintOptions
+
     func run() throws {
         let session = InspectorSession.open(target: target, token: token)
         defer { session.connection.close() }
-        print(json ? session.snapshotJSON() : session.snapshotText())
+        let graph = session.graph
+        let warnings = lints.linter.lints(graph, now: Int64(Date().timeIntervalSince1970 * 1e9))
+        print(json ? SnapshotJSON.render(graph, lints: warnings)
+                   : SnapshotText.render(graph, title: "\(session.welcome.processName) (pid \(session.welcome.pid))", lints: warnings))
     }
 }

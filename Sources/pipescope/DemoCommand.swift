@@ -20,6 +20,8 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: .hidden)
     var exitWithParent = false
 
+    @OptionGroup var lints: LintOptions
+
     func run() throws {
         if headless {
             runProgram()
@@ -39,7 +41,8 @@ struct DemoCommand: ParsableCommand {
         }
         let session = InspectorSession.open(path: child.socketPath)
         let link = LiveLink(session: session, endpoint: session.endpoint, readOnly: false, token: nil, reconnects: false)
-        let loop = InspectorLoop(session: session, link: link, targetName: "demo", fatalCondition: { child.exitDescription })
+        var loop = InspectorLoop(session: session, link: link, targetName: "demo", fatalCondition: { child.exitDescription })
+        loop.linter = lints.linter
         let outcome = loop.run()
         link.close()
         child.stop()

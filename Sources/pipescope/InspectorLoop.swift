@@ -15,6 +15,8 @@ struct InspectorLoop {
     }
 
     let targetName: String
+    /// Which lints run.
+    var linter = Linter()
     /// What to apply before the first frame (attach, snapshot; or a whole recording).
     let initial: [Message]
     /// Asked every turn for what arrived since.
@@ -55,6 +57,7 @@ struct InspectorLoop {
         defer { terminal.restore() }
 
         var state = AppState(targetName: targetName)
+        state.linter = linter
         for message in initial { _ = reduce(&state, message) }
         let theme = Theme(glyphs: terminal.isUnicode ? .unicode : .ascii, colors: terminal.hasColors)
         var lastTick: Int64 = 0

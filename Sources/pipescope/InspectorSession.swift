@@ -50,10 +50,5 @@ struct InspectorSession {
         return graph
     }
 
-    func snapshotJSON() -> String { SnapshotJSON.render(graph) }
 
-    /// An indented tree, one stage per line, for people and shell pipelines.
-    func snapshotText() -> String {
-        SnapshotText.render(graph, title: "\(welcome.processName) (pid \(welcome.pid))")
-    }
 }

@@ -19,15 +19,20 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Print the final graph as JSON (like `snapshot --json`) and exit.")
     var json = false
 
+    @OptionGroup var lints: LintOptions
+
     func run() throws {
         let recording = Recording.load(file)
         if json || print {
             var graph = Graph()
             for message in recording.messages { recording.fold(message, into: &graph) }
-            Swift.print(json ? SnapshotJSON.render(graph) : SnapshotText.render(graph, title: recording.title))
+            let warnings = lints.linter.lints(graph, now: recording.lastEventNanos)
+            Swift.print(json ? SnapshotJSON.render(graph, lints: warnings)
+                             : SnapshotText.render(graph, title: recording.title, lints: warnings))
             return
         }
-        let loop = InspectorLoop(replaying: recording.messages, targetName: recording.process)
+        var loop = InspectorLoop(replaying: recording.messages, targetName: recording.process)
+        loop.linter = lints.linter
         if case .failed(let message) = loop.run() { fail(message) }
     }
 }
@@ -37,6 +42,8 @@ struct Recording {
     var messages: [Message] = []
     var process = "recording"
     var pid: Int32 = 0
+    /// The time of the last event: the recording's "now" for time-based lints.
+    var lastEventNanos: Int64 = 0
 
     var title: String { "\(process) (pid \(pid), recorded)" }
 
@@ -64,7 +71,9 @@ struct Recording {
                 recording.pid = w.pid
                 recording.messages.append(.replaying(file: name, process: w.processName, pid: w.pid))
             case .snapshot(let s)?: recording.messages.append(.snapshot(s))
-            case .batch(let b)?: recording.messages.append(.batch(b))
+            case .batch(let b)?:
+                recording.messages.append(.batch(b))
+                if let t = b.events.last?.timeNs { recording.lastEventNanos = max(recording.lastEventNanos, t) }
             case .error?, .ack?, nil: continue
             }
         }

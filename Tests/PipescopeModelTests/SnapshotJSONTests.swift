@@ -30,12 +30,24 @@ final class SnapshotJSONTests: XCTestCase {
 
     func testDocumentKeys() throws {
         let (document, nodes) = try parse(graph())
-        XCTAssertEqual(Set(document.keys), ["dropped", "nodes"])
+        XCTAssertEqual(Set(document.keys), ["dropped", "nodes", "lints"])
+        XCTAssertEqual((document["lints"] as? [Any])?.count, 0, "no lints were passed")
         XCTAssertEqual(document["dropped"] as? Int, 9)
         XCTAssertEqual(nodes.count, 8)
         for node in nodes {
             XCTAssertEqual(Set(node.keys), nodeKeys, "\(node)")
         }
+    }
+
+    func testLintsAreListedWithNameNodeAndMessage() throws {
+        let lint = Lint(kind: .unretainedCancellable, node: 8, message: "store it")
+        let data = Data(SnapshotJSON.render(graph(), lints: [lint]).utf8)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let lints = try XCTUnwrap(document["lints"] as? [[String: Any]])
+        XCTAssertEqual(lints.count, 1)
+        XCTAssertEqual(lints[0]["lint"] as? String, "unretained-cancellable")
+        XCTAssertEqual(lints[0]["node"] as? Int, 8)
+        XCTAssertEqual(lints[0]["message"] as? String, "store it")
     }
 
     func testNodesInIdOrder() throws {

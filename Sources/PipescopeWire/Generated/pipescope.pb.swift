@@ -528,6 +528,18 @@ public nonisolated struct Pipescope_V1_NodeState: @unchecked Sendable {
     set {_uniqueStorage()._feeds = newValue}
   }
 
+  /// Values and completions that arrived after the stage ended (the after-terminal lint).
+  public var afterEnd: Int64 {
+    get {_storage._afterEnd}
+    set {_uniqueStorage()._afterEnd = newValue}
+  }
+
+  /// When the last value arrived; 0 before the first (the stalled lint).
+  public var lastValueNs: Int64 {
+    get {_storage._lastValueNs}
+    set {_uniqueStorage()._lastValueNs = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -960,7 +972,7 @@ nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NodeState"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}info\0\u{1}status\0\u{1}cause\0\u{1}error\0\u{1}requested\0\u{1}values\0\u{3}has_last_value\0\u{3}last_value\0\u{3}subscription_owner\0\u{3}ended_ns\0\u{3}forwards_to\0\u{1}orphaned\0\u{1}feeds\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}info\0\u{1}status\0\u{1}cause\0\u{1}error\0\u{1}requested\0\u{1}values\0\u{3}has_last_value\0\u{3}last_value\0\u{3}subscription_owner\0\u{3}ended_ns\0\u{3}forwards_to\0\u{1}orphaned\0\u{1}feeds\0\u{3}after_end\0\u{3}last_value_ns\0")
 
   fileprivate class _StorageClass {
     var _info: Pipescope_V1_NodeInfo? = nil
@@ -976,6 +988,8 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
     var _forwardsTo: UInt64 = 0
     var _orphaned: Bool = false
     var _feeds: [UInt64] = []
+    var _afterEnd: Int64 = 0
+    var _lastValueNs: Int64 = 0
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -999,6 +1013,8 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
       _forwardsTo = source._forwardsTo
       _orphaned = source._orphaned
       _feeds = source._feeds
+      _afterEnd = source._afterEnd
+      _lastValueNs = source._lastValueNs
     }
   }
 
@@ -1030,6 +1046,8 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
         case 11: try { try decoder.decodeSingularUInt64Field(value: &_storage._forwardsTo) }()
         case 12: try { try decoder.decodeSingularBoolField(value: &_storage._orphaned) }()
         case 13: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._feeds) }()
+        case 14: try { try decoder.decodeSingularInt64Field(value: &_storage._afterEnd) }()
+        case 15: try { try decoder.decodeSingularInt64Field(value: &_storage._lastValueNs) }()
         default: break
         }
       }
@@ -1081,6 +1099,12 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
       if !_storage._feeds.isEmpty {
         try visitor.visitPackedUInt64Field(value: _storage._feeds, fieldNumber: 13)
       }
+      if _storage._afterEnd != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._afterEnd, fieldNumber: 14)
+      }
+      if _storage._lastValueNs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._lastValueNs, fieldNumber: 15)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -1103,6 +1127,8 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
         if _storage._forwardsTo != rhs_storage._forwardsTo {return false}
         if _storage._orphaned != rhs_storage._orphaned {return false}
         if _storage._feeds != rhs_storage._feeds {return false}
+        if _storage._afterEnd != rhs_storage._afterEnd {return false}
+        if _storage._lastValueNs != rhs_storage._lastValueNs {return false}
         return true
       }
       if !storagesAreEqual {return false}

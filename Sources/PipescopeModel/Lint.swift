@@ -1,0 +1,85 @@
+import PipescopeGraph
+
+/// A lifecycle mistake Pipescope recognises, named the way `-A` turns it off.
+public enum LintKind: String, CaseIterable, Sendable {
+    case unretainedCancellable = "unretained-cancellable"
+    case demandViolation = "demand-violation"
+    case afterTerminal = "after-terminal"
+    case stalled
+    case neverCompletes = "never-completes"
+}
+
+/// One warning on one stage: what happened and what to do about it.
+public struct Lint: Hashable, Sendable {
+    public var kind: LintKind
+    public var node: NodeID
+    public var message: String
+
+    public init(kind: LintKind, node: NodeID, message: String) {
+        self.kind = kind
+        self.node = node
+        self.message = message
+    }
+}
+
+/// Computes the lints of a graph. Everything comes from the graph the event stream
+/// folds into, so a recording gets the same warnings as the live program did.
+///
+/// `now` (wall-clock nanoseconds) matters for the two time-based lints; a recording
+/// passes the time of its last event.
+public struct Linter: Sendable {
+    /// Outstanding demand at zero for this long, with the upstream still active.
+    public var stalledAfter: Double = 5
+    /// A one-shot publisher still active after this long.
+    public var neverCompletesAfter: Double = 30
+    /// Lints turned off (`-A name`).
+    public var allowed: Set<LintKind> = []
+
+    public init(allowed: Set<LintKind> = []) {
+        self.allowed = allowed
+    }
+
+    /// Publishers that deliver one value or completion and finish.
+    static let oneShot: Set<String> = ["Future", "DataTaskPublisher", "Just", "Deferred", "First", "Last"]
+
+    public func lints(_ graph: Graph, now: Int64) -> [Lint] {
+        var found: [Lint] = []
+        func add(_ kind: LintKind, _ node: NodeSummary, _ message: String) {
+            if !allowed.contains(kind) { found.append(Lint(kind: kind, node: node.id, message: message)) }
+        }
+        for id in graph.nodes.keys.sorted() {
+            guard let n = graph[id] else { continue }
+            // A sink whose AnyCancellable nobody kept: released at once, before any value.
+            if n.parent == nil, n.cause == .owner, n.values == 0,
+               let ended = n.endedNanos, ended - n.createdNanos < 50_000_000 {
+                add(.unretainedCancellable, n, "cancelled as soon as it was made: its AnyCancellable was not kept. "
+                    + "Store it (`.store(in: &cancellables)`) for as long as you need the values.")
+            }
+            if case .count(let requested) = n.requested, n.values > requested {
+                add(.demandViolation, n, "\(n.values) values delivered but only \(requested) requested: "
+                    + "\(n.operatorName) ignores its subscriber's demand. Buffer, or honour request(_:).")
+            }
+            if n.afterEnd > 0 {
+                add(.afterTerminal, n, "\(n.afterEnd) value\(n.afterEnd == 1 ? "" : "s") or completion\(n.afterEnd == 1 ? "" : "s") "
+                    + "arrived after the stage \(n.status.rawValue): a publisher is sending after its end, "
+                    + "or a cancel raced a delivery on another thread.")
+            }
+            // Stages passing one subscription along stall together; name the most
+            // downstream one, whose subscriber stopped asking.
+            let group = n.subscriptionOwner ?? n.id
+            let parentSharesIt = n.parent.map { p in (graph[p]?.subscriptionOwner ?? p) == group } ?? false
+            if !parentSharesIt, n.status == .active, n.outstanding == .count(0), n.values > 0,
+               n.children.contains(where: { graph[$0]?.status == .active }),
+               Double(now - (n.lastValueNanos ?? n.createdNanos)) / 1e9 > stalledAfter {
+                add(.stalled, n, "no outstanding demand while its upstream is still active: nothing more can flow. "
+                    + "The subscriber must request more (return a demand from receive(_:), or call request(_:)).")
+            }
+            if n.status == .active, Self.oneShot.contains(n.operatorName),
+               Double(now - n.createdNanos) / 1e9 > neverCompletesAfter {
+                add(.neverCompletes, n, "a one-shot \(n.operatorName) still active after \(Int(neverCompletesAfter)) s: "
+                    + "its promise is never fulfilled, or its upstream never finishes.")
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+@preconcurrency import OpenCombine
+@testable import Pipescope
+import PipescopeGraph
+import PipescopeModel
+import PipescopeTestSupport
+import PipescopeWire
+import XCTest
+
+/// Each lint on a real OpenCombine pipeline, with a near miss that must stay quiet.
+final class LintTests: XCTestCase {
+    private var probe: Probe!
+
+    override func setUp() {
+        probe = Probe()
+        probe.enable()
+    }
+
+    override func tearDown() {
+        probe.disable()
+    }
+
+    private func lints(now: Int64 = Int64(Date().timeIntervalSince1970 * 1e9), linter: Linter = Linter()) -> [Lint] {
+        probe.flush()
+        return linter.lints(probe.graph, now: now)
+    }
+
+    private func operatorOf(_ lint: Lint) -> String? { probe.graph[lint.node]?.operatorName }
+
+    func testAnUnretainedSinkIsNamed() {
+        let subject = PassthroughSubject<Int, Never>()
+        _ = subject.map { $0 }.sink { _ in }
+        let found = lints()
+        XCTAssertEqual(found.map(\.kind), [.unretainedCancellable])
+        XCTAssertEqual(found.first.flatMap(operatorOf), "Map", "on the root stage")
+    }
+
+    func testARetainedSinkCancelledByTheUserIsNot() {
+        let subject = PassthroughSubject<Int, Never>()
+        let c = subject.map { $0 }.sink { _ in }
+        c.cancel()
+        XCTAssertEqual(lints(), [])
+    }
+
+    func testAPublisherThatIgnoresDemandIsNamed() {
+        let subscriber = CountingSubscriber(initial: 1, perValue: 0)
+        RudePublisher(count: 3).subscribe(subscriber)
+        let found = lints()
+        XCTAssertEqual(found.map(\.kind), [.demandViolation])
+        XCTAssertTrue(found.first?.message.contains("3 values delivered but only 1 requested") == true)
+    }
+
+    func testAPublisherThatHonoursDemandIsNot() {
+        let subscriber = CountingSubscriber(initial: 1, perValue: 0)
+        [1, 2, 3].publisher.subscribe(subscriber)
+        XCTAssertEqual(lints(), [])
+    }
+
+    func testAValueAfterTheEndIsNamed() {
+        let subscriber = CountingSubscriber(initial: 10, perValue: 0)
+        RudePublisher(count: 1, valueAfterFinish: true).subscribe(subscriber)
+        XCTAssertEqual(lints().map(\.kind), [.afterTerminal])
+    }
+
+    func testAStalledStageIsNamedAfterItsThreshold() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = CountingSubscriber(initial: 1, perValue: 0)
+        let relay = PassthroughSubject<Int, Never>()
+        let link = subject.subscribe(relay)
+        relay.map { $0 }.subscribe(subscriber)
+        subject.send(1)
+        let now = Int64(Date().timeIntervalSince1970 * 1e9)
+        XCTAssertEqual(lints(now: now), [], "not yet: under the threshold")
+        let later = lints(now: now + 10_000_000_000)
+        XCTAssertEqual(later.map(\.kind), [.stalled])
+        withExtendedLifetime(link) {}
+    }
+
+    func testAFutureThatNeverAnswersIsNamed() {
+        let c = Future<Int, Never> { _ in }.sink { _ in }
+        let now = Int64(Date().timeIntervalSince1970 * 1e9)
+        XCTAssertEqual(lints(now: now), [])
+        XCTAssertEqual(lints(now: now + 60_000_000_000).map(\.kind), [.neverCompletes])
+        XCTAssertEqual(lints(now: now + 60_000_000_000, linter: Linter(allowed: [.neverCompletes])), [], "-A never-completes")
+        c.cancel()
+    }
+
+    func testLintsWorkOnARecording() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        _ = subject.sink { _ in }
+        let batch = probe.flush()
+        var welcome = ServerMessage()
+        welcome.welcome.processName = "app"
+        var message = ServerMessage()
+        message.batch = batch
+        let bytes = RecordingFormat.magic + welcome.framed() + message.framed()
+        var graph = Graph()
+        for m in try RecordingFormat.read(bytes).messages { if case .batch(let b)? = m.body { graph.apply(b) } }
+        XCTAssertEqual(Linter().lints(graph, now: batch.events.last!.timeNs).map(\.kind), [.unretainedCancellable])
+    }
+}
+
+/// A publisher that breaks the rules on purpose: on the first request it sends `count`
+/// values whatever the demand, and optionally one more after finishing.
+struct RudePublisher: Publisher {
+    typealias Output = Int
+    typealias Failure = Never
+    let count: Int
+    var valueAfterFinish = false
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subscriber.receive(subscription: RudeSubscription(subscriber: AnySubscriber(subscriber), publisher: self))
+    }
+}
+
+final class RudeSubscription: Subscription, @unchecked Sendable {
+    private var subscriber: AnySubscriber<Int, Never>?
+    private let publisher: RudePublisher
+    init(subscriber: AnySubscriber<Int, Never>, publisher: RudePublisher) {
+        self.subscriber = subscriber
+        self.publisher = publisher
+    }
+    func request(_ demand: Subscribers.Demand) {
+        guard let subscriber else { return }
+        self.subscriber = nil
+        for i in 0..<publisher.count { _ = subscriber.receive(i) }
+        subscriber.receive(completion: .finished)
+        if publisher.valueAfterFinish { _ = subscriber.receive(99) }
+    }
+    func cancel() { subscriber = nil }
+}
