@@ -63,7 +63,7 @@ let package = Package(
             ]
         ),
         .target(name: "TerminalKit"),
-        .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "TerminalKit"]),
+        .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "PipescopeWire", "TerminalKit"]),
         .systemLibrary(
             name: "CNcurses",
             pkgConfig: "ncursesw",

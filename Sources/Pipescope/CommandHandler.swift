@@ -13,7 +13,8 @@ struct CommandHandler {
     /// Set by the program: no inspector may change it.
     let programReadOnly: Bool
 
-    func handle(_ command: Pipescope_V1_Command, inspectorReadOnly: Bool) -> (ack: Pipescope_V1_Ack, sendSnapshot: Bool) {
+    func handle(_ command: Pipescope_V1_Command, from inspector: ObjectIdentifier,
+                inspectorReadOnly: Bool) -> (ack: Pipescope_V1_Ack, sendSnapshot: Bool) {
         var ack = Pipescope_V1_Ack()
         ack.commandID = command.id
         func answer(_ ok: Bool, _ message: String) -> (Pipescope_V1_Ack, Bool) {
@@ -38,8 +39,20 @@ struct CommandHandler {
             return answer(ok, message)
         case .commandSetCapture:
             return setCapture(command)
-        case .commandPause, .commandStep, .commandResume:
-            return answer(false, "pause and step are not available in this probe yet; the program keeps running")
+        case .commandPause:
+            probe.gate.pause(by: inspector)
+            return answer(true, "paused: each thread stops before its next event; n steps, space resumes "
+                + "(the program resumes by itself after \(Int(probe.gate.deadline)) s idle, or if you disconnect)")
+        case .commandStep:
+            guard probe.gate.isPaused else { return answer(false, "not paused: press space to pause first") }
+            let count = max(1, Int(command.count))
+            let waiting = probe.gate.step(count)
+            return answer(true, waiting == 0
+                ? "released the next \(count) event\(count == 1 ? "" : "s") (none waiting yet)"
+                : "released \(min(count, waiting)) of \(waiting) waiting event\(waiting == 1 ? "" : "s")")
+        case .commandResume:
+            probe.gate.resume()
+            return answer(true, "resumed")
         case .commandUnknown, .UNRECOGNIZED:
             return answer(false, "unknown command \(command.kind.rawValue): this probe speaks protocol \(ProtocolVersion.current)")
         }

@@ -32,7 +32,7 @@ final class InspectorHub: @unchecked Sendable {
 
     func flush() {
         let batch = probe.flush()
-        let hasNews = !batch.events.isEmpty || !batch.lastValues.isEmpty
+        let hasNews = !batch.events.isEmpty || !batch.lastValues.isEmpty || batch.paused || !batch.resumedBecause.isEmpty
         if hasNews, let recorder {
             var message = ServerMessage()
             message.batch = batch
@@ -71,7 +71,7 @@ final class InspectorHub: @unchecked Sendable {
     /// Carries out a command and answers it. A requested snapshot is cut after a flush,
     /// like the first one.
     func handle(_ command: Pipescope_V1_Command, from channel: Channel, readOnly: Bool) {
-        let (ack, wantsSnapshot) = commands.handle(command, inspectorReadOnly: readOnly)
+        let (ack, wantsSnapshot) = commands.handle(command, from: ObjectIdentifier(channel), inspectorReadOnly: readOnly)
         if wantsSnapshot {
             flush()
             send(snapshotMessage(), to: channel)
@@ -82,6 +82,7 @@ final class InspectorHub: @unchecked Sendable {
     }
 
     func detach(_ channel: Channel) {
+        probe.gate.inspectorLeft(ObjectIdentifier(channel))
         inspectors[ObjectIdentifier(channel)] = nil
     }
 

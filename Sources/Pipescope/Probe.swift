@@ -1,3 +1,4 @@
+import Foundation
 import NIOConcurrencyHelpers
 @preconcurrency import OpenCombine
 import PipescopeGraph
@@ -13,6 +14,8 @@ import PipescopeWire
 public final class Probe: @unchecked Sendable {
     let registry: StageRegistry
     let tap: Tap
+    /// Pause and step (see ``Gate``).
+    let gate: Gate
     private let state = NIOLockedValueBox(State())
     public let retention: Retention
 
@@ -23,9 +26,13 @@ public final class Probe: @unchecked Sendable {
     }
 
     /// `bufferCapacity` bounds the events held between two flushes.
-    public init(bufferCapacity: Int = 1 << 16, retention: Retention = .standard) {
+    /// `pauseDeadline`: seconds a pause lasts with nobody stepping before the program
+    /// resumes by itself (default 60; `PIPESCOPE_PAUSE_DEADLINE`).
+    public init(bufferCapacity: Int = 1 << 16, retention: Retention = .standard,
+                pauseDeadline: Double = Probe.defaultPauseDeadline) {
         registry = StageRegistry(capacity: bufferCapacity)
-        tap = Tap(registry: registry)
+        gate = Gate(deadline: pauseDeadline)
+        tap = Tap(registry: registry, gate: gate)
         self.retention = retention
     }
 
@@ -65,6 +72,11 @@ public final class Probe: @unchecked Sendable {
             batch.lastValues[node] = ValueText.describe(value)
         }
         batch.dropped = drained.dropped
+        gate.checkDeadline()
+        let gateState = gate.state()
+        batch.paused = gateState.paused
+        batch.pending = gateState.pending
+        batch.resumedBecause = gateState.resumedBecause
         let now = wallClockNanos()
         return state.withLockedValue { state in
             state.sequence += UInt64(batch.events.count)
@@ -76,6 +88,10 @@ public final class Probe: @unchecked Sendable {
             }
             return batch
         }
+    }
+
+    public static var defaultPauseDeadline: Double {
+        ProcessInfo.processInfo.environment["PIPESCOPE_PAUSE_DEADLINE"].flatMap(Double.init) ?? 60
     }
 
     /// Prunes ended stages now, as if the clock read `now` (wall-clock nanoseconds).

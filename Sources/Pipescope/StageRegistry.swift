@@ -145,6 +145,11 @@ final class StageRegistry: @unchecked Sendable {
 
     // MARK: - Hot path
 
+    /// The stage of a subscriber, for showing what waits at the gate.
+    func node(of subscriber: StageKey) -> NodeID? {
+        lock.withLock { bySubscriber[subscriber]?.node }
+    }
+
     func request(subscription: CombineIdentifier, demand: Subscribers.Demand) {
         let time = wallClockNanos()
         lock.withLock {

@@ -9,10 +9,12 @@ import PipescopeWire
 /// latest value per stage and the flush describes it later.
 final class Tap: _Introspection, @unchecked Sendable {
     let registry: StageRegistry
+    let gate: Gate
     private let typeNames = TypeNames()
 
-    init(registry: StageRegistry) {
+    init(registry: StageRegistry, gate: Gate) {
         self.registry = registry
+        self.gate = gate
     }
 
     // MARK: - Subscribe
@@ -94,7 +96,9 @@ final class Tap: _Introspection, @unchecked Sendable {
     // MARK: - Values and completions
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
-        let stage = registry.value(subscriber: StageKey(subscriber), input)
+        let key = StageKey(subscriber)
+        gate.pass(node: registry.node(of: key), kind: .eventValue, thread: ThreadFrames.current.label)
+        let stage = registry.value(subscriber: key, input)
         ThreadFrames.current.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)
     }
 
@@ -109,7 +113,13 @@ final class Tap: _Introspection, @unchecked Sendable {
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream,
                                              completion: Subscribers.Completion<Downstream.Failure>) {
-        let stage = registry.completion(subscriber: StageKey(subscriber), completion)
+        let key = StageKey(subscriber)
+        if case .failure = completion {
+            gate.pass(node: registry.node(of: key), kind: .eventFailed, thread: ThreadFrames.current.label)
+        } else {
+            gate.pass(node: registry.node(of: key), kind: .eventFinished, thread: ThreadFrames.current.label)
+        }
+        let stage = registry.completion(subscriber: key, completion)
         ThreadFrames.current.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)
     }
 

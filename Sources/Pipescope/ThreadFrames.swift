@@ -54,8 +54,12 @@ final class ThreadFrames: @unchecked Sendable {
 
     private static func currentThreadLabel() -> String {
         if Thread.isMainThread { return "main" }
-        // libdispatch's workers carry internal names like "-qos.overcommit": not a name.
-        if let name = Thread.current.name, !name.isEmpty, !name.hasPrefix("-") { return name }
+        // libdispatch's workers carry internal names like "-qos.overcommit", and an
+        // unnamed thread reports the process name cut to 15 bytes: neither is a name.
+        let processName = String(ProcessInfo.processInfo.processName.utf8.prefix(15)) ?? ""
+        if let name = Thread.current.name, !name.isEmpty, !name.hasPrefix("-"), name != processName {
+            return name
+        }
         return "worker \(counter.next())"
     }
 }

@@ -14,6 +14,14 @@ public enum Action: Hashable, Sendable {
     case cancelSelected
     /// Confirm what is being asked (the cancel).
     case confirm
+    /// Pause the program's pipelines, or resume them.
+    case togglePause
+    /// Release one waiting event (or the typed count).
+    case step
+    /// Release ten waiting events (or the typed count).
+    case stepMany
+    /// A digit typed before `n`: how many events to step.
+    case digit(Int)
 }
 
 /// Every input the app reacts to, applied by ``reduce(_:_:)``.
@@ -39,4 +47,7 @@ public enum Effect: Equatable, Sendable {
     case quit
     /// Ask the program to cancel this stage's subscription.
     case cancelNode(NodeID)
+    case pause
+    case resume
+    case step(Int)
 }

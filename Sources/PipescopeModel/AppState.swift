@@ -48,6 +48,12 @@ public struct AppState: Sendable {
     public private(set) var lintedNodes: Set<NodeID> = []
     /// The list of warnings is open (`w`).
     public var showLints = false
+    /// The program's pipelines are paused at the gate.
+    public private(set) var paused = false
+    /// Events waiting at the gate, oldest (next to be released) first.
+    public private(set) var pending: [WirePending] = []
+    /// Digits typed before `n`.
+    public var countPrefix = 0
     /// Wall-clock time of the newest event seen (a recording's "now").
     public private(set) var lastEventNanos: Int64 = 0
     public var rate = EventRate()
@@ -93,6 +99,11 @@ public struct AppState: Sendable {
     public mutating func refreshLints(now: Int64) {
         lints = linter.lints(graph, now: now)
         lintedNodes = Set(lints.map(\.node))
+    }
+
+    mutating func setGate(paused: Bool, pending: [WirePending]) {
+        self.paused = paused
+        self.pending = paused ? pending : []
     }
 
     mutating func remember(_ events: [WireEvent]) {

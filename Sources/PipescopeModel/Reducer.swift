@@ -24,6 +24,10 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .snapshot(let snapshot):
         state.graph.load(snapshot)
     case .batch(let batch):
+        state.setGate(paused: batch.paused, pending: batch.pending)
+        if !batch.resumedBecause.isEmpty {
+            state.notice = Notice(text: "resumed by itself: \(batch.resumedBecause)", isError: true)
+        }
         state.graph.apply(batch)
         state.remember(batch.events)
         state.rate.record(batch.events.count)
@@ -87,6 +91,11 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
     }
     switch action {
     case .quit: return [.quit]
+    case .digit(let d):
+        state.countPrefix = min(state.countPrefix * 10 + d, 9_999)
+        return []
+    case .togglePause, .step, .stepMany:
+        return gateAction(action, &state)
     case .toggleHelp: state.showHelp = true
     case .toggleLints: state.showLints.toggle()
     case .dismiss: state.notice = nil
@@ -117,6 +126,32 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
         }
     }
     return []
+}
+
+/// Pause, resume and step, when the program can be changed; the count typed before
+/// `n` (or ten for `N`) says how many events to release.
+private func gateAction(_ action: Action, _ state: inout AppState) -> [Effect] {
+    defer { state.countPrefix = 0 }
+    if case .replay = state.connection {
+        state.notice = Notice(text: "this is a recording: history stepping comes with the history cursor", isError: true)
+        return []
+    }
+    guard state.connection == .connected else {
+        state.notice = Notice(text: "the program is gone: nothing to pause", isError: true)
+        return []
+    }
+    if state.readOnly {
+        state.notice = Notice(text: "read-only: pausing is refused", isError: true)
+        return []
+    }
+    switch action {
+    case .togglePause:
+        return [state.paused ? .resume : .pause]
+    case .step:
+        return [.step(max(1, state.countPrefix))]
+    default:
+        return [.step(state.countPrefix > 0 ? state.countPrefix : 10)]
+    }
 }
 
 /// Opens the confirmation for cancelling the selected stage, or says why not.

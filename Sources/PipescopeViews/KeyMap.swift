@@ -23,22 +23,28 @@ public enum KeyMap {
         KeyBinding(keys: [.home], label: "Home", action: .home, help: "first stage", hint: nil),
         KeyBinding(keys: [.end], label: "End", action: .end, help: "last stage", hint: nil),
         KeyBinding(keys: [.left, .character("h")], label: "← h", action: .collapse,
-                   help: "fold the stage's upstream, or go to its downstream", hint: "←→ fold"),
+                   help: "fold the stage's upstream, or go to its downstream", hint: nil),
         KeyBinding(keys: [.right, .character("l")], label: "→ l", action: .expand, help: "unfold, or go upstream", hint: nil),
+        KeyBinding(keys: [.character(" ")], label: "space", action: .togglePause,
+                   help: "pause the program's pipelines, or resume them", hint: "space pause"),
+        KeyBinding(keys: [.character("n")], label: "n", action: .step,
+                   help: "release one waiting event (type a count first for more: 5n)", hint: "n step"),
+        KeyBinding(keys: [.character("N")], label: "N", action: .stepMany, help: "release ten waiting events", hint: nil),
         KeyBinding(keys: [.character("c")], label: "c", action: .cancelSelected,
                    help: "cancel the selected stage (shows what it reaches first)", hint: "c cancel"),
         KeyBinding(keys: [.character("y")], label: "y", action: .confirm, help: "confirm the cancel", hint: nil),
         KeyBinding(keys: [.character("w")], label: "w", action: .toggleLints,
                    help: "list the lifecycle warnings (⚠ in the tree)", hint: "w warnings"),
         KeyBinding(keys: [.character("?")], label: "?", action: .toggleHelp, help: "show or hide this help", hint: "? help"),
-        KeyBinding(keys: [.escape, .character("n")], label: "Esc n", action: .dismiss,
-                   help: "close the help, keep the stage, clear the message", hint: nil),
+        KeyBinding(keys: [.escape], label: "Esc", action: .dismiss,
+                   help: "close the help or the warnings, keep the stage, clear the message", hint: nil),
         KeyBinding(keys: [.character("q")], label: "q", action: .quit, help: "quit (the program keeps running)", hint: "q quit"),
     ]
 
     private static let table: [Key: Action] = {
         var t: [Key: Action] = [:]
         for b in bindings { for k in b.keys { t[k] = b.action } }
+        for d in 0...9 { t[.character(Character(String(d)))] = .digit(d) }
         return t
     }()
 

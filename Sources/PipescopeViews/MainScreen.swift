@@ -7,7 +7,7 @@ import TerminalKit
 /// ``minimumWidth`` x ``minimumHeight`` the screen says how large it needs to be.
 public enum MainScreen {
     public static let minimumWidth = 50
-    public static let minimumHeight = 20
+    public static let minimumHeight = 22
 
     public static func render(_ state: AppState, theme: Theme, into buffer: inout ScreenBuffer) {
         let screen = buffer.bounds

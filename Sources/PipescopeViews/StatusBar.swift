@@ -1,4 +1,5 @@
 import PipescopeModel
+import PipescopeWire
 import TerminalKit
 
 /// The top line: what is attached, whether it is connected, the event rate and drops.
@@ -16,6 +17,8 @@ public enum StatusBar {
         let (word, style): (String, Style) = {
             switch state.connection {
             case .connecting: return ("CONNECTING", Style(foreground: theme.colors ? .yellow : nil, reverse: true))
+            case .connected where state.paused:
+                return ("PAUSED \(state.pending.count) waiting", Style(foreground: theme.colors ? .yellow : nil, bold: true, reverse: true))
             case .connected: return ("LIVE", Style(foreground: theme.colors ? .green : nil, bold: true, reverse: true))
             case .disconnected: return ("DISCONNECTED", Style(foreground: theme.colors ? .red : nil, bold: true, reverse: true))
             case .replay: return ("REPLAY", Style(foreground: theme.colors ? .cyan : nil, bold: true, reverse: true))
@@ -48,7 +51,31 @@ public enum HintBar {
                                 style: style, glyphs: theme.glyphs)
             return
         }
+        if state.paused {
+            var text = " paused"
+            if let next = state.pending.first {
+                let op = state.graph[next.node]?.operatorName ?? "?"
+                text += theme.text(" · next: #\(next.node) \(op) \(kind(next.kind)) on \(next.thread)")
+                if state.pending.count > 1 { text += " (+\(state.pending.count - 1) more)" }
+            } else {
+                text += " · no thread has reached an event yet"
+            }
+            text += "  n step  space resume"
+            if state.countPrefix > 0 { text += "  count \(state.countPrefix)" }
+            buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width,
+                                style: Style(foreground: theme.colors ? .yellow : nil, bold: true), glyphs: theme.glyphs)
+            return
+        }
         let hints = theme.text(KeyMap.hints.joined(separator: "  "))
         buffer.putTruncated(" " + hints, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
+    }
+}
+
+private func kind(_ kind: PipescopeWire.WireEventKind) -> String {
+    switch kind {
+    case .eventValue: return "value"
+    case .eventFinished: return "finished"
+    case .eventFailed: return "failure"
+    default: return "event"
     }
 }

@@ -96,6 +96,19 @@ struct InspectorLoop {
                     command.kind = .commandCancelNode
                     command.node = id
                     send?(command)
+                case .pause:
+                    var command = WireCommand()
+                    command.kind = .commandPause
+                    send?(command)
+                case .resume:
+                    var command = WireCommand()
+                    command.kind = .commandResume
+                    send?(command)
+                case .step(let count):
+                    var command = WireCommand()
+                    command.kind = .commandStep
+                    command.count = UInt32(count)
+                    send?(command)
                 }
             }
         }

@@ -58,6 +58,28 @@ final class DemoTerminalTests: XCTestCase {
         session.expect("EXIT=0")
     }
 
+    func testPauseStepAndResumeTheDemo() throws {
+        let (session, _) = try startDemo(width: 120, height: 40)
+        defer { session.kill() }
+        session.tmux.sendKeys("Space")
+        let paused = session.expect("PAUSED")
+        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("▶ next") }, timeout: 5), "the next event is marked:\n\(paused)")
+        let before = session.tmux.capture()
+        Thread.sleep(forTimeInterval: 0.6)
+        XCTAssertEqual(TerminalSession.values(of: "TimerPublisher", in: session.tmux.capture()),
+                       TerminalSession.values(of: "TimerPublisher", in: before), "paused: the ticker stands still")
+        session.tmux.sendKeys("n")
+        session.expect("released 1 of")
+        session.tmux.sendLiteral("2")
+        session.tmux.sendKeys("n")
+        session.expect("released 2 of")
+        session.tmux.sendKeys("Space")
+        session.expect("resumed")
+        session.expect("LIVE")
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
+
     func testCancellingTheTickersMapStageStopsItsValues() throws {
         let (session, _) = try startDemo(width: 120, height: 40)
         defer { session.kill() }

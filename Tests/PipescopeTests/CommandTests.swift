@@ -122,12 +122,21 @@ final class CommandTests: XCTestCase {
         c.cancel()
     }
 
-    func testPauseIsRefusedPlainlyUntilTheGateExists() throws {
+    func testPauseStepResumeAreAcknowledged() throws {
         var (connection, graph) = try connect()
         defer { connection.close() }
-        let ack = try XCTUnwrap(command(connection, &graph) { $0.kind = .commandPause })
-        XCTAssertFalse(ack.ok)
-        XCTAssertTrue(ack.message.contains("keeps running"), ack.message)
+        let notPaused = try XCTUnwrap(command(connection, &graph) { $0.kind = .commandStep; $0.count = 1 })
+        XCTAssertFalse(notPaused.ok)
+        XCTAssertTrue(notPaused.message.contains("not paused"), notPaused.message)
+        let pause = try XCTUnwrap(command(connection, &graph) { $0.kind = .commandPause })
+        XCTAssertTrue(pause.ok, pause.message)
+        XCTAssertTrue(probe.gate.isPaused)
+        let step = try XCTUnwrap(command(connection, &graph) { $0.kind = .commandStep; $0.count = 2 })
+        XCTAssertTrue(step.ok)
+        XCTAssertTrue(step.message.contains("released the next 2 events"), step.message)
+        let resume = try XCTUnwrap(command(connection, &graph) { $0.kind = .commandResume })
+        XCTAssertTrue(resume.ok)
+        XCTAssertFalse(probe.gate.isPaused)
     }
 
     func testSnapshotOnRequest() throws {

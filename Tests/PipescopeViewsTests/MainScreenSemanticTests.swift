@@ -211,10 +211,10 @@ final class MainScreenSemanticTests: XCTestCase {
     func testTooSmallSaysWhatIsNeeded() {
         let lines = render(ViewFixtures.realistic(), 40, 10).lines()
         XCTAssertEqual(lines[0], "Terminal too small")
-        XCTAssertEqual(lines[1], "need 50x20, have 40x10")
+        XCTAssertEqual(lines[1], "need 50x22, have 40x10")
         XCTAssertTrue(lines[3...].allSatisfy(\.isEmpty))
         let one = render(ViewFixtures.realistic(), 49, 30).lines()
-        XCTAssertEqual(one[1], "need 50x20, have 49x30")
+        XCTAssertEqual(one[1], "need 50x22, have 49x30")
         XCTAssertEqual(render(ViewFixtures.realistic(), 10, 1).lines(), ["Terminal …"])
     }
 }

@@ -617,6 +617,39 @@ public nonisolated struct Pipescope_V1_EventBatch: Sendable {
   /// Sequence number of the last event in this batch.
   public var sequence: UInt64 = 0
 
+  /// The gate: whether the program's pipelines are paused, and the events waiting at
+  /// it, oldest first. Sent with every batch while paused, so the inspector always
+  /// shows what `step` will release next.
+  public var paused: Bool = false
+
+  public var pending: [Pipescope_V1_PendingEvent] = []
+
+  /// Why the gate opened by itself, when it did ("deadline", "inspector left").
+  public var resumedBecause: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A thread stopped at the gate, about to deliver an event to a stage.
+public nonisolated struct Pipescope_V1_PendingEvent: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// release order: oldest first
+  public var ticket: UInt64 = 0
+
+  public var node: UInt64 = 0
+
+  /// VALUE, FINISHED or FAILED
+  public var kind: Pipescope_V1_EventKind = .eventUnknown
+
+  public var thread: String = String()
+
+  public var sinceNs: Int64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1240,7 +1273,7 @@ nonisolated extension Pipescope_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Pipescope_V1_EventBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".EventBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}events\0\u{3}last_values\0\u{1}dropped\0\u{1}sequence\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}events\0\u{3}last_values\0\u{1}dropped\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1253,6 +1286,9 @@ nonisolated extension Pipescope_V1_EventBatch: SwiftProtobuf.Message, SwiftProto
       case 3: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufUInt64,SwiftProtobuf.ProtobufString>.self, value: &self.lastValues) }()
       case 4: try { try decoder.decodeSingularUInt64Field(value: &self.dropped) }()
       case 5: try { try decoder.decodeSingularUInt64Field(value: &self.sequence) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.paused) }()
+      case 7: try { try decoder.decodeRepeatedMessageField(value: &self.pending) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.resumedBecause) }()
       default: break
       }
     }
@@ -1274,6 +1310,15 @@ nonisolated extension Pipescope_V1_EventBatch: SwiftProtobuf.Message, SwiftProto
     if self.sequence != 0 {
       try visitor.visitSingularUInt64Field(value: self.sequence, fieldNumber: 5)
     }
+    if self.paused != false {
+      try visitor.visitSingularBoolField(value: self.paused, fieldNumber: 6)
+    }
+    if !self.pending.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.pending, fieldNumber: 7)
+    }
+    if !self.resumedBecause.isEmpty {
+      try visitor.visitSingularStringField(value: self.resumedBecause, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1283,6 +1328,59 @@ nonisolated extension Pipescope_V1_EventBatch: SwiftProtobuf.Message, SwiftProto
     if lhs.lastValues != rhs.lastValues {return false}
     if lhs.dropped != rhs.dropped {return false}
     if lhs.sequence != rhs.sequence {return false}
+    if lhs.paused != rhs.paused {return false}
+    if lhs.pending != rhs.pending {return false}
+    if lhs.resumedBecause != rhs.resumedBecause {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_PendingEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PendingEvent"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ticket\0\u{1}node\0\u{1}kind\0\u{1}thread\0\u{3}since_ns\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.ticket) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.node) }()
+      case 3: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.thread) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.sinceNs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.ticket != 0 {
+      try visitor.visitSingularUInt64Field(value: self.ticket, fieldNumber: 1)
+    }
+    if self.node != 0 {
+      try visitor.visitSingularUInt64Field(value: self.node, fieldNumber: 2)
+    }
+    if self.kind != .eventUnknown {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 3)
+    }
+    if !self.thread.isEmpty {
+      try visitor.visitSingularStringField(value: self.thread, fieldNumber: 4)
+    }
+    if self.sinceNs != 0 {
+      try visitor.visitSingularInt64Field(value: self.sinceNs, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_PendingEvent, rhs: Pipescope_V1_PendingEvent) -> Bool {
+    if lhs.ticket != rhs.ticket {return false}
+    if lhs.node != rhs.node {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.thread != rhs.thread {return false}
+    if lhs.sinceNs != rhs.sinceNs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,149 @@
+import Foundation
+import PipescopeGraph
+import PipescopeWire
+import Synchronization
+
+/// Pauses the program's pipelines on request, and releases them one event at a time.
+///
+/// While open, a tap callback pays one atomic load. While paused, a thread that reaches
+/// a value or completion callback waits there, before the event is delivered, and is
+/// listed as pending. `step(n)` releases the oldest `n` waiting events (or lets the next
+/// `n` arrivals through); each released thread runs until its next callback and waits
+/// again. Pipescope's own threads never reach a callback, so they are never gated.
+///
+/// The gate opens by itself when the inspector that paused it leaves, and when nobody
+/// has touched it for `deadline` seconds, so a program is never left frozen.
+final class Gate: @unchecked Sendable {
+    private let paused = Atomic<Bool>(false)
+    private let condition = NSCondition()
+    private var credits = 0
+    private var waiting: [WirePending] = []
+    private var nextTicket: UInt64 = 1
+    private var touched = Date()
+    private var owner: ObjectIdentifier?
+    private var resumedBecause = ""
+    /// Changes whenever what an inspector should see changes.
+    private(set) var version: UInt64 = 0
+    /// Seconds without a pause or step before the gate opens by itself.
+    let deadline: Double
+
+    init(deadline: Double) {
+        self.deadline = deadline
+    }
+
+    var isPaused: Bool { paused.load(ordering: .acquiring) }
+
+    // MARK: - Threads of the program
+
+    /// Called before a value or completion is delivered; returns at once when open.
+    @inline(__always)
+    func pass(node: @autoclosure () -> NodeID?, kind: WireEventKind, thread: @autoclosure () -> String) {
+        guard paused.load(ordering: .relaxed) else { return }
+        wait(node: node() ?? 0, kind: kind, thread: thread())
+    }
+
+    private func wait(node: NodeID, kind: WireEventKind, thread: String) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard paused.load(ordering: .relaxed) else { return }
+        if credits > 0, waiting.isEmpty {
+            credits -= 1
+            version &+= 1
+            return
+        }
+        var pending = WirePending()
+        pending.ticket = nextTicket
+        pending.node = node
+        pending.kind = kind
+        pending.thread = thread
+        pending.sinceNs = Int64(Date().timeIntervalSince1970 * 1e9)
+        nextTicket += 1
+        waiting.append(pending)
+        version &+= 1
+        while paused.load(ordering: .relaxed) {
+            if credits > 0, waiting.first?.ticket == pending.ticket {
+                credits -= 1
+                break
+            }
+            let until = touched.addingTimeInterval(deadline)
+            if !condition.wait(until: until), Date() >= touched.addingTimeInterval(deadline) {
+                open(because: "nobody stepped for \(Int(deadline)) s (deadline)")
+                break
+            }
+        }
+        waiting.removeAll { $0.ticket == pending.ticket }
+        version &+= 1
+        condition.broadcast()
+    }
+
+    // MARK: - Commands
+
+    func pause(by inspector: ObjectIdentifier) {
+        condition.lock()
+        defer { condition.unlock() }
+        owner = inspector
+        touched = Date()
+        credits = 0
+        resumedBecause = ""
+        paused.store(true, ordering: .releasing)
+        version &+= 1
+    }
+
+    /// Releases `count` events; returns how many were waiting when asked.
+    @discardableResult
+    func step(_ count: Int) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        touched = Date()
+        credits += max(1, count)
+        version &+= 1
+        condition.broadcast()
+        return waiting.count
+    }
+
+    func resume() {
+        condition.lock()
+        defer { condition.unlock() }
+        open(because: "")
+    }
+
+    /// The inspector that paused the program has gone: never leave it frozen.
+    func inspectorLeft(_ inspector: ObjectIdentifier) {
+        condition.lock()
+        defer { condition.unlock() }
+        if owner == inspector, paused.load(ordering: .relaxed) {
+            open(because: "the inspector that paused the program disconnected")
+        }
+    }
+
+    /// Opens the gate if its deadline passed with no thread waiting to notice.
+    func checkDeadline() {
+        condition.lock()
+        defer { condition.unlock() }
+        if paused.load(ordering: .relaxed), Date() >= touched.addingTimeInterval(deadline) {
+            open(because: "nobody stepped for \(Int(deadline)) s (deadline)")
+        }
+    }
+
+    /// Lock held.
+    private func open(because reason: String) {
+        paused.store(false, ordering: .releasing)
+        owner = nil
+        credits = 0
+        resumedBecause = reason
+        version &+= 1
+        condition.broadcast()
+    }
+
+    /// What the inspectors should show now: paused, the waiting events, and why the
+    /// gate last opened by itself (reported once).
+    func state() -> (paused: Bool, pending: [WirePending], resumedBecause: String) {
+        condition.lock()
+        defer { condition.unlock() }
+        let reason = resumedBecause
+        resumedBecause = ""
+        return (paused.load(ordering: .relaxed), waiting, reason)
+    }
+}
+
+typealias WirePending = Pipescope_V1_PendingEvent
