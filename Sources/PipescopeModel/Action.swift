@@ -22,6 +22,12 @@ public enum Action: Hashable, Sendable {
     case stepMany
     /// A digit typed before `n`: how many events to step.
     case digit(Int)
+    /// Move the history cursor by this many events (negative: back in time).
+    case history(Int)
+    /// Go to the oldest kept event.
+    case historyStart
+    /// Follow live events again.
+    case historyLive
 }
 
 /// Every input the app reacts to, applied by ``reduce(_:_:)``.

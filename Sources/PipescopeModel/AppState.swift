@@ -28,7 +28,14 @@ public struct AppState: Sendable {
     public var targetName: String
     public var pid: Int32?
     public var connection: ConnectionState = .connecting
+    /// The graph on screen: the live one, or the one at the history cursor.
     public var graph = Graph() { didSet { rows = graph.rows(collapsed: collapsed) } }
+    /// The program's graph now, whatever the cursor shows.
+    public internal(set) var liveGraph = Graph()
+    /// Every event with checkpoints, for moving back in time.
+    public internal(set) var timeline = History()
+    /// Position in `timeline` being shown (events applied), or nil when following live.
+    public internal(set) var cursor: Int?
     /// Every event received, oldest evicted first past ``historyLimit``.
     public private(set) var history = Deque<WireEvent>()
     public var historyLimit = 100_000

@@ -22,13 +22,18 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.pid = pid
         if state.targetName.isEmpty { state.targetName = process }
     case .snapshot(let snapshot):
-        state.graph.load(snapshot)
+        state.liveGraph.load(snapshot)
+        state.timeline.reset(to: state.liveGraph)
+        state.cursor = nil
+        state.graph = state.liveGraph
     case .batch(let batch):
         state.setGate(paused: batch.paused, pending: batch.pending)
         if !batch.resumedBecause.isEmpty {
             state.notice = Notice(text: "resumed by itself: \(batch.resumedBecause)", isError: true)
         }
-        state.graph.apply(batch)
+        state.liveGraph.apply(batch)
+        state.timeline.append(batch, after: state.liveGraph)
+        if state.cursor == nil { state.graph = state.liveGraph }
         state.remember(batch.events)
         state.rate.record(batch.events.count)
     case .readOnly:
@@ -47,7 +52,8 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         }
         if nanos - state.lastPrune >= 1_000_000_000 {
             state.lastPrune = nanos
-            state.graph.prune(now: nanos, retention: state.retention)
+            state.liveGraph.prune(now: nanos, retention: state.retention)
+            if state.cursor == nil { state.graph = state.liveGraph }
         }
     case .resize(let width, let height):
         state.width = width
@@ -95,7 +101,19 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
         state.countPrefix = min(state.countPrefix * 10 + d, 9_999)
         return []
     case .togglePause, .step, .stepMany:
+        if case .replay = state.connection, action != .togglePause {
+            moveCursor(&state, to: (state.cursor ?? state.timeline.end) + (action == .step ? max(1, state.countPrefix) : 10))
+            state.countPrefix = 0
+            return []
+        }
         return gateAction(action, &state)
+    case .history(let delta):
+        moveCursor(&state, to: (state.cursor ?? state.timeline.end) + delta)
+    case .historyStart:
+        moveCursor(&state, to: state.timeline.start)
+    case .historyLive:
+        state.cursor = nil
+        state.graph = state.liveGraph
     case .toggleHelp: state.showHelp = true
     case .toggleLints: state.showLints.toggle()
     case .dismiss: state.notice = nil
@@ -126,6 +144,18 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
         }
     }
     return []
+}
+
+/// Shows the graph as it was after `position` events; at the newest event, goes live.
+private func moveCursor(_ state: inout AppState, to position: Int) {
+    let clamped = min(max(position, state.timeline.start), state.timeline.end)
+    if clamped == state.timeline.end {
+        state.cursor = nil
+        state.graph = state.liveGraph
+    } else {
+        state.cursor = clamped
+        state.graph = state.timeline.graph(at: clamped)
+    }
 }
 
 /// Pause, resume and step, when the program can be changed; the count typed before
@@ -163,6 +193,8 @@ private func requestCancel(_ state: inout AppState) {
         state.notice = Notice(text: "the program is gone: nothing to cancel", isError: true)
     } else if state.readOnly {
         state.notice = Notice(text: "read-only: cancelling is refused", isError: true)
+    } else if state.cursor != nil {
+        state.notice = Notice(text: "you are looking at the past: press G to return to live, then cancel", isError: true)
     } else if node.status.isTerminal {
         state.notice = Notice(text: "#\(node.id) \(node.operatorName) has already \(node.status.rawValue): cancelling it has no effect", isError: true)
     } else {

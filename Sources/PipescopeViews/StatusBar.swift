@@ -15,6 +15,9 @@ public enum StatusBar {
         x += buffer.put(target + "  ", x: x, y: area.y, style: Style(bold: true, reverse: true), maxWidth: area.maxX - x)
 
         let (word, style): (String, Style) = {
+            if let cursor = state.cursor {
+                return ("HISTORY \(cursor)/\(state.timeline.end)", Style(foreground: theme.colors ? .magenta : nil, bold: true, reverse: true))
+            }
             switch state.connection {
             case .connecting: return ("CONNECTING", Style(foreground: theme.colors ? .yellow : nil, reverse: true))
             case .connected where state.paused:
@@ -51,6 +54,19 @@ public enum HintBar {
                                 style: style, glyphs: theme.glyphs)
             return
         }
+        if let cursor = state.cursor {
+            var text = " history"
+            if let event = state.timeline.event(at: cursor) {
+                let op = state.graph[event.node]?.operatorName ?? "?"
+                text += theme.text(" · event \(cursor): \(describe(event.kind)) at #\(event.node) \(op), \(Format.time(event.timeNs))")
+            } else {
+                text += " · before the first event kept"
+            }
+            text += "  [ ] step  { } 50  G live"
+            buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width,
+                                style: Style(foreground: theme.colors ? .magenta : nil, bold: true), glyphs: theme.glyphs)
+            return
+        }
         if state.paused {
             var text = " paused"
             if let next = state.pending.first {
@@ -76,6 +92,21 @@ private func kind(_ kind: PipescopeWire.WireEventKind) -> String {
     case .eventValue: return "value"
     case .eventFinished: return "finished"
     case .eventFailed: return "failure"
+    default: return "event"
+    }
+}
+
+/// An event's kind in a word, for the history line.
+private func describe(_ kind: PipescopeWire.WireEventKind) -> String {
+    switch kind {
+    case .eventSubscribe: return "subscribe"
+    case .eventSubscription: return "subscription"
+    case .eventRequest: return "request"
+    case .eventValue: return "value"
+    case .eventDemand: return "demand"
+    case .eventFinished: return "finished"
+    case .eventFailed: return "failed"
+    case .eventCancelled: return "cancel"
     default: return "event"
     }
 }

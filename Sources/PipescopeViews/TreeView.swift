@@ -60,6 +60,9 @@ public enum TreeView {
         let nameStyle = node.status.isTerminal ? theme.dim : Style(bold: row.depth == 0)
         cx += buffer.putTruncated(node.operatorName, x: cx, y: y, maxWidth: max(0, x + labelWidth - cx - 1),
                                   style: nameStyle, glyphs: theme.glyphs)
+        if let cursor = state.cursor, state.timeline.event(at: cursor)?.node == node.id, x + labelWidth - cx > 7 {
+            cx += buffer.put(theme.text(" ◆ here"), x: cx, y: y, style: Style(foreground: theme.colors ? .magenta : nil, bold: true))
+        }
         if state.pending.first?.node == node.id, x + labelWidth - cx > 7 {
             cx += buffer.put(theme.text(" ▶ next"), x: cx, y: y, style: Style(foreground: theme.colors ? .yellow : nil, bold: true))
         }

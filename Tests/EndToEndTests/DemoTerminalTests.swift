@@ -80,6 +80,23 @@ final class DemoTerminalTests: XCTestCase {
         session.expect("EXIT=0")
     }
 
+    func testGoingBackInHistoryAndReturningToLive() throws {
+        let (session, _) = try startDemo(width: 120, height: 40)
+        defer { session.kill() }
+        Thread.sleep(forTimeInterval: 1)
+        session.tmux.sendKeys("[", "[", "[")
+        let past = session.expect("HISTORY")
+        XCTAssertTrue(past.contains("◆ here"), "the stage of the event at the cursor is marked:\n\(past)")
+        let ticker = TerminalSession.values(of: "TimerPublisher", in: past)
+        Thread.sleep(forTimeInterval: 0.7)
+        XCTAssertEqual(TerminalSession.values(of: "TimerPublisher", in: session.tmux.capture()), ticker,
+                       "the past does not move while the program runs on")
+        session.tmux.sendKeys("G")
+        session.expect("LIVE")
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
+
     func testCancellingTheTickersMapStageStopsItsValues() throws {
         let (session, _) = try startDemo(width: 120, height: 40)
         defer { session.kill() }

@@ -1,0 +1,106 @@
+import DequeModule
+import PipescopeGraph
+import PipescopeWire
+
+/// Every event received, and the graph as it was after any of them.
+///
+/// History is append-only; moving the cursor never rewrites it. A checkpoint (a copy of
+/// the graph) is kept every ``checkpointStride`` events, so the graph at any position is
+/// a checkpoint plus at most that many events folded: jumping anywhere costs the same.
+/// Past ``limit`` events the oldest are evicted, a checkpoint at a time; node summaries
+/// live on in the checkpoints' graphs.
+public struct History: Sendable {
+    public static let checkpointStride = 512
+
+    struct Entry: Sendable {
+        var event: WireEvent
+        /// The newest value texts of the batch this event ended, if it ended one.
+        var lastValues: [NodeID: String]
+    }
+
+    /// The graph before the first kept event.
+    private var base = Graph()
+    private var entries = Deque<Entry>()
+    /// Absolute position of `entries[0]`: events evicted so far.
+    public private(set) var start = 0
+    private var checkpoints: [(position: Int, graph: Graph)] = []
+    private var infos: [NodeID: WireNodeInfo] = [:]
+    public var limit = 100_000
+
+    public init() {}
+
+    /// Absolute position after the newest event.
+    public var end: Int { start + entries.count }
+
+    /// Starts over from a snapshot (attach, reconnect).
+    public mutating func reset(to graph: Graph) {
+        base = graph
+        entries.removeAll()
+        checkpoints.removeAll()
+        start = 0
+        infos.removeAll()
+    }
+
+    /// Appends a batch; `after` is the live graph once the batch is folded in.
+    public mutating func append(_ batch: WireEventBatch, after: Graph) {
+        for info in batch.nodes { infos[info.id] = info }
+        for (i, event) in batch.events.enumerated() {
+            entries.append(Entry(event: event, lastValues: i == batch.events.count - 1 ? batch.lastValues : [:]))
+        }
+        if end - (checkpoints.last?.position ?? start) >= Self.checkpointStride {
+            checkpoints.append((end, after))
+        }
+        evict()
+    }
+
+    /// The event at `position` (the one the cursor has just applied).
+    public func event(at position: Int) -> WireEvent? {
+        let i = position - start - 1
+        return entries.indices.contains(i) ? entries[i].event : nil
+    }
+
+    /// The graph after the first `position` events (clamped to what is kept).
+    public func graph(at position: Int) -> Graph {
+        let target = min(max(position, start), end)
+        var graph = base
+        var from = start
+        if let checkpoint = checkpoints.last(where: { $0.position <= target }) {
+            graph = checkpoint.graph
+            from = checkpoint.position
+        }
+        var pendingInfos: [NodeID: WireNodeInfo] = [:]
+        for index in from..<target {
+            let entry = entries[index - start]
+            if entry.event.kind == .eventSubscribe, let info = infos[entry.event.node] {
+                pendingInfos[info.id] = info
+                var one = WireEventBatch()
+                one.nodes = [info]
+                one.events = [entry.event]
+                one.sequence = graph.sequence
+                one.dropped = graph.dropped
+                graph.apply(one)
+            } else {
+                graph.apply(entry.event)
+            }
+            if !entry.lastValues.isEmpty {
+                var values = WireEventBatch()
+                values.lastValues = entry.lastValues
+                values.sequence = graph.sequence
+                values.dropped = graph.dropped
+                graph.apply(values)
+            }
+        }
+        return graph
+    }
+
+    private mutating func evict() {
+        guard entries.count > limit else { return }
+        // Drop whole checkpoint spans, so `base` is always an exact graph.
+        while entries.count > limit, let first = checkpoints.first {
+            entries.removeFirst(first.position - start)
+            start = first.position
+            base = first.graph
+            checkpoints.removeFirst()
+        }
+    }
+}

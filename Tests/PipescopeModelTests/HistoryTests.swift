@@ -1,0 +1,102 @@
+import PipescopeGraph
+import PipescopeModel
+import PipescopeTestSupport
+import PipescopeWire
+import XCTest
+
+/// The history cursor: the graph at any position equals folding exactly that many
+/// events, across checkpoints and after eviction.
+final class HistoryTests: XCTestCase {
+    /// 3 batches: 40 stages subscribing, then 1,500 values spread over them.
+    private func batches() -> [WireEventBatch] {
+        var first = BatchBuilder()
+        first.chain(from: 1, subscriber: "Sink", ops: (0..<40).map { "Op\($0)" })
+        var second = BatchBuilder()
+        for i in 0..<700 { second.value(NodeID(i % 40 + 1), "v\(i)") }
+        var third = BatchBuilder()
+        for i in 700..<1500 { third.value(NodeID(i % 40 + 1), "v\(i)") }
+        third.cancel(40, cause: .downstream)
+        return [first.build(), second.build(), third.build()]
+    }
+
+    /// The reference: whole batches, then the first `k` events of the next (no value texts).
+    private func reference(at position: Int, _ batches: [WireEventBatch]) -> Graph {
+        var graph = Graph()
+        var left = position
+        for batch in batches {
+            if left >= batch.events.count {
+                graph.apply(batch)
+                left -= batch.events.count
+            } else {
+                var part = batch
+                part.events = Array(batch.events.prefix(left))
+                part.lastValues = [:]
+                graph.apply(part)
+                break
+            }
+        }
+        return graph
+    }
+
+    func testEveryPositionMatchesAFoldOfThatManyEvents() {
+        var history = History()
+        var live = Graph()
+        let all = batches()
+        for batch in all {
+            live.apply(batch)
+            history.append(batch, after: live)
+        }
+        XCTAssertEqual(history.end, all.reduce(0) { $0 + $1.events.count })
+        for position in stride(from: 0, through: history.end, by: 37) + [history.end] {
+            let shown = history.graph(at: position)
+            let expected = reference(at: position, all)
+            XCTAssertEqual(shown.roots, expected.roots, "at \(position)")
+            for (id, node) in expected.nodes {
+                XCTAssertEqual(shown[id]?.values, node.values, "values of #\(id) at \(position)")
+                XCTAssertEqual(shown[id]?.status, node.status, "status of #\(id) at \(position)")
+            }
+        }
+    }
+
+    func testEvictionKeepsJumpsExact() {
+        var history = History()
+        history.limit = 600
+        var live = Graph()
+        let all = batches()
+        for batch in all {
+            live.apply(batch)
+            history.append(batch, after: live)
+        }
+        XCTAssertGreaterThan(history.start, 0, "old events were evicted")
+        XCTAssertLessThanOrEqual(history.end - history.start, 600 + History.checkpointStride)
+        let position = history.start + 10
+        let shown = history.graph(at: position)
+        XCTAssertEqual(shown[1]?.values, reference(at: position, all)[1]?.values)
+        XCTAssertEqual(history.graph(at: 0).nodes.count, shown.nodes.count, "positions before the start clamp to it")
+    }
+
+    func testTheCursorMovesBackAndReturnsToLive() {
+        var state = AppState(targetName: "t")
+        _ = reduce(&state, .attached(process: "t", pid: 1))
+        for batch in batches() { _ = reduce(&state, .batch(batch)) }
+        let liveValues = state.graph[1]?.values
+        _ = reduce(&state, .action(.history(-100)))
+        XCTAssertEqual(state.cursor, state.timeline.end - 100)
+        XCTAssertLessThan(state.graph[1]?.values ?? 0, liveValues ?? 0, "the past shows fewer values")
+        XCTAssertEqual(state.liveGraph[1]?.values, liveValues, "history never rewrites the live graph")
+        // New events keep arriving while looking at the past; the view stays put.
+        var more = BatchBuilder()
+        more.value(1, "later")
+        let before = state.graph
+        _ = reduce(&state, .batch(more.build()))
+        XCTAssertEqual(state.graph, before)
+        _ = reduce(&state, .action(.historyStart))
+        XCTAssertEqual(state.cursor, 0)
+        XCTAssertEqual(state.graph.nodes.count, 0, "before the first event: nothing yet")
+        _ = reduce(&state, .action(.historyLive))
+        XCTAssertNil(state.cursor)
+        XCTAssertEqual(state.graph[1]?.values, (liveValues ?? 0) + 1)
+        _ = reduce(&state, .action(.history(5)))
+        XCTAssertNil(state.cursor, "past the newest event is live")
+    }
+}
