@@ -28,6 +28,12 @@ public enum Action: Hashable, Sendable {
     case historyStart
     /// Follow live events again.
     case historyLive
+    /// Zoom the timeline in (positive: divide the scale) or out (negative: multiply).
+    case zoom(Int)
+    /// Fit all of the kept history into the timeline.
+    case fitTimeline
+    /// The event log shows only the selected stage's events, or all.
+    case toggleLogFilter
 }
 
 /// Every input the app reacts to, applied by ``reduce(_:_:)``.

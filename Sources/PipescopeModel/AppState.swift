@@ -61,6 +61,14 @@ public struct AppState: Sendable {
     public private(set) var pending: [WirePending] = []
     /// Digits typed before `n`.
     public var countPrefix = 0
+    /// Each stage's recent events for its timeline lane, newest last.
+    public internal(set) var lanes: [NodeID: Deque<LaneMark>] = [:]
+    /// Nanoseconds of time per timeline column (zoom with + and -).
+    public var timelineScale: Int64 = 100_000_000
+    /// The right edge of the timeline while live: the last tick's clock.
+    public internal(set) var now: Int64 = 0
+    /// The event log shows only the selected stage's events.
+    public var logFollowsSelection = false
     /// Wall-clock time of the newest event seen (a recording's "now").
     public private(set) var lastEventNanos: Int64 = 0
     public var rate = EventRate()
@@ -108,6 +116,21 @@ public struct AppState: Sendable {
         lintedNodes = Set(lints.map(\.node))
     }
 
+    static let laneLength = 256
+
+    mutating func recordLanes(_ events: [WireEvent]) {
+        for e in events where e.kind != .eventDemand && e.kind != .eventUnknown {
+            lanes[e.node, default: []].append(LaneMark(time: e.timeNs, kind: e.kind))
+            if lanes[e.node]!.count > Self.laneLength { lanes[e.node]!.removeFirst() }
+        }
+    }
+
+    /// The time at the right edge of the timeline: the cursor's event, or now.
+    public var timelineEnd: Int64 {
+        if let cursor, let event = timeline.event(at: cursor) { return event.timeNs }
+        return max(now, lastEventNanos)
+    }
+
     mutating func setGate(paused: Bool, pending: [WirePending]) {
         self.paused = paused
         self.pending = paused ? pending : []
@@ -118,4 +141,10 @@ public struct AppState: Sendable {
         history.append(contentsOf: events)
         if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
     }
+}
+
+/// One event on a stage's timeline lane.
+public struct LaneMark: Hashable, Sendable {
+    public var time: Int64
+    public var kind: WireEventKind
 }

@@ -53,6 +53,20 @@ public struct History: Sendable {
         evict()
     }
 
+    /// The `count` events up to and including `position`'s, oldest first, optionally only
+    /// those of one stage (looking back at most `scan` events).
+    public func events(endingAt position: Int, count: Int, node: NodeID? = nil, scan: Int = 5_000) -> [(position: Int, event: WireEvent)] {
+        var found: [(Int, WireEvent)] = []
+        var p = min(position, end)
+        let floor = max(start, p - scan)
+        while p > start, found.count < count, p > floor || node == nil {
+            let entry = entries[p - start - 1]
+            if node == nil || entry.event.node == node { found.append((p, entry.event)) }
+            p -= 1
+        }
+        return found.reversed()
+    }
+
     /// The event at `position` (the one the cursor has just applied).
     public func event(at position: Int) -> WireEvent? {
         let i = position - start - 1

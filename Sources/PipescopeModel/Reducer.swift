@@ -24,6 +24,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .snapshot(let snapshot):
         state.liveGraph.load(snapshot)
         state.timeline.reset(to: state.liveGraph)
+        state.lanes = [:]
         state.cursor = nil
         state.graph = state.liveGraph
     case .batch(let batch):
@@ -35,6 +36,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.timeline.append(batch, after: state.liveGraph)
         if state.cursor == nil { state.graph = state.liveGraph }
         state.remember(batch.events)
+        state.recordLanes(batch.events)
         state.rate.record(batch.events.count)
     case .readOnly:
         state.readOnly = true
@@ -45,6 +47,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.connection = .disconnected(why)
     case .tick(let nanos):
         state.rate.tick(nanos)
+        if case .replay = state.connection {} else { state.now = nanos }
         if case .replay = state.connection {
             state.refreshLints(now: state.lastEventNanos)
         } else {
@@ -54,6 +57,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
             state.lastPrune = nanos
             state.liveGraph.prune(now: nanos, retention: state.retention)
             if state.cursor == nil { state.graph = state.liveGraph }
+            state.lanes = state.lanes.filter { state.liveGraph[$0.key] != nil }
         }
     case .resize(let width, let height):
         state.width = width
@@ -109,6 +113,13 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
         return gateAction(action, &state)
     case .history(let delta):
         moveCursor(&state, to: (state.cursor ?? state.timeline.end) + delta)
+    case .zoom(let factor):
+        let scaled = factor > 0 ? state.timelineScale / Int64(factor) : state.timelineScale * Int64(-factor)
+        state.timelineScale = min(max(scaled, 1_000_000), 60_000_000_000)
+    case .fitTimeline:
+        fitTimeline(&state)
+    case .toggleLogFilter:
+        state.logFollowsSelection.toggle()
     case .historyStart:
         moveCursor(&state, to: state.timeline.start)
     case .historyLive:
@@ -144,6 +155,13 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
         }
     }
     return []
+}
+
+/// Zooms out until every kept lane mark fits the timeline's width (about 60 columns).
+private func fitTimeline(_ state: inout AppState) {
+    let oldest = state.lanes.values.compactMap { $0.first?.time }.min() ?? state.timelineEnd
+    let span = max(state.timelineEnd - oldest, 1_000_000)
+    state.timelineScale = min(max(span / 60 + 1, 1_000_000), 60_000_000_000)
 }
 
 /// Shows the graph as it was after `position` events; at the newest event, goes live.

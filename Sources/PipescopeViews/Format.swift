@@ -19,6 +19,14 @@ enum Format {
         }
     }
 
+    /// 250 ms, 2 s, 1.5 min.
+    static func duration(_ nanos: Int64) -> String {
+        let ms = Double(nanos) / 1e6
+        if ms < 1000 { return ms < 10 ? String(format: "%.1f ms", ms) : String(format: "%.0f ms", ms) }
+        let s = ms / 1000
+        return s < 60 ? String(format: "%.3g s", s) : String(format: "%.3g min", s / 60)
+    }
+
     static func rate(_ perSecond: Double) -> String {
         perSecond < 10_000 ? String(format: "%.0f ev/s", perSecond) : "\(count(Int(perSecond))) ev/s"
     }

@@ -18,6 +18,11 @@ public enum MainScreen {
         StatusBar.render(state, theme: theme, area: screen.row(0), into: &buffer)
         HintBar.render(state, theme: theme, area: screen.row(screen.height - 1), into: &buffer)
         let body = Rect(x: 0, y: 1, width: screen.width, height: screen.height - 2)
+        if let panes = fourPanes(body) {
+            renderFourPanes(state, panes, theme: theme, into: &buffer)
+            renderOverlays(state, body: body, theme: theme, into: &buffer)
+            return
+        }
         let (treeBox, detailBox) = layout(body)
         let count = state.graph.nodes.count
         buffer.drawBox(treeBox, title: "Pipelines (\(count) \(count == 1 ? "stage" : "stages"))", style: theme.border,
@@ -25,6 +30,10 @@ public enum MainScreen {
         TreeView.render(state, theme: theme, area: treeBox.inset(by: 1), into: &buffer)
         buffer.drawBox(detailBox, title: "Stage", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
         DetailView.render(state, theme: theme, area: detailBox.inset(by: 1), into: &buffer)
+        renderOverlays(state, body: body, theme: theme, into: &buffer)
+    }
+
+    static func renderOverlays(_ state: AppState, body: Rect, theme: Theme, into buffer: inout ScreenBuffer) {
         if state.showHelp {
             HelpOverlay.render(theme: theme, area: body, into: &buffer)
         } else if state.showLints {
@@ -37,7 +46,35 @@ public enum MainScreen {
     /// How many tree rows fit, so paging can move by a screenful.
     public static func treePageSize(width: Int, height: Int) -> Int {
         let body = Rect(x: 0, y: 1, width: width, height: max(0, height - 2))
+        if let panes = fourPanes(body) { return max(1, panes.tree.height - 3) }
         return max(1, layout(body).tree.height - 3)
+    }
+
+    struct Panes {
+        var tree, timeline, detail, events: Rect
+    }
+
+    /// The full layout (tree and timeline above, detail and event log below) when the
+    /// terminal is at least 120x30.
+    static func fourPanes(_ body: Rect) -> Panes? {
+        guard body.width >= 120, body.height >= 28 else { return nil }
+        let (top, bottom) = body.splitVertically(at: body.height * 3 / 5)
+        let (tree, timeline) = top.splitHorizontally(at: top.width * 11 / 20)
+        let (detail, events) = bottom.splitHorizontally(at: bottom.width * 11 / 20)
+        return Panes(tree: tree, timeline: timeline, detail: detail, events: events)
+    }
+
+    static func renderFourPanes(_ state: AppState, _ p: Panes, theme: Theme, into buffer: inout ScreenBuffer) {
+        let count = state.graph.nodes.count
+        buffer.drawBox(p.tree, title: "Pipelines (\(count) \(count == 1 ? "stage" : "stages"))", style: theme.border,
+                       titleStyle: theme.title, glyphs: theme.glyphs)
+        TreeView.render(state, theme: theme, area: p.tree.inset(by: 1), into: &buffer)
+        buffer.drawBox(p.timeline, title: "Timeline", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
+        TimelineView.render(state, theme: theme, area: p.timeline.inset(by: 1), into: &buffer)
+        buffer.drawBox(p.detail, title: "Stage", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
+        DetailView.render(state, theme: theme, area: p.detail.inset(by: 1), into: &buffer)
+        buffer.drawBox(p.events, title: "Events", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
+        EventLogView.render(state, theme: theme, area: p.events.inset(by: 1), into: &buffer)
     }
 
     static func layout(_ body: Rect) -> (tree: Rect, detail: Rect) {

@@ -32,13 +32,8 @@ public enum TreeView {
             return
         }
         let selectedID = state.selectedNode?.id
-        let selectedIndex = rows.firstIndex { $0.id == selectedID && !$0.isReference } ?? 0
-        // The reducer keeps the offset; a render for another size still shows the selection.
-        var offset = min(state.treeOffset, max(0, rows.count - body.height))
-        if selectedIndex < offset || selectedIndex >= offset + body.height {
-            offset = max(0, selectedIndex - body.height + 1)
-        }
-        for (line, row) in rows.dropFirst(offset).prefix(body.height).enumerated() {
+        let (_, visible) = visibleRows(state, height: body.height)
+        for (line, row) in visible.enumerated() {
             guard let node = state.graph[row.id] else { continue }
             let y = body.y + line
             if row.isReference {
@@ -88,6 +83,20 @@ public enum TreeView {
         let text = indent(row.depth, labelWidth: labelWidth) + theme.text("↗ ") + "#\(node.id) \(node.operatorName) (shared upstream)"
         buffer.putTruncated(text, x: x, y: y, maxWidth: labelWidth - 1, style: theme.dim, glyphs: theme.glyphs)
         renderColumns(node, theme: theme, y: y, x: x + labelWidth, into: &buffer)
+    }
+
+    /// The rows on screen for a body of `height` lines: the reducer keeps the offset,
+    /// and a render for another size still shows the selection. The timeline uses the
+    /// same rows, so its lanes line up with the tree.
+    public static func visibleRows(_ state: AppState, height: Int) -> (offset: Int, rows: ArraySlice<TreeRow>) {
+        let rows = state.rows
+        let selectedID = state.selectedNode?.id
+        let selectedIndex = rows.firstIndex { $0.id == selectedID && !$0.isReference } ?? 0
+        var offset = min(state.treeOffset, max(0, rows.count - height))
+        if selectedIndex < offset || selectedIndex >= offset + height {
+            offset = max(0, selectedIndex - height + 1)
+        }
+        return (offset, rows.dropFirst(offset).prefix(height))
     }
 
     /// Two spaces per level, but never more than half the label column, so deep stages

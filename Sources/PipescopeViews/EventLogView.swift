@@ -1,0 +1,45 @@
+import PipescopeGraph
+import PipescopeModel
+import PipescopeWire
+import TerminalKit
+
+/// Every event as a row, newest at the bottom: time, stage, operator, kind, and what it
+/// carried. Follows the newest event while live; in history it ends at the cursor's
+/// event, highlighted. `f` shows only the selected stage's events.
+public enum EventLogView {
+    public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
+        guard area.height >= 2 else { return }
+        let filter = state.logFollowsSelection ? state.selectedNode?.id : nil
+        let header = filter.map { "only #\($0)  (f: all)" } ?? "all stages  (f: selected only)"
+        buffer.putTruncated(header, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
+        let anchor = state.cursor ?? state.timeline.end
+        let events = state.timeline.events(endingAt: anchor, count: area.height - 1, node: filter)
+        for (line, item) in events.enumerated() {
+            let e = item.event
+            let op = state.graph[e.node]?.operatorName ?? state.liveGraph[e.node]?.operatorName ?? "?"
+            let text = "\(Format.time(e.timeNs))  #\(e.node) \(op)  \(describe(e, theme: theme))"
+            let y = area.y + 1 + line
+            buffer.putTruncated(text, x: area.x, y: y, maxWidth: area.width, glyphs: theme.glyphs)
+            if state.cursor != nil, item.position == anchor {
+                buffer.setStyle(Rect(x: area.x, y: y, width: area.width, height: 1)) { $0.reverse = true }
+            }
+        }
+    }
+
+    static func describe(_ e: WireEvent, theme: Theme) -> String {
+        switch e.kind {
+        case .eventSubscribe: return "subscribe"
+        case .eventSubscription: return e.other != 0 && e.other != e.node ? "subscription (shares #\(e.other)'s)" : "subscription"
+        case .eventRequest: return "request \(Format.demand(Demand(wire: e.demand), theme: theme))"
+        case .eventDemand: return "demand +\(Format.demand(Demand(wire: e.demand), theme: theme))"
+        case .eventValue: return e.text.isEmpty ? "value" : "value \(e.text)"
+        case .eventFinished: return "finished"
+        case .eventFailed: return "failed: \(e.text)"
+        case .eventCancelled: return "cancelled by \(CancelCause(e.cause)?.rawValue ?? "downstream")"
+        case .eventForward: return "forwards to #\(e.other)"
+        case .eventAdopt: return "found its downstream #\(e.other)"
+        case .eventFeeds: return "feeds #\(e.other) through a subject"
+        default: return "event"
+        }
+    }
+}
