@@ -118,10 +118,15 @@ public struct AppState: Sendable {
 
     static let laneLength = 256
 
+    /// Adds each event's mark to its stage's lane. A cancel is recorded on the stage that
+    /// owns the subscription; like the graph, every stage sharing it shows the cancel.
     mutating func recordLanes(_ events: [WireEvent]) {
         for e in events where e.kind != .eventDemand && e.kind != .eventUnknown {
-            lanes[e.node, default: []].append(LaneMark(time: e.timeNs, kind: e.kind))
-            if lanes[e.node]!.count > Self.laneLength { lanes[e.node]!.removeFirst() }
+            let stages = e.kind == .eventCancelled ? [e.node] + (liveGraph[e.node]?.sharers ?? []) : [e.node]
+            for stage in stages {
+                lanes[stage, default: []].append(LaneMark(time: e.timeNs, kind: e.kind))
+                if lanes[stage]!.count > Self.laneLength { lanes[stage]!.removeFirst() }
+            }
         }
     }
 

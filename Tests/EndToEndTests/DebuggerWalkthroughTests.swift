@@ -1,0 +1,91 @@
+import Foundation
+import PipescopeTestSupport
+import XCTest
+
+/// The README's "Debug a pipeline step by step", done in a real terminal on the demo.
+final class DebuggerWalkthroughTests: XCTestCase {
+    /// The event log's rows (the right half of the lower panes), oldest first.
+    private func logRows(_ screen: String) -> [String] {
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let top = lines.firstIndex(where: { $0.contains("┌ Events") }) else { return [] }
+        return lines[(top + 2)...].compactMap { line in
+            let parts = line.components(separatedBy: "││")
+            guard parts.count == 2 else { return nil }
+            let row = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "│ "))
+            return row.isEmpty ? nil : row
+        }
+    }
+
+    /// Rows of the log that are deliveries (what the gate releases).
+    private func deliveries(_ rows: [String]) -> [String] {
+        rows.filter { $0.contains("  value") || $0.hasSuffix("  finished") || $0.contains("  failed:") }
+    }
+
+    /// The sum of the VALUES column of the tree.
+    private func totalValues(_ screen: String) -> Int {
+        screen.split(separator: "\n").compactMap { line -> Int? in
+            let tree = line.components(separatedBy: "││").first ?? ""
+            guard tree.contains("active") || tree.contains("finished") || tree.contains("cancelled") || tree.contains("failed")
+            else { return nil }
+            return tree.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "│"))) }.last
+        }.reduce(0, +)
+    }
+
+    func testPauseStepGoBackThenCancelTheTicker() throws {
+        let session = try TerminalSession(width: 140, height: 40)
+        defer { session.kill() }
+        session.type(Programs.pipescope)
+        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("TimerPublisher") && $0.contains("┌ Events") }, timeout: 60))
+
+        // Pause, and let the threads come to rest at the gate.
+        session.tmux.sendKeys("Space")
+        session.expect("PAUSED")
+        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("▶ next") }, timeout: 5))
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = session.tmux.capture()
+        let deliveredBefore = deliveries(logRows(before))
+
+        // Three steps: exactly three more deliveries in the log.
+        for step in 1...3 {
+            session.tmux.sendKeys("n")
+            session.expect("released 1 of")
+            Thread.sleep(forTimeInterval: 0.3)
+            _ = step
+        }
+        let after = session.tmux.capture()
+        let deliveredAfter = deliveries(logRows(after))
+        let new = newRows(before: deliveredBefore, after: deliveredAfter)
+        XCTAssertEqual(new.count, 3, "exactly three events were delivered:\n\(new.joined(separator: "\n"))")
+
+        // Two events back: the counts go back too.
+        let liveTotal = totalValues(after)
+        session.tmux.sendKeys("[", "[")
+        let past = session.expect("HISTORY")
+        XCTAssertLessThan(totalValues(past), liveTotal, "the tree shows fewer values two events ago")
+
+        // Back to live, resume, and cancel the ticker's Map stage with confirmation.
+        session.tmux.sendKeys("G")
+        session.tmux.sendKeys("Space")
+        session.expect("resumed")
+        session.tmux.sendKeys("Home", "j")
+        session.expect("#2 → Filter")
+        session.tmux.sendKeys("c")
+        session.expect("Cancel #2 Map?")
+        session.tmux.sendKeys("y")
+        let cancelled = session.expect("cancelled by inspector")
+        let mapLane = cancelled.split(separator: "\n").first { $0.contains("  ▾ Map ") }
+            .map { String($0).components(separatedBy: "││").last ?? "" } ?? ""
+        XCTAssertTrue(mapLane.contains("⊘"), "the Map stage's lane shows the cancel: \(mapLane)")
+        let values = TerminalSession.values(of: "  ▾ Map", in: cancelled)
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(TerminalSession.values(of: "  ▾ Map", in: session.tmux.capture()), values, "no more values")
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
+
+    /// The rows at the end of `after` that were not at the end of `before` (the log scrolls).
+    private func newRows(before: [String], after: [String]) -> [String] {
+        guard let last = before.last, let index = after.lastIndex(of: last) else { return after }
+        return Array(after[(index + 1)...])
+    }
+}
