@@ -116,6 +116,12 @@ public struct Graph: Sendable, Equatable {
         }
     }
 
+    /// Whether a stage and everything upstream of it have ended.
+    public func isEnded(_ id: NodeID) -> Bool {
+        guard let node = nodes[id] else { return true }
+        return node.status.isTerminal && node.children.allSatisfy { isEnded($0) }
+    }
+
     // MARK: - Pruning
 
     /// Removes ended subtrees, at any depth, whose top stage ended before

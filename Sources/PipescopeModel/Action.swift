@@ -34,6 +34,14 @@ public enum Action: Hashable, Sendable {
     case fitTimeline
     /// The event log shows only the selected stage's events, or all.
     case toggleLogFilter
+    /// Start typing a filter (`/`).
+    case startFilter
+    /// Hide or show pipelines that have ended.
+    case toggleEnded
+    /// Typing the filter: a character, backspace, accept, or clear.
+    case filterType(Character)
+    case filterBackspace
+    case filterAccept
 }
 
 /// Every input the app reacts to, applied by ``reduce(_:_:)``.

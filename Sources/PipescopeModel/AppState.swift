@@ -1,4 +1,5 @@
 import DequeModule
+import Foundation
 import PipescopeGraph
 import PipescopeWire
 
@@ -29,7 +30,7 @@ public struct AppState: Sendable {
     public var pid: Int32?
     public var connection: ConnectionState = .connecting
     /// The graph on screen: the live one, or the one at the history cursor.
-    public var graph = Graph() { didSet { rows = graph.rows(collapsed: collapsed) } }
+    public var graph = Graph() { didSet { refreshRows() } }
     /// The program's graph now, whatever the cursor shows.
     public internal(set) var liveGraph = Graph()
     /// Every event with checkpoints, for moving back in time.
@@ -40,7 +41,15 @@ public struct AppState: Sendable {
     public private(set) var history = Deque<WireEvent>()
     public var historyLimit = 100_000
     public var selection: NodeID?
-    public var collapsed: Set<NodeID> = [] { didSet { rows = graph.rows(collapsed: collapsed) } }
+    public var collapsed: Set<NodeID> = [] { didSet { refreshRows() } }
+    /// The `/` filter: a substring, or a regular expression when it is one. Empty: none.
+    public internal(set) var filter = "" { didSet { refreshRows() } }
+    /// The filter is being typed.
+    public internal(set) var editingFilter = false
+    /// Ended pipelines are hidden (`x`).
+    public internal(set) var hideEnded = false { didSet { refreshRows() } }
+    /// Stages matching the filter, in row order.
+    public private(set) var matches: [NodeID] = []
     public var showHelp = false
     /// A cancel waiting for confirmation.
     public var pendingCancel: CancelPreview?
@@ -88,9 +97,35 @@ public struct AppState: Sendable {
         self.pid = pid
     }
 
-    /// The tree as currently visible. Derived from the graph and the folds whenever
-    /// either changes, once, rather than by every view on every frame.
+    /// The tree as currently visible. Derived from the graph, the folds, the filter and
+    /// the ended-pipelines switch whenever one changes, once, rather than by every view
+    /// on every frame.
     public private(set) var rows: [TreeRow] = []
+
+    private mutating func refreshRows() {
+        var all = graph.rows(collapsed: collapsed)
+        if hideEnded {
+            all = all.filter { row in
+                var root = row.id
+                while let p = graph[root]?.parent { root = p }
+                return !graph.isEnded(root)
+            }
+        }
+        guard !filter.isEmpty else {
+            rows = all
+            matches = []
+            return
+        }
+        let matcher = FilterMatcher(filter)
+        let hits = Set(graph.nodes.values.filter { matcher.matches($0) }.map(\.id))
+        var keep = hits
+        for id in hits {
+            var parent = graph[id]?.parent
+            while let p = parent, keep.insert(p).inserted { parent = graph[p]?.parent }
+        }
+        rows = all.filter { keep.contains($0.id) }
+        matches = rows.filter { hits.contains($0.id) && !$0.isReference }.map(\.id)
+    }
 
     /// The selected stage and its downstream stages, innermost first: where the
     /// selection falls back to when the stage is pruned or hidden.
@@ -152,4 +187,30 @@ public struct AppState: Sendable {
 public struct LaneMark: Hashable, Sendable {
     public var time: Int64
     public var kind: WireEventKind
+}
+
+/// Matches stages against the `/` filter: a case-insensitive substring, or a regular
+/// expression when the text is one (it compiles and uses a regex character), against
+/// the operator, the publisher's type, and the last value. (Not the subscriber: a
+/// stage would match its downstream's name.)
+struct FilterMatcher {
+    private let text: String
+    private let regex: NSRegularExpression?
+
+    init(_ text: String) {
+        self.text = text.lowercased()
+        let looksLikeRegex = text.rangeOfCharacter(from: CharacterSet(charactersIn: "^$.*+?()[]{}|\\")) != nil
+        regex = looksLikeRegex ? try? NSRegularExpression(pattern: text, options: [.caseInsensitive]) : nil
+    }
+
+    func matches(_ node: NodeSummary) -> Bool {
+        for field in [node.operatorName, node.publisherType, node.lastValue ?? ""] {
+            if let regex {
+                if regex.firstMatch(in: field, range: NSRange(field.startIndex..., in: field)) != nil { return true }
+            } else if field.lowercased().contains(text) {
+                return true
+            }
+        }
+        return false
+    }
 }

@@ -67,6 +67,19 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
 }
 
 private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
+    if state.editingFilter {
+        switch action {
+        case .filterType(let c): state.filter.append(c)
+        case .filterBackspace: if !state.filter.isEmpty { state.filter.removeLast() }
+        case .filterAccept: state.editingFilter = false
+        case .dismiss:
+            state.editingFilter = false
+            state.filter = ""
+        default: break
+        }
+        if let first = state.matches.first { state.selection = first }
+        return []
+    }
     if let preview = state.pendingCancel {
         switch action {
         case .confirm:
@@ -104,6 +117,10 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
     case .digit(let d):
         state.countPrefix = min(state.countPrefix * 10 + d, 9_999)
         return []
+    case .step where !state.filter.isEmpty && !state.paused,
+         .stepMany where !state.filter.isEmpty && !state.paused:
+        // With a filter and the program running, n and N move between matches.
+        jumpToMatch(&state, forward: action == .step)
     case .togglePause, .step, .stepMany:
         if case .replay = state.connection, action != .togglePause {
             moveCursor(&state, to: (state.cursor ?? state.timeline.end) + (action == .step ? max(1, state.countPrefix) : 10))
@@ -125,9 +142,18 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
     case .historyLive:
         state.cursor = nil
         state.graph = state.liveGraph
+    case .startFilter:
+        state.editingFilter = true
+    case .toggleEnded:
+        state.hideEnded.toggle()
+        state.notice = Notice(text: state.hideEnded ? "ended pipelines hidden (x shows them)" : "ended pipelines shown", isError: false)
+    case .filterType, .filterBackspace, .filterAccept:
+        break
     case .toggleHelp: state.showHelp = true
     case .toggleLints: state.showLints.toggle()
-    case .dismiss: state.notice = nil
+    case .dismiss:
+        if state.notice == nil { state.filter = "" }
+        state.notice = nil
     case .confirm: break
     case .cancelSelected:
         requestCancel(&state)
@@ -155,6 +181,22 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
         }
     }
     return []
+}
+
+/// Moves the selection to the next (or previous) stage matching the filter.
+private func jumpToMatch(_ state: inout AppState, forward: Bool) {
+    guard !state.matches.isEmpty else {
+        state.notice = Notice(text: "no stage matches \"\(state.filter)\"", isError: true)
+        return
+    }
+    let current = state.selection.flatMap { state.matches.firstIndex(of: $0) }
+    let next: Int
+    if let current {
+        next = (current + (forward ? 1 : state.matches.count - 1)) % state.matches.count
+    } else {
+        next = forward ? 0 : state.matches.count - 1
+    }
+    state.selection = state.matches[next]
 }
 
 /// Zooms out until every kept lane mark fits the timeline's width (about 60 columns).

@@ -30,7 +30,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("n")], label: "n", action: .step,
                    help: "release one waiting event (type a count first for more: 5n)", hint: "n step"),
         KeyBinding(keys: [.character("N")], label: "N", action: .stepMany, help: "release ten waiting events", hint: nil),
-        KeyBinding(keys: [.character("[")], label: "[", action: .history(-1), help: "back one event in history", hint: "[ ] history"),
+        KeyBinding(keys: [.character("[")], label: "[", action: .history(-1), help: "back one event in history", hint: nil),
         KeyBinding(keys: [.character("]")], label: "]", action: .history(1), help: "forward one event in history", hint: nil),
         KeyBinding(keys: [.character("{")], label: "{", action: .history(-50), help: "back 50 events", hint: nil),
         KeyBinding(keys: [.character("}")], label: "}", action: .history(50), help: "forward 50 events", hint: nil),
@@ -41,6 +41,9 @@ public enum KeyMap {
         KeyBinding(keys: [.character("=")], label: "=", action: .fitTimeline, help: "fit all kept history in the timeline", hint: nil),
         KeyBinding(keys: [.character("f")], label: "f", action: .toggleLogFilter,
                    help: "event log: only the selected stage, or all", hint: nil),
+        KeyBinding(keys: [.character("/")], label: "/", action: .startFilter,
+                   help: "filter: substring or regex on operator, types, last value (n N: next match)", hint: "/ filter"),
+        KeyBinding(keys: [.character("x")], label: "x", action: .toggleEnded, help: "hide or show ended pipelines", hint: nil),
         KeyBinding(keys: [.character("c")], label: "c", action: .cancelSelected,
                    help: "cancel the selected stage (shows what it reaches first)", hint: nil),
         KeyBinding(keys: [.character("y")], label: "y", action: .confirm, help: "confirm the cancel", hint: nil),
@@ -60,6 +63,17 @@ public enum KeyMap {
     }()
 
     public static func action(for key: Key) -> Action? { table[key] }
+
+    /// While the filter is being typed, keys are text.
+    public static func filterAction(for key: Key) -> Action? {
+        switch key {
+        case .character(let c): return .filterType(c)
+        case .backspace, .delete: return .filterBackspace
+        case .enter: return .filterAccept
+        case .escape: return .dismiss
+        default: return nil
+        }
+    }
 
     /// The hint bar's entries, in table order.
     public static var hints: [String] { bindings.compactMap(\.hint) }

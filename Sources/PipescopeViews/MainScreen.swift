@@ -24,8 +24,7 @@ public enum MainScreen {
             return
         }
         let (treeBox, detailBox) = layout(body)
-        let count = state.graph.nodes.count
-        buffer.drawBox(treeBox, title: "Pipelines (\(count) \(count == 1 ? "stage" : "stages"))", style: theme.border,
+        buffer.drawBox(treeBox, title: treeTitle(state), style: theme.border,
                        titleStyle: theme.title, glyphs: theme.glyphs)
         TreeView.render(state, theme: theme, area: treeBox.inset(by: 1), into: &buffer)
         buffer.drawBox(detailBox, title: "Stage", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
@@ -41,6 +40,15 @@ public enum MainScreen {
         } else if let preview = state.pendingCancel {
             ConfirmCancelOverlay.render(preview, state: state, theme: theme, area: body, into: &buffer)
         }
+    }
+
+    /// "Pipelines (12 stages)", with the filter and the hidden ended pipelines when set.
+    static func treeTitle(_ state: AppState) -> String {
+        let count = state.graph.nodes.count
+        var title = "Pipelines (\(count) \(count == 1 ? "stage" : "stages"))"
+        if !state.filter.isEmpty { title += " /\(state.filter): \(state.matches.count) match\(state.matches.count == 1 ? "" : "es")" }
+        if state.hideEnded { title += " ended hidden" }
+        return title
     }
 
     /// How many tree rows fit, so paging can move by a screenful.
@@ -65,8 +73,7 @@ public enum MainScreen {
     }
 
     static func renderFourPanes(_ state: AppState, _ p: Panes, theme: Theme, into buffer: inout ScreenBuffer) {
-        let count = state.graph.nodes.count
-        buffer.drawBox(p.tree, title: "Pipelines (\(count) \(count == 1 ? "stage" : "stages"))", style: theme.border,
+        buffer.drawBox(p.tree, title: treeTitle(state), style: theme.border,
                        titleStyle: theme.title, glyphs: theme.glyphs)
         TreeView.render(state, theme: theme, area: p.tree.inset(by: 1), into: &buffer)
         buffer.drawBox(p.timeline, title: "Timeline", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)

@@ -54,6 +54,12 @@ public enum HintBar {
                                 style: style, glyphs: theme.glyphs)
             return
         }
+        if state.editingFilter {
+            let text = " /" + state.filter + (theme.glyphs.isUnicode ? "█" : "_")
+                + "   \(state.matches.count) match\(state.matches.count == 1 ? "" : "es")  Enter keep  Esc clear"
+            buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width, style: Style(bold: true), glyphs: theme.glyphs)
+            return
+        }
         if let cursor = state.cursor {
             var text = " history"
             if let event = state.timeline.event(at: cursor) {
