@@ -38,13 +38,21 @@ final class ProbeServer: @unchecked Sendable {
                     try channel.pipeline.syncOperations.addHandler(ConnectionHandler(hub: hub))
                 }
             }
+        // Bound under a temporary name, made private, then renamed into place: the
+        // socket never appears at its real path with the umask's looser mode.
+        let staging = (path as NSString).deletingLastPathComponent + "/.\(getpid()).binding"
+        unlink(staging)
         do {
-            channel = try bootstrap.bind(unixDomainSocketPath: path).wait()
+            channel = try bootstrap.bind(unixDomainSocketPath: staging).wait()
+            guard chmod(staging, 0o600) == 0, rename(staging, path) == 0 else {
+                throw SocketFile.Failure.directory((path as NSString).deletingLastPathComponent,
+                                                   String(cString: strerror(errno)))
+            }
         } catch {
+            unlink(staging)
             try? group.syncShutdownGracefully()
             throw error
         }
-        chmod(path, 0o600)
         SocketFile.removeAtExit(path)
         do {
             tcpChannel = try Self.listenTCP(group: group, hub: hub)
