@@ -46,12 +46,14 @@ final class DebuggerWalkthroughTests: XCTestCase {
         let deliveredBefore = deliveries(logRows(before))
 
         // Three steps: exactly three more deliveries in the log.
-        for step in 1...3 {
+        for _ in 1...3 {
+            XCTAssertNotNil(session.tmux.waitFor({ $0.contains("▶ next") }, timeout: 10), "an event waits")
             session.tmux.sendKeys("n")
-            session.expect("released 1 of")
+            session.expect("released")
             Thread.sleep(forTimeInterval: 0.3)
-            _ = step
         }
+        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("▶ next") }, timeout: 10), "threads back at the gate")
+        Thread.sleep(forTimeInterval: 0.3)
         let after = session.tmux.capture()
         let deliveredAfter = deliveries(logRows(after))
         let new = newRows(before: deliveredBefore, after: deliveredAfter)

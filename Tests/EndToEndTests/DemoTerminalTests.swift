@@ -70,9 +70,11 @@ final class DemoTerminalTests: XCTestCase {
                        TerminalSession.values(of: "TimerPublisher", in: before), "paused: the ticker stands still")
         session.tmux.sendKeys("n")
         session.expect("released 1 of")
+        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("▶ next") }, timeout: 10))
         session.tmux.sendLiteral("2")
         session.tmux.sendKeys("n")
-        session.expect("released 2 of")
+        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("released 2 of") || $0.contains("released 1 of 1") }, timeout: 10),
+                        "a count before n steps that many: \(session.tmux.lastScreen)")
         session.tmux.sendKeys("Space")
         session.expect("resumed")
         session.expect("LIVE")
