@@ -241,12 +241,19 @@ public struct Graph: Sendable, Equatable {
         }
     }
 
-    /// Stages downstream of a cancel that did not come from them will get nothing more.
+    /// Stages downstream of a cancel that did not come from them will get nothing more,
+    /// unless another live upstream still feeds them (a flatMap's other inners).
     private mutating func markOrphans(below group: [NodeID]) {
         for id in group {
+            var child = id
             var parent = nodes[id]?.parent
             while let p = parent, !group.contains(p), let node = nodes[p], !node.status.isTerminal {
+                let stillFed = node.children.contains { other in
+                    other != child && !group.contains(other) && (nodes[other].map { !$0.status.isTerminal } ?? false)
+                }
+                if stillFed { break }
                 nodes[p]?.orphaned = true
+                child = p
                 parent = node.parent
             }
         }

@@ -183,3 +183,91 @@ final class CommandTests: XCTestCase {
         c.cancel()
     }
 }
+
+/// Cancelling from the inspector, shape by shape, as Combine's own rules say.
+final class CancelShapesTests: XCTestCase {
+    private var probe: Probe!
+
+    override func setUp() {
+        probe = Probe()
+        probe.enable()
+    }
+
+    override func tearDown() { probe.disable() }
+
+    private func cancel(_ op: String, where predicate: (NodeSummary) -> Bool = { _ in true }) throws -> Graph {
+        probe.flush()
+        let node = try XCTUnwrap(probe.graph.nodes.values.filter { $0.operatorName == op && predicate($0) }.min { $0.id < $1.id })
+        guard case .subscription(let subscription, _, _) = probe.registry.cancelFromInspector(node: node.id) else {
+            XCTFail("#\(node.id) \(op) could not be cancelled")
+            return probe.graph
+        }
+        subscription.cancel()
+        probe.flush()
+        return probe.graph
+    }
+
+    func testCancellingAFlatMapInnerPublisherLeavesThePipelineRunning() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        var inners: [PassthroughSubject<Int, Never>] = []
+        var received: [Int] = []
+        let c = subject.flatMap { _ -> PassthroughSubject<Int, Never> in
+            let inner = PassthroughSubject<Int, Never>()
+            inners.append(inner)
+            return inner
+        }.sink { received.append($0) }
+        subject.send(1)
+        subject.send(2)
+        // The FlatMap stage's children in creation order: its upstream subject, then the inners.
+        probe.flush()
+        let children = probe.graph[probe.graph.roots[0]]?.children.sorted() ?? []
+        XCTAssertEqual(children.count, 3)
+        let firstInner = children[1]
+        let graph = try cancel("PassthroughSubject", where: { $0.id == firstInner })
+        inners[0].send(10)   // the cancelled inner: nothing arrives
+        inners[1].send(20)   // the other inner still flows
+        XCTAssertEqual(received, [20])
+        let statuses = graph.nodes.values.filter { $0.parent != nil }.sorted { $0.id < $1.id }.map { "\($0.status.rawValue)\($0.cause.map { "(\($0.rawValue))" } ?? "")" }
+        XCTAssertEqual(statuses, ["active", "cancelled(inspector)", "active"], "upstream subject, cancelled inner, other inner")
+        XCTAssertEqual(graph[graph.roots[0]]?.status, .active, "the FlatMap stage runs on")
+        XCTAssertEqual(graph[graph.roots[0]]?.orphaned, false, "one inner ending orphans nothing")
+        c.cancel()
+    }
+
+    func testCancellingASharedUpstreamOrphansEveryBranch() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.map { $0 }.share()
+        var first: [Int] = [], second: [Int] = []
+        var completions = 0
+        let c1 = shared.sink(receiveCompletion: { _ in completions += 1 }, receiveValue: { first.append($0) })
+        let c2 = shared.sink(receiveCompletion: { _ in completions += 1 }, receiveValue: { second.append($0) })
+        subject.send(1)
+        let graph = try cancel("Map")
+        subject.send(2)
+        XCTAssertEqual(first, [1])
+        XCTAssertEqual(second, [1], "neither branch gets more values")
+        XCTAssertEqual(completions, 0, "nor a completion")
+        let map = try XCTUnwrap(graph.nodes.values.first { $0.operatorName == "Map" })
+        XCTAssertEqual(map.status, .cancelled)
+        XCTAssertEqual(map.cause, .inspector)
+        let branches = graph.roots.compactMap { graph[$0] }
+        XCTAssertEqual(branches.count, 2)
+        XCTAssertTrue(branches.allSatisfy { $0.status == .active }, "the branches were not cancelled")
+        XCTAssertTrue(graph.nodes.values.filter { $0.operatorName == "Share" }.allSatisfy { $0.orphaned || $0.status == .active })
+        c1.cancel(); c2.cancel()
+    }
+
+    func testCancellingARootCancelsEverythingUpstream() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        let c = subject.map { $0 }.receive(on: ImmediateScheduler.shared).sink { received.append($0) }
+        subject.send(1)
+        let graph = try cancel("ReceiveOn")
+        subject.send(2)
+        XCTAssertEqual(received, [1])
+        XCTAssertTrue(graph.nodes.values.allSatisfy { $0.status == .cancelled }, GraphDump.lines(graph).joined(separator: "\n"))
+        XCTAssertEqual(graph[graph.roots[0]]?.cause, .inspector)
+        XCTAssertFalse(graph.nodes.values.contains { $0.orphaned }, "nothing is downstream of a root")
+        c.cancel()
+    }
+}

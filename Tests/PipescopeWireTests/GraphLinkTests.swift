@@ -66,6 +66,24 @@ final class GraphLinkTests: XCTestCase {
         XCTAssertEqual(g[1]?.status, .active, "orphans get no completion: they stay active")
     }
 
+    func testAStageStillFedByAnotherUpstreamIsNotOrphaned() {
+        let g = fold { b in
+            b.subscribe(1, op: "FlatMap", type: "FlatMap", subscriber: "Sink")
+            b.subscribe(2, parent: 1, op: "PassthroughSubject", type: "PassthroughSubject", subscriber: "FlatMap")
+            b.subscribe(3, parent: 1, op: "Just", type: "Just", subscriber: "FlatMap")
+            b.cancel(3, cause: .inspector)
+        }
+        XCTAssertEqual(g[1]?.orphaned, false, "the FlatMap's other upstream still feeds it")
+        let last = fold { b in
+            b.subscribe(1, op: "FlatMap", type: "FlatMap", subscriber: "Sink")
+            b.subscribe(2, parent: 1, op: "PassthroughSubject", type: "PassthroughSubject", subscriber: "FlatMap")
+            b.subscribe(3, parent: 1, op: "Just", type: "Just", subscriber: "FlatMap")
+            b.finish(2)
+            b.cancel(3, cause: .inspector)
+        }
+        XCTAssertEqual(last[1]?.orphaned, true, "its last live upstream was cancelled")
+    }
+
     func testACancelByTheDownstreamOrphansNothing() {
         let g = fold { b in
             b.chain(from: 1, subscriber: "Sink", ops: ["Map", "ReceiveOn", "PassthroughSubject"])
