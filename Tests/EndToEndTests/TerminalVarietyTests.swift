@@ -1,0 +1,60 @@
+import Foundation
+import PipescopeTestSupport
+import XCTest
+
+/// The inspector in less friendly terminals, and the keys that reshape the screen.
+final class TerminalVarietyTests: XCTestCase {
+    private var directory: String!
+
+    override func setUp() { directory = makeTemporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+
+    func testVT100AndTheCLocaleGetASCII() throws {
+        let program = try ExampleProgram(socketPath: directory + "/vt.sock")
+        defer { program.stop() }
+        let session = try TerminalSession(width: 100, height: 30, environment: ["TERM": "vt100", "LANG": "C", "LC_ALL": "C"])
+        defer { session.kill() }
+        session.type("\(Programs.pipescope) attach \(program.socketPath)")
+        let screen = session.expect("Filter -> Sink", timeout: 30)
+        XCTAssertTrue(screen.contains("+ Pipelines"), "ASCII box corners:\n\(screen)")
+        XCTAssertFalse(screen.contains("│") || screen.contains("●") || screen.contains("→"), "no UTF-8 glyphs:\n\(screen)")
+        XCTAssertTrue(screen.contains("* active"), screen)
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+        session.expectUsableShell()
+    }
+
+    func testFilteringAndClearing() throws {
+        let program = try ExampleProgram(socketPath: directory + "/f.sock")
+        defer { program.stop() }
+        let session = try TerminalSession(width: 100, height: 30)
+        defer { session.kill() }
+        session.type("\(Programs.pipescope) attach \(program.socketPath)")
+        session.expect("Filter → Sink", timeout: 30)
+        session.tmux.sendKeys("/")
+        session.tmux.sendLiteral("Sequence")
+        session.tmux.sendKeys("Enter")
+        let filtered = session.expect("/Sequence: 1 match")
+        XCTAssertTrue(filtered.contains("Sequence → Sink"))
+        XCTAssertFalse(filtered.contains("Filter → Sink"), "other pipelines are hidden:\n\(filtered)")
+        session.tmux.sendKeys("Escape", "Escape")
+        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("Filter → Sink") && !$0.contains("/Sequence") }, timeout: 5))
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
+
+    func testZoomingTheTimeline() throws {
+        let program = try ExampleProgram(socketPath: directory + "/z.sock")
+        defer { program.stop() }
+        let session = try TerminalSession(width: 140, height: 40)
+        defer { session.kill() }
+        session.type("\(Programs.pipescope) attach \(program.socketPath)")
+        session.expect("100 ms/col", timeout: 30)
+        session.tmux.sendKeys("-")
+        session.expect("200 ms/col")
+        session.tmux.sendKeys("+", "+")
+        session.expect("50 ms/col")
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
+}
