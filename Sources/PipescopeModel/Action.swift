@@ -36,6 +36,8 @@ public enum Action: Hashable, Sendable {
     case toggleLogFilter
     /// Start typing a filter (`/`).
     case startFilter
+    /// Move the focus to the next or previous pane.
+    case focusNext, focusPrevious
     /// Hide or show pipelines that have ended.
     case toggleEnded
     /// Typing the filter: a character, backspace, accept, or clear.

@@ -78,6 +78,8 @@ public struct AppState: Sendable {
     public internal(set) var now: Int64 = 0
     /// The event log shows only the selected stage's events.
     public var logFollowsSelection = false
+    /// The pane the arrow keys act on (Tab and Shift-Tab move it).
+    public var focus: Pane = .tree
     /// Wall-clock time of the newest event seen (a recording's "now").
     public private(set) var lastEventNanos: Int64 = 0
     public var rate = EventRate()
@@ -212,5 +214,15 @@ struct FilterMatcher {
             }
         }
         return false
+    }
+}
+
+/// The panes of the full layout, in Tab order.
+public enum Pane: String, CaseIterable, Sendable {
+    case tree, timeline, detail, events
+
+    public var next: Pane { Pane.allCases[(Pane.allCases.firstIndex(of: self)! + 1) % Pane.allCases.count] }
+    public var previous: Pane {
+        Pane.allCases[(Pane.allCases.firstIndex(of: self)! + Pane.allCases.count - 1) % Pane.allCases.count]
     }
 }

@@ -105,6 +105,24 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
         }
         return []
     }
+    // In the event log and the timeline the arrows move through history.
+    if state.focus == .events || state.focus == .timeline {
+        switch action {
+        case .moveUp where state.focus == .events, .collapse where state.focus == .timeline:
+            moveCursor(&state, to: (state.cursor ?? state.timeline.end) - 1)
+            return []
+        case .moveDown where state.focus == .events, .expand where state.focus == .timeline:
+            moveCursor(&state, to: (state.cursor ?? state.timeline.end) + 1)
+            return []
+        case .pageUp:
+            moveCursor(&state, to: (state.cursor ?? state.timeline.end) - 50)
+            return []
+        case .pageDown:
+            moveCursor(&state, to: (state.cursor ?? state.timeline.end) + 50)
+            return []
+        default: break
+        }
+    }
     // Reference rows point at a stage shown elsewhere; the selection skips them.
     let rows = state.rows.filter { !$0.isReference }
     let index = state.selection.flatMap { id in rows.firstIndex { $0.id == id } } ?? 0
@@ -142,6 +160,8 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
     case .historyLive:
         state.cursor = nil
         state.graph = state.liveGraph
+    case .focusNext: state.focus = state.focus.next
+    case .focusPrevious: state.focus = state.focus.previous
     case .startFilter:
         state.editingFilter = true
     case .toggleEnded:

@@ -18,6 +18,9 @@ public enum KeyMap {
     public static let bindings: [KeyBinding] = [
         KeyBinding(keys: [.up, .character("k")], label: "↑ k", action: .moveUp, help: "select the stage above", hint: nil),
         KeyBinding(keys: [.down, .character("j")], label: "↓ j", action: .moveDown, help: "select the stage below", hint: "↑↓ move"),
+        KeyBinding(keys: [.tab], label: "Tab", action: .focusNext,
+                   help: "next pane (the arrows act on it: in the log and timeline they move through history)", hint: nil),
+        KeyBinding(keys: [.backTab], label: "S-Tab", action: .focusPrevious, help: "previous pane", hint: nil),
         KeyBinding(keys: [.pageUp], label: "PgUp", action: .pageUp, help: "up one page", hint: nil),
         KeyBinding(keys: [.pageDown], label: "PgDn", action: .pageDown, help: "down one page", hint: nil),
         KeyBinding(keys: [.home], label: "Home", action: .home, help: "first stage", hint: nil),
@@ -77,4 +80,16 @@ public enum KeyMap {
 
     /// The hint bar's entries, in table order.
     public static var hints: [String] { bindings.compactMap(\.hint) }
+
+    /// The hint bar for a pane: what the arrows do there, then the keys that work
+    /// everywhere (at most 7 in all).
+    public static func hints(for pane: Pane) -> [String] {
+        let everywhere = hints.filter { !$0.hasPrefix("↑↓") }
+        switch pane {
+        case .tree: return hints
+        case .timeline: return ["←→ history", "+ - zoom"] + everywhere.prefix(5)
+        case .events: return ["↑↓ history", "f this stage"] + everywhere.prefix(5)
+        case .detail: return ["Tab next pane"] + everywhere.prefix(6)
+        }
+    }
 }

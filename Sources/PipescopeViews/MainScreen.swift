@@ -73,14 +73,19 @@ public enum MainScreen {
     }
 
     static func renderFourPanes(_ state: AppState, _ p: Panes, theme: Theme, into buffer: inout ScreenBuffer) {
-        buffer.drawBox(p.tree, title: treeTitle(state), style: theme.border,
-                       titleStyle: theme.title, glyphs: theme.glyphs)
+        func box(_ rect: Rect, _ title: String, _ pane: Pane) {
+            let focused = state.focus == pane
+            let border = focused ? Style(foreground: theme.colors ? .yellow : nil, bold: true) : theme.border
+            buffer.drawBox(rect, title: focused ? title + " *" : title, style: border,
+                           titleStyle: focused ? Style(bold: true, reverse: true) : theme.title, glyphs: theme.glyphs)
+        }
+        box(p.tree, treeTitle(state), .tree)
         TreeView.render(state, theme: theme, area: p.tree.inset(by: 1), into: &buffer)
-        buffer.drawBox(p.timeline, title: "Timeline", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
+        box(p.timeline, "Timeline", .timeline)
         TimelineView.render(state, theme: theme, area: p.timeline.inset(by: 1), into: &buffer)
-        buffer.drawBox(p.detail, title: "Stage", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
+        box(p.detail, "Stage", .detail)
         DetailView.render(state, theme: theme, area: p.detail.inset(by: 1), into: &buffer)
-        buffer.drawBox(p.events, title: "Events", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
+        box(p.events, "Events", .events)
         EventLogView.render(state, theme: theme, area: p.events.inset(by: 1), into: &buffer)
     }
 

@@ -88,7 +88,7 @@ public enum HintBar {
                                 style: Style(foreground: theme.colors ? .yellow : nil, bold: true), glyphs: theme.glyphs)
             return
         }
-        let hints = theme.text(KeyMap.hints.joined(separator: "  "))
+        let hints = theme.text(KeyMap.hints(for: state.focus).joined(separator: "  "))
         buffer.putTruncated(" " + hints, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
     }
 }

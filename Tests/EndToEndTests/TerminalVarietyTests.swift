@@ -43,6 +43,24 @@ final class TerminalVarietyTests: XCTestCase {
         session.expect("EXIT=0")
     }
 
+    func testSwitchingPanesAndQuittingFromEach() throws {
+        let program = try ExampleProgram(socketPath: directory + "/tab.sock")
+        defer { program.stop() }
+        let session = try TerminalSession(width: 140, height: 40)
+        defer { session.kill() }
+        for (tabs, title) in [(0, "stages) *"), (1, "Timeline *"), (2, "Stage *"), (3, "Events *")] {
+            session.type("\(Programs.pipescope) attach \(program.socketPath)")
+            session.expect("Filter → Sink", timeout: 30)
+            for _ in 0..<tabs { session.tmux.sendKeys("Tab") }
+            session.expect(title)
+            session.tmux.sendKeys("q")
+            session.expect("EXIT=0")
+            session.expectUsableShell()
+            session.tmux.sendKeys("C-l")   // a clean screen for the next round
+            _ = session.tmux.waitFor({ !$0.contains("EXIT=0") }, timeout: 5)
+        }
+    }
+
     func testZoomingTheTimeline() throws {
         let program = try ExampleProgram(socketPath: directory + "/z.sock")
         defer { program.stop() }

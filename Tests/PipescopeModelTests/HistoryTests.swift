@@ -75,6 +75,25 @@ final class HistoryTests: XCTestCase {
         XCTAssertEqual(history.graph(at: 0).nodes.count, shown.nodes.count, "positions before the start clamp to it")
     }
 
+    func testTabMovesTheFocusAndArrowsInTheLogMoveThroughHistory() {
+        var state = AppState(targetName: "t")
+        _ = reduce(&state, .attached(process: "t", pid: 1))
+        for batch in batches() { _ = reduce(&state, .batch(batch)) }
+        XCTAssertEqual(state.focus, .tree)
+        for expected in [Pane.timeline, .detail, .events] {
+            _ = reduce(&state, .action(.focusNext))
+            XCTAssertEqual(state.focus, expected)
+        }
+        _ = reduce(&state, .action(.moveUp))
+        XCTAssertEqual(state.cursor, state.timeline.end - 1, "up in the event log: one event back")
+        _ = reduce(&state, .action(.moveDown))
+        XCTAssertNil(state.cursor, "down again: live")
+        _ = reduce(&state, .action(.focusNext))
+        XCTAssertEqual(state.focus, .tree, "Tab wraps around")
+        _ = reduce(&state, .action(.focusPrevious))
+        XCTAssertEqual(state.focus, .events)
+    }
+
     func testTheCursorMovesBackAndReturnsToLive() {
         var state = AppState(targetName: "t")
         _ = reduce(&state, .attached(process: "t", pid: 1))
