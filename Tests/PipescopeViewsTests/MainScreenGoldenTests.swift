@@ -50,6 +50,20 @@ final class MainScreenGoldenTests: XCTestCase {
         check(ViewFixtures.realistic(), "realistic", width: 80, height: 24, theme: .plainUnicode)
     }
 
+    func testRealisticAt200x60() {
+        check(ViewFixtures.realistic(), "realistic", width: 200, height: 60, theme: .plainUnicode)
+        check(ViewFixtures.realistic(), "realistic", width: 200, height: 60, theme: .plainASCII)
+    }
+
+    func testAFilterIsActive() {
+        var state = ViewFixtures.realistic()
+        _ = reduce(&state, .action(.startFilter))
+        for c in "Timer" { _ = reduce(&state, .action(.filterType(c))) }
+        check(state, "filter-typing", width: 80, height: 24, theme: .plainUnicode)
+        _ = reduce(&state, .action(.filterAccept))
+        check(state, "filter-active", width: 120, height: 40, theme: .plainUnicode)
+    }
+
     func testRealisticASCII() {
         check(ViewFixtures.realistic(), "realistic", width: 120, height: 40, theme: .plainASCII)
         check(ViewFixtures.realistic(), "realistic", width: 80, height: 24, theme: .plainASCII)
