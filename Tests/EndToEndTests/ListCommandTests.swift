@@ -14,17 +14,7 @@ final class ListCommandTests: XCTestCase {
     /// A socket file nobody listens on, as a crashed program leaves behind.
     private func staleSocket(named name: String) throws {
         try FileManager.default.createDirectory(atPath: runtime + "/pipescope", withIntermediateDirectories: true)
-        let path = runtime + "/pipescope/" + name
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        close(fd)
+        makeStaleSocket(at: runtime + "/pipescope/" + name)
     }
 
     func testListShowsRunningProgramsAndRemovesStaleSockets() throws {

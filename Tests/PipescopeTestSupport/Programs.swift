@@ -97,3 +97,17 @@ public func makeTemporaryDirectory() -> String {
     mkdir(path, 0o700)
     return path
 }
+
+/// Leaves a Unix socket file at `path` that nobody listens on, as a crashed program does.
+public func makeStaleSocket(at path: String) {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (i, b) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
+    }
+    _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+}

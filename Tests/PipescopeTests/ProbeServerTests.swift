@@ -3,6 +3,7 @@ import Foundation
 @testable import Pipescope
 import PipescopeClient
 import PipescopeGraph
+import PipescopeTestSupport
 import PipescopeWire
 import XCTest
 
@@ -162,17 +163,7 @@ final class ProbeServerTests: XCTestCase {
 
     func testStaleSocketOfADeadProgramIsReplaced() throws {
         let stale = directory + "/stale.sock"
-        // A socket file nobody listens on, as a crashed program leaves behind.
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in stale.utf8.enumerated() { raw[i] = b }
-        }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        close(fd)
+        makeStaleSocket(at: stale)   // as a crashed program leaves behind
         XCTAssertThrowsError(try ProbeConnection.connect(path: stale)) { error in
             XCTAssertEqual(error as? ClientError, .notListening(path: stale))
         }
