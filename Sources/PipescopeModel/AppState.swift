@@ -37,9 +37,12 @@ public struct AppState: Sendable {
     public internal(set) var timeline = History()
     /// Position in `timeline` being shown (events applied), or nil when following live.
     public internal(set) var cursor: Int?
-    /// Every event received, oldest evicted first past ``historyLimit``.
-    public private(set) var history = Deque<WireEvent>()
-    public var historyLimit = 100_000
+    /// Events kept for history and the event log (evicted oldest first, a checkpoint
+    /// span at a time).
+    public var historyLimit: Int {
+        get { timeline.limit }
+        set { timeline.limit = newValue }
+    }
     public var selection: NodeID?
     public var collapsed: Set<NodeID> = [] { didSet { refreshRows() } }
     /// The `/` filter: a substring, or a regular expression when it is one. Empty: none.
@@ -178,10 +181,8 @@ public struct AppState: Sendable {
         self.pending = paused ? pending : []
     }
 
-    mutating func remember(_ events: [WireEvent]) {
+    mutating func noteLastEvent(_ events: [WireEvent]) {
         if let last = events.last?.timeNs, last > lastEventNanos { lastEventNanos = last }
-        history.append(contentsOf: events)
-        if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
     }
 }
 

@@ -35,7 +35,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.liveGraph.apply(batch)
         state.timeline.append(batch, after: state.liveGraph)
         if state.cursor == nil { state.graph = state.liveGraph }
-        state.remember(batch.events)
+        state.noteLastEvent(batch.events)
         state.recordLanes(batch.events)
         state.rate.record(batch.events.count)
     case .readOnly:

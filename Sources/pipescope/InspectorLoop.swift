@@ -91,28 +91,21 @@ struct InspectorLoop {
                 switch effect {
                 case .quit:
                     return .quit
-                case .cancelNode(let id):
-                    var command = WireCommand()
-                    command.kind = .commandCancelNode
-                    command.node = id
-                    send?(command)
-                case .pause:
-                    var command = WireCommand()
-                    command.kind = .commandPause
-                    send?(command)
-                case .resume:
-                    var command = WireCommand()
-                    command.kind = .commandResume
-                    send?(command)
-                case .step(let count):
-                    var command = WireCommand()
-                    command.kind = .commandStep
-                    command.count = UInt32(count)
-                    send?(command)
+                case .cancelNode(let id): send?(Self.command(.commandCancelNode) { $0.node = id })
+                case .pause: send?(Self.command(.commandPause))
+                case .resume: send?(Self.command(.commandResume))
+                case .step(let count): send?(Self.command(.commandStep) { $0.count = UInt32(count) })
                 }
             }
         }
         return .quit
+    }
+
+    static func command(_ kind: Pipescope_V1_CommandKind, _ edit: (inout WireCommand) -> Void = { _ in }) -> WireCommand {
+        var command = WireCommand()
+        command.kind = kind
+        edit(&command)
+        return command
     }
 
     static func message(for incoming: ProbeConnection.Incoming) -> Message {

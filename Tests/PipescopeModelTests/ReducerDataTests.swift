@@ -29,10 +29,10 @@ final class ReducerDataTests: XCTestCase {
         var state = AppState(targetName: "demo")
         XCTAssertTrue(reduce(&state, .snapshot(snapshot)).isEmpty)
         XCTAssertEqual(state.graph.nodes.count, 3)
-        XCTAssertTrue(state.history.isEmpty, "a snapshot is a state, not events")
+        XCTAssertEqual(state.timeline.end, 0, "a snapshot is a state, not events")
 
         XCTAssertTrue(reduce(&state, .batch(second.build(sequence: 99, dropped: 4))).isEmpty)
-        XCTAssertEqual(Array(state.history), second.batch.events)
+        XCTAssertEqual((1...state.timeline.end).compactMap { state.timeline.event(at: $0) }, second.batch.events)
         XCTAssertEqual(state.graph[2]?.values, 2)
         XCTAssertEqual(state.graph[2]?.lastValue, "20")
         XCTAssertEqual(state.graph[1]?.status, .cancelled)
@@ -41,26 +41,31 @@ final class ReducerDataTests: XCTestCase {
         XCTAssertEqual(GraphDump.lines(state.graph), GraphDump.lines(Graph.folding(first.build(), second.build())))
     }
 
+    /// History evicts oldest first, a checkpoint span (512 events) at a time.
     func testHistoryIsBoundedOldestEvictedFirst() {
         var state = AppState(targetName: "demo")
-        state.historyLimit = 10
+        state.historyLimit = 1000
         var all: [WireEvent] = []
         for i in 0..<5 {
-            let b = batch(events: 6, firstID: NodeID(i + 1), start: t0 + Int64(i) * second)
+            let b = batch(events: 600, firstID: NodeID(i + 1), start: t0 + Int64(i) * second)
             all += b.events
             _ = reduce(&state, .batch(b))
-            XCTAssertLessThanOrEqual(state.history.count, 10)
+            XCTAssertLessThanOrEqual(state.timeline.end - state.timeline.start, 1000 + History.checkpointStride)
         }
-        XCTAssertEqual(Array(state.history), Array(all.suffix(10)))
+        XCTAssertGreaterThan(state.timeline.start, 0, "the oldest events were evicted")
+        let kept = ((state.timeline.start + 1)...state.timeline.end).compactMap { state.timeline.event(at: $0) }
+        XCTAssertEqual(kept, Array(all.suffix(kept.count)), "what is kept is the newest, in order")
         XCTAssertEqual(state.graph.nodes.count, 5, "node summaries outlive evicted events")
     }
 
     func testOneBatchLargerThanTheLimit() {
         var state = AppState(targetName: "demo")
-        state.historyLimit = 3
-        let b = batch(events: 8)
+        state.historyLimit = 600
+        let b = batch(events: 2000)
         _ = reduce(&state, .batch(b))
-        XCTAssertEqual(Array(state.history), Array(b.events.suffix(3)))
+        XCTAssertLessThanOrEqual(state.timeline.end - state.timeline.start, 600)
+        XCTAssertEqual(state.timeline.graph(at: state.timeline.end).nodes, state.liveGraph.nodes,
+                       "the newest position is still exact")
     }
 
     func testRateFromBatchesAndTicks() {
