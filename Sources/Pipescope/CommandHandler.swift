@@ -45,6 +45,11 @@ struct CommandHandler {
                 + "(the program resumes by itself after \(Int(probe.gate.deadline)) s idle, or if you disconnect)")
         case .commandStep:
             guard probe.gate.isPaused else { return answer(false, "not paused: press space to pause first") }
+            if command.ticket != 0 {
+                return probe.gate.release(ticket: command.ticket)
+                    ? answer(true, "released the chosen event")
+                    : answer(false, "that event is no longer waiting")
+            }
             let count = max(1, Int(command.count))
             let waiting = probe.gate.step(count)
             return answer(true, waiting == 0

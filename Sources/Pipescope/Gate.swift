@@ -17,6 +17,8 @@ final class Gate: @unchecked Sendable {
     private let paused = Atomic<Bool>(false)
     private let condition = NSCondition()
     private var credits = 0
+    /// Waiting events the user chose to release, out of turn.
+    private var chosen = Set<UInt64>()
     private var waiting: [WirePending] = []
     private var nextTicket: UInt64 = 1
     private var touched = Date()
@@ -61,6 +63,7 @@ final class Gate: @unchecked Sendable {
         waiting.append(pending)
         version &+= 1
         while paused.load(ordering: .relaxed) {
+            if chosen.remove(pending.ticket) != nil { break }
             if credits > 0, waiting.first?.ticket == pending.ticket {
                 credits -= 1
                 break
@@ -101,6 +104,19 @@ final class Gate: @unchecked Sendable {
         return waiting.count
     }
 
+    /// Releases one particular waiting event; false if it is no longer waiting.
+    @discardableResult
+    func release(ticket: UInt64) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard waiting.contains(where: { $0.ticket == ticket }) else { return false }
+        touched = Date()
+        chosen.insert(ticket)
+        version &+= 1
+        condition.broadcast()
+        return true
+    }
+
     func resume() {
         condition.lock()
         defer { condition.unlock() }
@@ -130,6 +146,7 @@ final class Gate: @unchecked Sendable {
         paused.store(false, ordering: .releasing)
         owner = nil
         credits = 0
+        chosen.removeAll()
         resumedBecause = reason
         version &+= 1
         condition.broadcast()

@@ -22,6 +22,8 @@ public enum Action: Hashable, Sendable {
     case stepMany
     /// A digit typed before `n`: how many events to step.
     case digit(Int)
+    /// Choose the next waiting event for `n` to release (several threads wait).
+    case choosePending
     /// Move the history cursor by this many events (negative: back in time).
     case history(Int)
     /// Go to the oldest kept event.
@@ -72,4 +74,6 @@ public enum Effect: Equatable, Sendable {
     case pause
     case resume
     case step(Int)
+    /// Release one particular waiting event.
+    case release(ticket: UInt64)
 }

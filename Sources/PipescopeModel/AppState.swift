@@ -73,6 +73,13 @@ public struct AppState: Sendable {
     public private(set) var pending: [WirePending] = []
     /// Digits typed before `n`.
     public var countPrefix = 0
+    /// Which waiting event `n` releases: an index into `pending`, 0 the oldest (`>` moves it).
+    public internal(set) var chosenPending = 0
+
+    /// The waiting event `n` will release.
+    public var nextPending: WirePending? {
+        pending.isEmpty ? nil : pending[min(chosenPending, pending.count - 1)]
+    }
     /// Each stage's recent events for its timeline lane, newest last.
     public internal(set) var lanes: [NodeID: Deque<LaneMark>] = [:]
     /// Nanoseconds of time per timeline column (zoom with + and -).

@@ -132,6 +132,9 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
     }
     switch action {
     case .quit: return [.quit]
+    case .choosePending:
+        state.chosenPending = state.pending.isEmpty ? 0 : (state.chosenPending + 1) % state.pending.count
+        return []
     case .digit(let d):
         state.countPrefix = min(state.countPrefix * 10 + d, 9_999)
         return []
@@ -258,6 +261,10 @@ private func gateAction(_ action: Action, _ state: inout AppState) -> [Effect] {
     case .togglePause:
         return [state.paused ? .resume : .pause]
     case .step:
+        if state.countPrefix == 0, state.chosenPending > 0, let chosen = state.nextPending {
+            state.chosenPending = 0
+            return [.release(ticket: chosen.ticket)]
+        }
         return [.step(max(1, state.countPrefix))]
     default:
         return [.step(state.countPrefix > 0 ? state.countPrefix : 10)]

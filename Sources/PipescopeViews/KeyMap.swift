@@ -33,6 +33,8 @@ public enum KeyMap {
         KeyBinding(keys: [.character("n")], label: "n", action: .step,
                    help: "release one waiting event (type a count first for more: 5n)", hint: "n step"),
         KeyBinding(keys: [.character("N")], label: "N", action: .stepMany, help: "release ten waiting events", hint: nil),
+        KeyBinding(keys: [.character(">")], label: ">", action: .choosePending,
+                   help: "choose which waiting thread n releases (default: the oldest)", hint: nil),
         KeyBinding(keys: [.character("[")], label: "[", action: .history(-1), help: "back one event in history", hint: nil),
         KeyBinding(keys: [.character("]")], label: "]", action: .history(1), help: "forward one event in history", hint: nil),
         KeyBinding(keys: [.character("{")], label: "{", action: .history(-50), help: "back 50 events", hint: nil),

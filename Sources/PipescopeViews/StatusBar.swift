@@ -75,10 +75,11 @@ public enum HintBar {
         }
         if state.paused {
             var text = " paused"
-            if let next = state.pending.first {
+            if let next = state.nextPending {
                 let op = state.graph[next.node]?.operatorName ?? "?"
-                text += theme.text(" · next: #\(next.node) \(op) \(kind(next.kind)) on \(next.thread)")
-                if state.pending.count > 1 { text += " (+\(state.pending.count - 1) more)" }
+                let which = state.pending.count > 1 ? " [\(min(state.chosenPending, state.pending.count - 1) + 1)/\(state.pending.count)]" : ""
+                text += theme.text(" · next\(which): #\(next.node) \(op) \(kind(next.kind)) on \(next.thread)")
+                if state.pending.count > 1 { text += "  > choose" }
             } else {
                 text += " · no thread has reached an event yet"
             }

@@ -58,7 +58,7 @@ public enum TreeView {
         if let cursor = state.cursor, state.timeline.event(at: cursor)?.node == node.id, x + labelWidth - cx > 7 {
             cx += buffer.put(theme.text(" ◆ here"), x: cx, y: y, style: Style(foreground: theme.colors ? .magenta : nil, bold: true))
         }
-        if state.pending.first?.node == node.id, x + labelWidth - cx > 7 {
+        if state.nextPending?.node == node.id, x + labelWidth - cx > 7 {
             cx += buffer.put(theme.text(" ▶ next"), x: cx, y: y, style: Style(foreground: theme.colors ? .yellow : nil, bold: true))
         }
         if state.lintedNodes.contains(node.id), x + labelWidth - cx > 2 {

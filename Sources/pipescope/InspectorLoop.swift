@@ -95,6 +95,7 @@ struct InspectorLoop {
                 case .pause: send?(Self.command(.commandPause))
                 case .resume: send?(Self.command(.commandResume))
                 case .step(let count): send?(Self.command(.commandStep) { $0.count = UInt32(count) })
+                case .release(let ticket): send?(Self.command(.commandStep) { $0.ticket = ticket })
                 }
             }
         }

@@ -75,6 +75,25 @@ final class CancelFlowTests: XCTestCase {
         XCTAssertTrue(replay.notice?.isError == true)
     }
 
+    func testChoosingWhichWaitingEventToRelease() {
+        var s = state()
+        var b = BatchBuilder()
+        b.value(1, "x")
+        var batch = b.build()
+        batch.paused = true
+        var first = WirePending(), second = WirePending()
+        first.ticket = 7; first.node = 4
+        second.ticket = 9; second.node = 2
+        batch.pending = [first, second]
+        _ = reduce(&s, .batch(batch))
+        XCTAssertEqual(s.nextPending?.ticket, 7, "the oldest by default")
+        XCTAssertEqual(reduce(&s, .action(.step)), [.step(1)])
+        _ = reduce(&s, .action(.choosePending))
+        XCTAssertEqual(s.nextPending?.ticket, 9)
+        XCTAssertEqual(reduce(&s, .action(.step)), [.release(ticket: 9)])
+        XCTAssertEqual(s.nextPending?.ticket, 7, "back to the oldest after releasing the chosen one")
+    }
+
     func testTheProgramsAnswerBecomesTheNotice() {
         var s = state()
         _ = reduce(&s, .acknowledged(ok: false, text: "#9 has already ended"))

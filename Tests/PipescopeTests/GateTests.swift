@@ -103,6 +103,30 @@ final class GateTests: XCTestCase {
         ca.cancel(); cb.cancel()
     }
 
+    func testTheUserChoosesWhichWaitingEventGoes() {
+        start()
+        let a = PassthroughSubject<Int, Never>(), b = PassthroughSubject<Int, Never>()
+        let ca = a.sink { _ in }, cb = b.sink { _ in }
+        collect()
+        let stageA = probe.graph.roots[0], stageB = probe.graph.roots[1]
+        probe.gate.pause(by: ObjectIdentifier(self))
+        let group = DispatchGroup()
+        group.enter()
+        Thread { a.send(1); group.leave() }.start()
+        _ = waitForPending(1)
+        group.enter()
+        Thread { b.send(2); group.leave() }.start()
+        let pending = waitForPending(2)
+        XCTAssertEqual(pending.map(\.node), [stageA, stageB])
+        XCTAssertTrue(probe.gate.release(ticket: pending[1].ticket), "the newer one, chosen")
+        let left = waitForPending(1, after: nil)
+        XCTAssertEqual(left.map(\.node), [stageA], "the oldest still waits")
+        XCTAssertFalse(probe.gate.release(ticket: pending[1].ticket), "no longer waiting")
+        probe.gate.resume()
+        XCTAssertEqual(group.wait(timeout: .now() + 5), .success)
+        ca.cancel(); cb.cancel()
+    }
+
     func testAPausedProgramResumesWhenItsInspectorIsKilled() throws {
         start()
         let directory = makeTemporaryDirectory()

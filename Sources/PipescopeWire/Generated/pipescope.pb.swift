@@ -674,6 +674,9 @@ public nonisolated struct Pipescope_V1_Command: Sendable {
 
   public var nodes: [UInt64] = []
 
+  /// STEP: release this waiting event (its PendingEvent.ticket) instead of the oldest.
+  public var ticket: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1388,7 +1391,7 @@ nonisolated extension Pipescope_V1_PendingEvent: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Pipescope_V1_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Command"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}node\0\u{1}count\0\u{1}capture\0\u{1}nodes\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}node\0\u{1}count\0\u{1}capture\0\u{1}nodes\0\u{1}ticket\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1402,6 +1405,7 @@ nonisolated extension Pipescope_V1_Command: SwiftProtobuf.Message, SwiftProtobuf
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.count) }()
       case 5: try { try decoder.decodeSingularEnumField(value: &self.capture) }()
       case 6: try { try decoder.decodeRepeatedUInt64Field(value: &self.nodes) }()
+      case 7: try { try decoder.decodeSingularUInt64Field(value: &self.ticket) }()
       default: break
       }
     }
@@ -1426,6 +1430,9 @@ nonisolated extension Pipescope_V1_Command: SwiftProtobuf.Message, SwiftProtobuf
     if !self.nodes.isEmpty {
       try visitor.visitPackedUInt64Field(value: self.nodes, fieldNumber: 6)
     }
+    if self.ticket != 0 {
+      try visitor.visitSingularUInt64Field(value: self.ticket, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1436,6 +1443,7 @@ nonisolated extension Pipescope_V1_Command: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.count != rhs.count {return false}
     if lhs.capture != rhs.capture {return false}
     if lhs.nodes != rhs.nodes {return false}
+    if lhs.ticket != rhs.ticket {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
