@@ -28,18 +28,16 @@ public enum EventLogView {
 
     static func describe(_ e: WireEvent, theme: Theme) -> String {
         switch e.kind {
-        case .eventSubscribe: return "subscribe"
-        case .eventSubscription: return e.other != 0 && e.other != e.node ? "subscription (shares #\(e.other)'s)" : "subscription"
+        case .eventSubscription where e.other != 0 && e.other != e.node: return "subscription (shares #\(e.other)'s)"
         case .eventRequest: return "request \(Format.demand(Demand(wire: e.demand), theme: theme))"
         case .eventDemand: return "demand +\(Format.demand(Demand(wire: e.demand), theme: theme))"
-        case .eventValue: return e.text.isEmpty ? "value" : "value \(e.text)"
-        case .eventFinished: return "finished"
+        case .eventValue where !e.text.isEmpty: return "value \(e.text)"
         case .eventFailed: return "failed: \(e.text)"
         case .eventCancelled: return "cancelled by \(CancelCause(e.cause)?.rawValue ?? "downstream")"
         case .eventForward: return "forwards to #\(e.other)"
         case .eventAdopt: return "found its downstream #\(e.other)"
         case .eventFeeds: return "feeds #\(e.other) through a subject"
-        default: return "event"
+        default: return Format.word(for: e.kind)
         }
     }
 }

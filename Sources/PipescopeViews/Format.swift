@@ -1,5 +1,6 @@
 import Foundation
 import PipescopeGraph
+import PipescopeWire
 
 /// Short human forms of numbers, demands and times.
 enum Format {
@@ -16,6 +17,24 @@ enum Format {
         case ..<10_000: return String(n)
         case ..<1_000_000: return String(format: "%.1fk", Double(n) / 1e3)
         default: return String(format: "%.1fM", Double(n) / 1e6)
+        }
+    }
+
+    /// An event's kind in a word: "value", "cancelled".
+    static func word(for kind: WireEventKind) -> String {
+        switch kind {
+        case .eventSubscribe: return "subscribe"
+        case .eventSubscription: return "subscription"
+        case .eventRequest: return "request"
+        case .eventValue: return "value"
+        case .eventDemand: return "demand"
+        case .eventFinished: return "finished"
+        case .eventFailed: return "failed"
+        case .eventCancelled: return "cancelled"
+        case .eventForward: return "forward"
+        case .eventAdopt: return "adopt"
+        case .eventFeeds: return "feeds"
+        case .eventUnknown, .UNRECOGNIZED: return "event"
         }
     }
 

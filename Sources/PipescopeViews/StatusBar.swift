@@ -64,7 +64,7 @@ public enum HintBar {
             var text = " history"
             if let event = state.timeline.event(at: cursor) {
                 let op = state.graph[event.node]?.operatorName ?? "?"
-                text += theme.text(" · event \(cursor): \(describe(event.kind)) at #\(event.node) \(op), \(Format.time(event.timeNs))")
+                text += theme.text(" · event \(cursor): \(Format.word(for: event.kind)) at #\(event.node) \(op), \(Format.time(event.timeNs))")
             } else {
                 text += " · before the first event kept"
             }
@@ -78,7 +78,7 @@ public enum HintBar {
             if let next = state.nextPending {
                 let op = state.graph[next.node]?.operatorName ?? "?"
                 let which = state.pending.count > 1 ? " [\(min(state.chosenPending, state.pending.count - 1) + 1)/\(state.pending.count)]" : ""
-                text += theme.text(" · next\(which): #\(next.node) \(op) \(kind(next.kind)) on \(next.thread)")
+                text += theme.text(" · next\(which): #\(next.node) \(op) \(Format.word(for: next.kind)) on \(next.thread)")
                 if state.pending.count > 1 { text += "  > choose" }
             } else {
                 text += " · no thread has reached an event yet"
@@ -91,29 +91,5 @@ public enum HintBar {
         }
         let hints = theme.text(KeyMap.hints(for: state.focus).joined(separator: "  "))
         buffer.putTruncated(" " + hints, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
-    }
-}
-
-private func kind(_ kind: PipescopeWire.WireEventKind) -> String {
-    switch kind {
-    case .eventValue: return "value"
-    case .eventFinished: return "finished"
-    case .eventFailed: return "failure"
-    default: return "event"
-    }
-}
-
-/// An event's kind in a word, for the history line.
-private func describe(_ kind: PipescopeWire.WireEventKind) -> String {
-    switch kind {
-    case .eventSubscribe: return "subscribe"
-    case .eventSubscription: return "subscription"
-    case .eventRequest: return "request"
-    case .eventValue: return "value"
-    case .eventDemand: return "demand"
-    case .eventFinished: return "finished"
-    case .eventFailed: return "failed"
-    case .eventCancelled: return "cancel"
-    default: return "event"
     }
 }

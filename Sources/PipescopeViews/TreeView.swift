@@ -72,8 +72,7 @@ public enum TreeView {
             buffer.putTruncated(" orphaned", x: cx, y: y, maxWidth: x + labelWidth - cx - 1,
                                 style: theme.style(.cancelled), glyphs: theme.glyphs)
         }
-        var rx = x + labelWidth
-        renderColumns(node, theme: theme, y: y, x: rx, into: &buffer)
+        renderColumns(node, theme: theme, y: y, x: x + labelWidth, into: &buffer)
     }
 
     /// A shared upstream shown again under another branch: it names the stage and

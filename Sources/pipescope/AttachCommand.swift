@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import PipescopeModel
 import PipescopeClient
 import PipescopeWire
 
@@ -56,32 +55,5 @@ extension AttachCommand {
             }
             return scan.entries[n - 1].path
         }
-    }
-}
-
-struct SnapshotCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "snapshot",
-        abstract: "Print a running program's pipeline graph and exit.",
-        discussion: "With --json the output is the document described in the README (nodes and dropped).")
-
-    @Argument(help: "The program's pid, its socket path, or tcp://host:port.")
-    var target: String
-
-    @Flag(help: "Print JSON instead of an indented tree.")
-    var json = false
-
-    @Option(help: "The program's PIPESCOPE_TOKEN, for tcp:// targets (default: $PIPESCOPE_TOKEN).")
-    var token: String?
-
-    @OptionGroup var lints: LintOptions
-
-    func run() throws {
-        let session = InspectorSession.open(target: target, token: token)
-        defer { session.connection.close() }
-        let graph = session.graph
-        let warnings = lints.linter.lints(graph, now: Int64(Date().timeIntervalSince1970 * 1e9))
-        print(json ? SnapshotJSON.render(graph, lints: warnings)
-                   : SnapshotText.render(graph, title: "\(session.welcome.processName) (pid \(session.welcome.pid))", lints: warnings))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PipescopeGraph
 import PipescopeModel
 
 /// `-A NAME`: turn a lint off, as tokio-console allows.
@@ -16,4 +17,11 @@ struct LintOptions: ParsableArguments {
     }
 
     var linter: Linter { Linter(allowed: Set(allow.compactMap(LintKind.init(rawValue:)))) }
+
+    /// The graph with its warnings as `now`, in the JSON or text that `snapshot` and
+    /// `replay --json/--print` print.
+    func report(_ graph: Graph, title: String, now: Int64, json: Bool) -> String {
+        let warnings = linter.lints(graph, now: now)
+        return json ? SnapshotJSON.render(graph, lints: warnings) : SnapshotText.render(graph, title: title, lints: warnings)
+    }
 }

@@ -26,9 +26,7 @@ struct ReplayCommand: ParsableCommand {
         if json || print {
             var graph = Graph()
             for message in recording.messages { recording.fold(message, into: &graph) }
-            let warnings = lints.linter.lints(graph, now: recording.lastEventNanos)
-            Swift.print(json ? SnapshotJSON.render(graph, lints: warnings)
-                             : SnapshotText.render(graph, title: recording.title, lints: warnings))
+            Swift.print(lints.report(graph, title: recording.title, now: recording.lastEventNanos, json: json))
             return
         }
         var loop = InspectorLoop(replaying: recording.messages, targetName: recording.process)
