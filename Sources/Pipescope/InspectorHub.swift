@@ -7,7 +7,8 @@ import PipescopeWire
 ///
 /// Confined to the server's event loop: every method runs there, so no lock is needed.
 /// A batch is encoded once and written to every inspector. An inspector whose socket
-/// is full is skipped (never waited for) and gets a fresh snapshot once it drains.
+/// is full is skipped (never waited for) and gets a fresh snapshot once it drains; the
+/// snapshot says how many events it missed.
 final class InspectorHub: @unchecked Sendable {
     private let probe: Probe
     private var inspectors: [ObjectIdentifier: Inspector] = [:]
@@ -17,17 +18,24 @@ final class InspectorHub: @unchecked Sendable {
     private final class Inspector {
         let channel: Channel
         var needsSnapshot = false
+        /// Events in batches this inspector missed since its last snapshot.
+        var skipped: UInt64 = 0
         init(channel: Channel) { self.channel = channel }
     }
 
     private let commands: CommandHandler
+    /// The string table of the stream every inspector reads (they all get the same
+    /// frames; one that misses some gets the whole table again in its snapshot).
+    private var stream = WireStreamWriter()
 
     init(probe: Probe, recorder: RecordingWriter? = nil, readOnly: Bool = false) {
         self.probe = probe
         self.recorder = recorder
         commands = CommandHandler(probe: probe, programReadOnly: readOnly)
         recorder?.append(Self.welcome())
-        recorder?.append(snapshotMessage())
+        var snapshot = ServerMessage()
+        snapshot.snapshot = probe.snapshot()
+        recorder?.append(snapshot)
     }
 
     func flush() {
@@ -41,17 +49,23 @@ final class InspectorHub: @unchecked Sendable {
         var frame: ByteBuffer?
         for inspector in inspectors.values {
             guard inspector.channel.isWritable else {
-                if hasNews { inspector.needsSnapshot = true }
+                if hasNews {
+                    inspector.needsSnapshot = true
+                    inspector.skipped += UInt64(batch.events.count)
+                }
                 continue
             }
             if inspector.needsSnapshot {
+                // The snapshot covers this batch too: its events are skipped as well.
                 inspector.needsSnapshot = false
-                send(snapshotMessage(), to: inspector.channel)
+                inspector.skipped += UInt64(batch.events.count)
+                send(snapshotMessage(skipped: inspector.skipped), to: inspector.channel)
+                inspector.skipped = 0
             } else if hasNews {
                 if frame == nil {
                     var message = ServerMessage()
                     message.batch = batch
-                    frame = inspector.channel.allocator.buffer(bytes: message.framed())
+                    frame = inspector.channel.allocator.buffer(bytes: stream.encode(message).framed())
                 }
                 inspector.channel.writeAndFlush(frame!, promise: nil)
             }
@@ -95,10 +109,12 @@ final class InspectorHub: @unchecked Sendable {
         return welcome
     }
 
-    private func snapshotMessage() -> ServerMessage {
+    /// A snapshot for the socket stream, carrying its string table.
+    private func snapshotMessage(skipped: UInt64 = 0) -> ServerMessage {
         var message = ServerMessage()
         message.snapshot = probe.snapshot()
-        return message
+        message.snapshot.skippedEvents = skipped
+        return stream.encode(message)
     }
 
     private func send(_ message: ServerMessage, to channel: Channel) {

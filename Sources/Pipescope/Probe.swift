@@ -23,6 +23,7 @@ public final class Probe: @unchecked Sendable {
         var graph = Graph()
         var sequence: UInt64 = 0
         var lastPrune: Int64 = 0
+        var dropped: UInt64 = 0
     }
 
     /// `bufferCapacity` bounds the events held between two flushes.
@@ -39,6 +40,12 @@ public final class Probe: @unchecked Sendable {
     /// Starts seeing subscriptions made from now on.
     public func enable() { tap.enable() }
     public func disable() { tap.disable() }
+
+    /// Asks for an early flush whenever the buffer is half full (the server schedules
+    /// one on its event loop); nil stops asking.
+    public func onBufferHalfFull(_ handler: (@Sendable () -> Void)?) {
+        registry.setHalfFullHandler(handler)
+    }
 
     /// The probe's current graph (as of the last flush).
     public var graph: Graph { state.withLockedValue { $0.graph } }
@@ -80,6 +87,8 @@ public final class Probe: @unchecked Sendable {
         let now = wallClockNanos()
         return state.withLockedValue { state in
             state.sequence += UInt64(batch.events.count)
+            batch.droppedSinceLast = batch.dropped &- state.dropped
+            state.dropped = batch.dropped
             batch.sequence = state.sequence
             state.graph.apply(batch)
             if now - state.lastPrune > 1_000_000_000 {

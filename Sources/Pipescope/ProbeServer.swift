@@ -66,6 +66,10 @@ final class ProbeServer: @unchecked Sendable {
         flushTask = channel.eventLoop.scheduleRepeatedTask(
             initialDelay: Self.flushInterval, delay: Self.flushInterval
         ) { _ in hub.flush() }
+        // A burst fills the buffer faster than the interval: flush as soon as it is half
+        // full, so the buffer drops only when the program outruns the flush itself.
+        let loop = channel.eventLoop
+        probe.onBufferHalfFull { loop.execute { hub.flush() } }
     }
 
     /// PIPESCOPE_LISTEN=host:port serves inspectors over TCP too. Loopback only unless
@@ -98,6 +102,7 @@ final class ProbeServer: @unchecked Sendable {
 
     func close() {
         flushTask.cancel()
+        probe.onBufferHalfFull(nil)
         try? tcpChannel?.close().wait()
         let hub = self.hub
         try? channel.eventLoop.submit { hub.flush(); hub.close() }.wait()

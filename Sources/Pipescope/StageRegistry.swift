@@ -78,6 +78,11 @@ final class StageRegistry: @unchecked Sendable {
     private var captureLatest = true
     /// Stages whose every value is described, not only the newest.
     private var captureEvery = Set<NodeID>()
+    /// Called (lock held, at most once between drains) when the buffer is half full, so
+    /// the server flushes early instead of dropping at the end of its interval. It must
+    /// only schedule work, never drain on the calling thread.
+    private var onHalfFull: (@Sendable () -> Void)?
+    private var halfFullSignalled = false
 
     /// `capacity` bounds the buffer between flushes.
     init(capacity: Int) {
@@ -235,6 +240,10 @@ final class StageRegistry: @unchecked Sendable {
         }
     }
 
+    func setHalfFullHandler(_ handler: (@Sendable () -> Void)?) {
+        lock.withLock { onHalfFull = handler }
+    }
+
     func setCapture(latest: Bool, every nodes: Set<NodeID>) {
         lock.withLock {
             captureLatest = latest
@@ -258,6 +267,7 @@ final class StageRegistry: @unchecked Sendable {
         return lock.withLock {
             swap(&fresh, &events)
             swap(&freshValues, &latestValues)
+            halfFullSignalled = false
             return Drained(events: fresh, values: freshValues, dropped: droppedCount)
         }
     }
@@ -270,6 +280,10 @@ final class StageRegistry: @unchecked Sendable {
     private func append(_ event: RawEvent) {
         if events.count < capacity {
             events.append(event)
+            if events.count == capacity / 2, !halfFullSignalled, let onHalfFull {
+                halfFullSignalled = true
+                onHalfFull()
+            }
         } else {
             droppedCount &+= 1
         }

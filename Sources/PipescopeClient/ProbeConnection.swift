@@ -190,6 +190,7 @@ final class InboundFrames: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private var decoder = FrameDecoder()
+    private var stream = WireStreamReader()
     private let inbox: Inbox
     private var reported = false
 
@@ -199,14 +200,14 @@ final class InboundFrames: ChannelInboundHandler {
         decoder.append(unwrapInboundIn(data).readableBytesView)
         do {
             while let payload = try decoder.next() {
-                let message = try ServerMessage.decode(payload: payload)
+                let message = try stream.decode(ServerMessage.decode(payload: payload))
                 switch message.body {
                 case .welcome(let w)?: inbox.put(.welcome(w))
                 case .snapshot(let s)?: inbox.put(.snapshot(s))
                 case .batch(let b)?: inbox.put(.batch(b))
                 case .error(let e)?: inbox.put(.error(e.message))
                 case .ack(let a)?: inbox.put(.ack(a))
-                case nil: throw FrameError.malformed("a message of a kind this inspector does not know")
+                case .packed?, nil: throw FrameError.malformed("a message of a kind this inspector does not know")
                 }
             }
         } catch {

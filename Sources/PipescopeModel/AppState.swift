@@ -58,6 +58,9 @@ public struct AppState: Sendable {
     public var pendingCancel: CancelPreview?
     /// The last answer from the program, or a refusal, for the status line.
     public var notice: Notice?
+    /// Events this inspector missed because it fell behind (the probe resynchronised it
+    /// with a snapshot instead of waiting): shown beside the probe's own drops.
+    public internal(set) var skippedEvents: UInt64 = 0
     /// The program (or this inspector) is read-only.
     public var readOnly = false
     /// Which lints run (and which are allowed with -A).

@@ -41,6 +41,18 @@ public struct History: Sendable {
         infos.removeAll()
     }
 
+    /// Continues from a snapshot after a gap (the probe skipped this inspector because it
+    /// fell behind): history before the gap stays, and positions after it start from
+    /// `graph`.
+    public mutating func resync(to graph: Graph) {
+        if checkpoints.last?.position == end { checkpoints.removeLast() }
+        if entries.isEmpty {
+            base = graph
+        } else {
+            checkpoints.append((end, graph))
+        }
+    }
+
     /// Appends a batch; `after` is the live graph once the batch is folded in.
     public mutating func append(_ batch: WireEventBatch, after: Graph) {
         for info in batch.nodes { infos[info.id] = info }

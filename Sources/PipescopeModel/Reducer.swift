@@ -21,6 +21,15 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.connection = .replay(file)
         state.pid = pid
         if state.targetName.isEmpty { state.targetName = process }
+    case .snapshot(let snapshot) where snapshot.skippedEvents > 0:
+        // The probe skipped us while we were slow: keep the history we have, continue
+        // from its snapshot, and say so.
+        state.liveGraph.load(snapshot)
+        state.timeline.resync(to: state.liveGraph)
+        state.skippedEvents += snapshot.skippedEvents
+        state.notice = Notice(
+            text: "fell behind: \(snapshot.skippedEvents) events skipped, resynchronised from a snapshot", isError: true)
+        if state.cursor == nil { state.graph = state.liveGraph }
     case .snapshot(let snapshot):
         state.liveGraph.load(snapshot)
         state.timeline.reset(to: state.liveGraph)

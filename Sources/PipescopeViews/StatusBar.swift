@@ -28,8 +28,9 @@ public enum StatusBar {
             }
         }()
         x += buffer.put(word, x: x, y: area.y, style: style, maxWidth: area.maxX - x)
-        var stats = "  \(Format.rate(state.rate.perSecond))  dropped \(state.graph.dropped)  "
-        if case .replay(let file) = state.connection { stats = "  \(file)  dropped \(state.graph.dropped)  " }
+        let skipped = state.skippedEvents > 0 ? "  skipped \(state.skippedEvents)" : ""
+        var stats = "  \(Format.rate(state.rate.perSecond))  dropped \(state.graph.dropped)\(skipped)  "
+        if case .replay(let file) = state.connection { stats = "  \(file)  dropped \(state.graph.dropped)\(skipped)  " }
         x += buffer.put(stats, x: x, y: area.y, style: bar, maxWidth: area.maxX - x)
         let help = "? help "
         if area.maxX - x >= help.count {

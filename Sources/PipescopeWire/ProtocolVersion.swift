@@ -3,7 +3,7 @@
 /// Both sides send it first. A peer with another version gets an ``Pipescope_V1_Error``
 /// that names both versions, instead of undecodable frames.
 public enum ProtocolVersion {
-    public static let current: UInt32 = 1
+    public static let current: UInt32 = 2
 
     /// The message a person reads when the two sides disagree.
     public static func mismatchMessage(local: UInt32, remote: UInt32) -> String {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A recording: a magic line, then the probe's messages as frames, exactly as an
-/// inspector received them (Welcome, Snapshot, then EventBatches).
+/// inspector received them (Welcome, Snapshot with the string table, then PackedBatches;
+/// version 1 recordings have EventBatches, which are read as they are).
 ///
 /// Appending a frame per batch makes a crash lose at most the batch being written. A
 /// reader replays every complete frame and reports a truncated tail instead of failing.
@@ -46,6 +47,7 @@ public enum RecordingFormat {
         var decoder = FrameDecoder()
         decoder.append(bytes.dropFirst(magic.count))
         var messages: [ServerMessage] = []
+        var stream = WireStreamReader()
         while true {
             let payload: ArraySlice<UInt8>?
             do {
@@ -55,7 +57,7 @@ public enum RecordingFormat {
             }
             guard let payload else { break }
             do {
-                messages.append(try ServerMessage.decode(payload: payload))
+                messages.append(try stream.decode(ServerMessage.decode(payload: payload)))
             } catch {
                 throw ReadError.corrupt(afterMessages: messages.count, reason: "\(error)")
             }
@@ -69,6 +71,7 @@ public final class RecordingWriter {
     private let handle: FileHandle
     public let path: String
     public private(set) var messageCount = 0
+    private var stream = WireStreamWriter()
 
     /// Creates (or truncates) the file and writes the magic line.
     public init(path: String) throws {
@@ -81,8 +84,9 @@ public final class RecordingWriter {
         self.path = path
     }
 
+    /// Appends a message; batches are packed as on the wire.
     public func append(_ message: ServerMessage) {
-        handle.write(Data(message.framed()))
+        handle.write(Data(stream.encode(message).framed()))
         messageCount += 1
     }
 

@@ -72,7 +72,7 @@ struct Recording {
             case .batch(let b)?:
                 recording.messages.append(.batch(b))
                 if let t = b.events.last?.timeNs { recording.lastEventNanos = max(recording.lastEventNanos, t) }
-            case .error?, .ack?, nil: continue
+            case .error?, .ack?, .packed?, nil: continue
             }
         }
         return recording

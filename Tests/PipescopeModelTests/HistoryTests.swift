@@ -118,4 +118,39 @@ final class HistoryTests: XCTestCase {
         _ = reduce(&state, .action(.history(5)))
         XCTAssertNil(state.cursor, "past the newest event is live")
     }
+
+    /// The probe skipped this inspector (it fell behind) and sent a snapshot: the history
+    /// before the gap stays, the live graph jumps to the snapshot, and the status says so.
+    func testAResyncSnapshotKeepsHistoryAndSaysWhatWasSkipped() {
+        var state = AppState(targetName: "t")
+        _ = reduce(&state, .attached(process: "t", pid: 1))
+        let all = batches()
+        _ = reduce(&state, .batch(all[0]))
+        _ = reduce(&state, .batch(all[1]))
+        let beforeGap = state.timeline.end
+        let pastValues = state.graph[1]?.values
+
+        // The third batch never arrives; a snapshot that includes it does.
+        var probeGraph = Graph()
+        for batch in all { probeGraph.apply(batch) }
+        var snapshot = probeGraph.snapshot()
+        snapshot.skippedEvents = UInt64(all[2].events.count)
+        _ = reduce(&state, .snapshot(snapshot))
+
+        XCTAssertEqual(state.graph[1]?.values, probeGraph[1]?.values, "live shows the program's state")
+        XCTAssertEqual(state.skippedEvents, UInt64(all[2].events.count))
+        XCTAssertEqual(state.notice?.text, "fell behind: 801 events skipped, resynchronised from a snapshot")
+        XCTAssertEqual(state.timeline.end, beforeGap, "history before the gap is kept")
+        XCTAssertEqual(state.timeline.graph(at: all[0].events.count + 40)[1]?.values, 1,
+                       "the cursor can still go back before the gap")
+        XCTAssertEqual(state.timeline.graph(at: beforeGap - 1)[1]?.values, pastValues)
+
+        // Events after the gap fold onto the snapshot.
+        var more = BatchBuilder()
+        more.value(1, "after the gap")
+        _ = reduce(&state, .batch(more.build()))
+        XCTAssertEqual(state.graph[1]?.values, (probeGraph[1]?.values ?? 0) + 1)
+        XCTAssertEqual(state.timeline.graph(at: state.timeline.end)[1]?.values, state.graph[1]?.values)
+        XCTAssertEqual(state.timeline.graph(at: beforeGap)[1]?.values, probeGraph[1]?.values)
+    }
 }

@@ -18,6 +18,6 @@ final class ProtocolVersionTests: XCTestCase {
 
     func testHelloCarriesTheCurrentVersion() {
         XCTAssertEqual(ClientMessage.hello(client: "x").hello.protocolVersion, ProtocolVersion.current)
-        XCTAssertEqual(ProtocolVersion.current, 1)
+        XCTAssertEqual(ProtocolVersion.current, 2, "version 2: packed batches and the string table")
     }
 }

@@ -35,6 +35,36 @@ final class RecordingFormatTests: XCTestCase {
         XCTAssertEqual(try RecordingFormat.read(data).messages, messages())
     }
 
+    func testTheWriterPacksBatchesAndNamesTravelOnce() throws {
+        let path = NSTemporaryDirectory() + "/pipescope-\(UUID().uuidString).rec"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try RecordingWriter(path: path)
+        for m in messages() + messages().suffix(1) { writer.append(m) }
+        writer.close()
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        // Raw frames, without the reader's unpacking: what is actually on disk.
+        var frames = FrameDecoder()
+        frames.append(Array(bytes).dropFirst(RecordingFormat.magic.count))
+        var raw: [ServerMessage] = []
+        while let payload = try frames.next() { raw.append(try ServerMessage.decode(payload: payload)) }
+        XCTAssertEqual(raw.count, 4)
+        XCTAssertFalse(raw[2].packed.newStrings.isEmpty)
+        XCTAssertTrue(raw[3].packed.newStrings.isEmpty, "the second batch refers to names by id")
+        XCTAssertEqual(try RecordingFormat.read(bytes).messages[3].batch, WireFixtures.realisticBatch())
+    }
+
+    /// Recordings made by version 1 (unpacked batches) still replay.
+    func testAVersionOneRecordingStillReads() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/demo-v1.pipescope").path
+        let contents = try RecordingFormat.read(XCTUnwrap(FileManager.default.contents(atPath: path)))
+        let batches = contents.messages.filter { $0.batch.events.count > 0 }
+        XCTAssertGreaterThan(batches.count, 10)
+        let operators = Set(batches.flatMap { $0.batch.nodes.map(\.operator) }
+            + contents.messages.flatMap { $0.snapshot.nodes.map(\.info.operator) })
+        XCTAssertTrue(operators.isSuperset(of: ["Map", "Filter", "FlatMap", "Future", "TryMap"]), "\(operators)")
+    }
+
     func testATruncatedTailReplaysEverythingBeforeIt() throws {
         let whole = file(messages())
         for cut in 1..<messages().last!.framed().count {

@@ -12,9 +12,14 @@ public func fuzzWire(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let split = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
     decoder.append(bytes[..<split])
     decoder.append(bytes[split...])
+    var stream = WireStreamReader()
     while let payload = try? decoder.next() {
         _ = try? ClientMessage.decode(payload: payload)
-        _ = try? ServerMessage.decode(payload: payload)
+        // Through the stream reader too: packed batches unpacked against the string
+        // table the earlier frames built.
+        if let message = try? ServerMessage.decode(payload: payload) {
+            _ = try? stream.decode(message)
+        }
     }
 
     // As a single message payload, either way.

@@ -8,7 +8,12 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// Pipescope wire protocol, version 1.
+/// Pipescope wire protocol, version 2.
+///
+/// Version 2 sends events as PackedBatch (columns of packed numbers, strings by id from a
+/// string table) instead of version 1's EventBatch of one message per event. EventBatch
+/// stays as the decoded, in-memory form both sides fold, and a reader still accepts it in
+/// a recording made by version 1.
 ///
 /// A probe (the Pipescope library inside a program) and an inspector (the `pipescope`
 /// terminal app, or `pipescope snapshot`) talk over a local stream socket. Every message
@@ -20,8 +25,8 @@
 /// The conversation:
 ///   inspector → Hello            (its protocol version)
 ///   probe     → Welcome | Error  (Error on a version mismatch, then the probe closes)
-///   probe     → Snapshot         (the whole live graph at one instant)
-///   probe     → EventBatch …     (every event after that instant, in order)
+///   probe     → Snapshot         (the whole live graph at one instant, and the string table)
+///   probe     → PackedBatch …    (every event after that instant, in order)
 /// The snapshot and the first batch are cut at the same point of the probe's event
 /// sequence, so the inspector never misses or double-counts an event.
 ///
@@ -561,6 +566,16 @@ public nonisolated struct Pipescope_V1_Snapshot: Sendable {
   /// The sequence number of the last event folded into this snapshot.
   public var sequence: UInt64 = 0
 
+  /// The whole string table as it stands: entry i has id i + 1. PackedBatches that follow
+  /// refer to these ids and add to the table. Carried here so that an inspector that
+  /// attaches late, or that missed batches, can read the next batch.
+  public var strings: [String] = []
+
+  /// Events sent while this inspector's socket was full, which it therefore never got.
+  /// The snapshot replaces them: 0 for the first snapshot, more when the inspector was too
+  /// slow and the probe resynchronised it instead of blocking the program.
+  public var skippedEvents: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -627,9 +642,174 @@ public nonisolated struct Pipescope_V1_EventBatch: Sendable {
   /// Why the gate opened by itself, when it did ("deadline", "inspector left").
   public var resumedBecause: String = String()
 
+  /// Events the probe dropped since the previous batch (its buffer was full).
+  public var droppedSinceLast: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+}
+
+/// An EventBatch in columns, as version 2 sends it.
+///
+/// Why columns: a busy stage emits millions of events, nearly all VALUE, REQUEST and
+/// DEMAND. As one message each, every event pays for tags, a length and a Swift struct
+/// on both sides. As parallel packed arrays, an event is a few bytes of varints
+/// (kind, node delta, time delta), and decoding is a loop over arrays. Fields that only
+/// some kinds have live in their own columns, one entry per event of those kinds, in
+/// event order, so the common events carry nothing for them.
+///
+/// Why a string table: operator and type names are long and repeat across thousands of
+/// stages. Each distinct string travels once; NodeInfo columns carry its id.
+public nonisolated struct Pipescope_V1_PackedBatch: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Forget the string table before adding `new_strings` (the table reached its bound).
+  public var resetStrings: Bool {
+    get {_storage._resetStrings}
+    set {_uniqueStorage()._resetStrings = newValue}
+  }
+
+  /// Strings first used in this batch, appended to the table: ids continue from its end.
+  public var newStrings: [String] {
+    get {_storage._newStrings}
+    set {_uniqueStorage()._newStrings = newValue}
+  }
+
+  /// NodeInfo of every stage whose SUBSCRIBE is in this batch, one entry per stage in
+  /// every column. Names are string ids (0 = empty).
+  public var nodeIds: [UInt64] {
+    get {_storage._nodeIds}
+    set {_uniqueStorage()._nodeIds = newValue}
+  }
+
+  public var nodeParents: [UInt64] {
+    get {_storage._nodeParents}
+    set {_uniqueStorage()._nodeParents = newValue}
+  }
+
+  public var nodeOperators: [UInt32] {
+    get {_storage._nodeOperators}
+    set {_uniqueStorage()._nodeOperators = newValue}
+  }
+
+  public var nodePublisherTypes: [UInt32] {
+    get {_storage._nodePublisherTypes}
+    set {_uniqueStorage()._nodePublisherTypes = newValue}
+  }
+
+  public var nodeSubscribers: [UInt32] {
+    get {_storage._nodeSubscribers}
+    set {_uniqueStorage()._nodeSubscribers = newValue}
+  }
+
+  public var nodeThreads: [UInt32] {
+    get {_storage._nodeThreads}
+    set {_uniqueStorage()._nodeThreads = newValue}
+  }
+
+  public var nodeCreatedNs: [Int64] {
+    get {_storage._nodeCreatedNs}
+    set {_uniqueStorage()._nodeCreatedNs = newValue}
+  }
+
+  /// One entry per event.
+  public var kinds: [Pipescope_V1_EventKind] {
+    get {_storage._kinds}
+    set {_uniqueStorage()._kinds = newValue}
+  }
+
+  /// The event's node minus the previous event's node (consecutive events are usually
+  /// on the same or neighbouring stages, so this is usually one byte).
+  public var nodeDeltas: [Int64] {
+    get {_storage._nodeDeltas}
+    set {_uniqueStorage()._nodeDeltas = newValue}
+  }
+
+  /// The event's time minus the previous event's time; the first is relative to
+  /// base_time_ns.
+  public var baseTimeNs: Int64 {
+    get {_storage._baseTimeNs}
+    set {_uniqueStorage()._baseTimeNs = newValue}
+  }
+
+  public var timeDeltas: [Int64] {
+    get {_storage._timeDeltas}
+    set {_uniqueStorage()._timeDeltas = newValue}
+  }
+
+  /// One entry per REQUEST and DEMAND event, in order; -1 = unlimited.
+  public var demands: [Int64] {
+    get {_storage._demands}
+    set {_uniqueStorage()._demands = newValue}
+  }
+
+  /// One entry per SUBSCRIPTION, FORWARD, ADOPT and FEEDS event, in order.
+  public var others: [UInt64] {
+    get {_storage._others}
+    set {_uniqueStorage()._others = newValue}
+  }
+
+  /// One entry per CANCELLED event, in order.
+  public var causes: [Pipescope_V1_CancelCause] {
+    get {_storage._causes}
+    set {_uniqueStorage()._causes = newValue}
+  }
+
+  /// Text (a failure, or a value captured in full) of the events at these indices.
+  public var textEvents: [UInt32] {
+    get {_storage._textEvents}
+    set {_uniqueStorage()._textEvents = newValue}
+  }
+
+  public var texts: [String] {
+    get {_storage._texts}
+    set {_uniqueStorage()._texts = newValue}
+  }
+
+  /// As in EventBatch.
+  public var lastValues: Dictionary<UInt64,String> {
+    get {_storage._lastValues}
+    set {_uniqueStorage()._lastValues = newValue}
+  }
+
+  public var dropped: UInt64 {
+    get {_storage._dropped}
+    set {_uniqueStorage()._dropped = newValue}
+  }
+
+  public var droppedSinceLast: UInt64 {
+    get {_storage._droppedSinceLast}
+    set {_uniqueStorage()._droppedSinceLast = newValue}
+  }
+
+  public var sequence: UInt64 {
+    get {_storage._sequence}
+    set {_uniqueStorage()._sequence = newValue}
+  }
+
+  public var paused: Bool {
+    get {_storage._paused}
+    set {_uniqueStorage()._paused = newValue}
+  }
+
+  public var pending: [Pipescope_V1_PendingEvent] {
+    get {_storage._pending}
+    set {_uniqueStorage()._pending = newValue}
+  }
+
+  public var resumedBecause: String {
+    get {_storage._resumedBecause}
+    set {_uniqueStorage()._resumedBecause = newValue}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// A thread stopped at the gate, about to deliver an event to a stage.
@@ -732,6 +912,7 @@ public nonisolated struct Pipescope_V1_ServerMessage: Sendable {
     set {body = .snapshot(newValue)}
   }
 
+  /// Version 1's unpacked batch: only read, from old recordings.
   public var batch: Pipescope_V1_EventBatch {
     get {
       if case .batch(let v)? = body {return v}
@@ -748,14 +929,24 @@ public nonisolated struct Pipescope_V1_ServerMessage: Sendable {
     set {body = .ack(newValue)}
   }
 
+  public var packed: Pipescope_V1_PackedBatch {
+    get {
+      if case .packed(let v)? = body {return v}
+      return Pipescope_V1_PackedBatch()
+    }
+    set {body = .packed(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
     case welcome(Pipescope_V1_Welcome)
     case error(Pipescope_V1_Error)
     case snapshot(Pipescope_V1_Snapshot)
+    /// Version 1's unpacked batch: only read, from old recordings.
     case batch(Pipescope_V1_EventBatch)
     case ack(Pipescope_V1_Ack)
+    case packed(Pipescope_V1_PackedBatch)
 
   }
 
@@ -1176,7 +1367,7 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}dropped\0\u{1}sequence\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}dropped\0\u{1}sequence\0\u{1}strings\0\u{3}skipped_events\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1187,6 +1378,8 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
       case 1: try { try decoder.decodeRepeatedMessageField(value: &self.nodes) }()
       case 2: try { try decoder.decodeSingularUInt64Field(value: &self.dropped) }()
       case 3: try { try decoder.decodeSingularUInt64Field(value: &self.sequence) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.strings) }()
+      case 5: try { try decoder.decodeSingularUInt64Field(value: &self.skippedEvents) }()
       default: break
       }
     }
@@ -1202,6 +1395,12 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
     if self.sequence != 0 {
       try visitor.visitSingularUInt64Field(value: self.sequence, fieldNumber: 3)
     }
+    if !self.strings.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.strings, fieldNumber: 4)
+    }
+    if self.skippedEvents != 0 {
+      try visitor.visitSingularUInt64Field(value: self.skippedEvents, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1209,6 +1408,8 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
     if lhs.nodes != rhs.nodes {return false}
     if lhs.dropped != rhs.dropped {return false}
     if lhs.sequence != rhs.sequence {return false}
+    if lhs.strings != rhs.strings {return false}
+    if lhs.skippedEvents != rhs.skippedEvents {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1276,7 +1477,7 @@ nonisolated extension Pipescope_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Pipescope_V1_EventBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".EventBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}events\0\u{3}last_values\0\u{1}dropped\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}events\0\u{3}last_values\0\u{1}dropped\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{3}dropped_since_last\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1292,6 +1493,7 @@ nonisolated extension Pipescope_V1_EventBatch: SwiftProtobuf.Message, SwiftProto
       case 6: try { try decoder.decodeSingularBoolField(value: &self.paused) }()
       case 7: try { try decoder.decodeRepeatedMessageField(value: &self.pending) }()
       case 8: try { try decoder.decodeSingularStringField(value: &self.resumedBecause) }()
+      case 9: try { try decoder.decodeSingularUInt64Field(value: &self.droppedSinceLast) }()
       default: break
       }
     }
@@ -1322,6 +1524,9 @@ nonisolated extension Pipescope_V1_EventBatch: SwiftProtobuf.Message, SwiftProto
     if !self.resumedBecause.isEmpty {
       try visitor.visitSingularStringField(value: self.resumedBecause, fieldNumber: 8)
     }
+    if self.droppedSinceLast != 0 {
+      try visitor.visitSingularUInt64Field(value: self.droppedSinceLast, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1334,6 +1539,241 @@ nonisolated extension Pipescope_V1_EventBatch: SwiftProtobuf.Message, SwiftProto
     if lhs.paused != rhs.paused {return false}
     if lhs.pending != rhs.pending {return false}
     if lhs.resumedBecause != rhs.resumedBecause {return false}
+    if lhs.droppedSinceLast != rhs.droppedSinceLast {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PackedBatch"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0")
+
+  fileprivate class _StorageClass {
+    var _resetStrings: Bool = false
+    var _newStrings: [String] = []
+    var _nodeIds: [UInt64] = []
+    var _nodeParents: [UInt64] = []
+    var _nodeOperators: [UInt32] = []
+    var _nodePublisherTypes: [UInt32] = []
+    var _nodeSubscribers: [UInt32] = []
+    var _nodeThreads: [UInt32] = []
+    var _nodeCreatedNs: [Int64] = []
+    var _kinds: [Pipescope_V1_EventKind] = []
+    var _nodeDeltas: [Int64] = []
+    var _baseTimeNs: Int64 = 0
+    var _timeDeltas: [Int64] = []
+    var _demands: [Int64] = []
+    var _others: [UInt64] = []
+    var _causes: [Pipescope_V1_CancelCause] = []
+    var _textEvents: [UInt32] = []
+    var _texts: [String] = []
+    var _lastValues: Dictionary<UInt64,String> = [:]
+    var _dropped: UInt64 = 0
+    var _droppedSinceLast: UInt64 = 0
+    var _sequence: UInt64 = 0
+    var _paused: Bool = false
+    var _pending: [Pipescope_V1_PendingEvent] = []
+    var _resumedBecause: String = String()
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _resetStrings = source._resetStrings
+      _newStrings = source._newStrings
+      _nodeIds = source._nodeIds
+      _nodeParents = source._nodeParents
+      _nodeOperators = source._nodeOperators
+      _nodePublisherTypes = source._nodePublisherTypes
+      _nodeSubscribers = source._nodeSubscribers
+      _nodeThreads = source._nodeThreads
+      _nodeCreatedNs = source._nodeCreatedNs
+      _kinds = source._kinds
+      _nodeDeltas = source._nodeDeltas
+      _baseTimeNs = source._baseTimeNs
+      _timeDeltas = source._timeDeltas
+      _demands = source._demands
+      _others = source._others
+      _causes = source._causes
+      _textEvents = source._textEvents
+      _texts = source._texts
+      _lastValues = source._lastValues
+      _dropped = source._dropped
+      _droppedSinceLast = source._droppedSinceLast
+      _sequence = source._sequence
+      _paused = source._paused
+      _pending = source._pending
+      _resumedBecause = source._resumedBecause
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularBoolField(value: &_storage._resetStrings) }()
+        case 2: try { try decoder.decodeRepeatedStringField(value: &_storage._newStrings) }()
+        case 3: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._nodeIds) }()
+        case 4: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._nodeParents) }()
+        case 5: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._nodeOperators) }()
+        case 6: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._nodePublisherTypes) }()
+        case 7: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._nodeSubscribers) }()
+        case 8: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._nodeThreads) }()
+        case 9: try { try decoder.decodeRepeatedInt64Field(value: &_storage._nodeCreatedNs) }()
+        case 10: try { try decoder.decodeRepeatedEnumField(value: &_storage._kinds) }()
+        case 11: try { try decoder.decodeRepeatedSInt64Field(value: &_storage._nodeDeltas) }()
+        case 12: try { try decoder.decodeSingularInt64Field(value: &_storage._baseTimeNs) }()
+        case 13: try { try decoder.decodeRepeatedSInt64Field(value: &_storage._timeDeltas) }()
+        case 14: try { try decoder.decodeRepeatedSInt64Field(value: &_storage._demands) }()
+        case 15: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._others) }()
+        case 16: try { try decoder.decodeRepeatedEnumField(value: &_storage._causes) }()
+        case 17: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._textEvents) }()
+        case 18: try { try decoder.decodeRepeatedStringField(value: &_storage._texts) }()
+        case 19: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufUInt64,SwiftProtobuf.ProtobufString>.self, value: &_storage._lastValues) }()
+        case 20: try { try decoder.decodeSingularUInt64Field(value: &_storage._dropped) }()
+        case 21: try { try decoder.decodeSingularUInt64Field(value: &_storage._droppedSinceLast) }()
+        case 22: try { try decoder.decodeSingularUInt64Field(value: &_storage._sequence) }()
+        case 23: try { try decoder.decodeSingularBoolField(value: &_storage._paused) }()
+        case 24: try { try decoder.decodeRepeatedMessageField(value: &_storage._pending) }()
+        case 25: try { try decoder.decodeSingularStringField(value: &_storage._resumedBecause) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      if _storage._resetStrings != false {
+        try visitor.visitSingularBoolField(value: _storage._resetStrings, fieldNumber: 1)
+      }
+      if !_storage._newStrings.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._newStrings, fieldNumber: 2)
+      }
+      if !_storage._nodeIds.isEmpty {
+        try visitor.visitPackedUInt64Field(value: _storage._nodeIds, fieldNumber: 3)
+      }
+      if !_storage._nodeParents.isEmpty {
+        try visitor.visitPackedUInt64Field(value: _storage._nodeParents, fieldNumber: 4)
+      }
+      if !_storage._nodeOperators.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._nodeOperators, fieldNumber: 5)
+      }
+      if !_storage._nodePublisherTypes.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._nodePublisherTypes, fieldNumber: 6)
+      }
+      if !_storage._nodeSubscribers.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._nodeSubscribers, fieldNumber: 7)
+      }
+      if !_storage._nodeThreads.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._nodeThreads, fieldNumber: 8)
+      }
+      if !_storage._nodeCreatedNs.isEmpty {
+        try visitor.visitPackedInt64Field(value: _storage._nodeCreatedNs, fieldNumber: 9)
+      }
+      if !_storage._kinds.isEmpty {
+        try visitor.visitPackedEnumField(value: _storage._kinds, fieldNumber: 10)
+      }
+      if !_storage._nodeDeltas.isEmpty {
+        try visitor.visitPackedSInt64Field(value: _storage._nodeDeltas, fieldNumber: 11)
+      }
+      if _storage._baseTimeNs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._baseTimeNs, fieldNumber: 12)
+      }
+      if !_storage._timeDeltas.isEmpty {
+        try visitor.visitPackedSInt64Field(value: _storage._timeDeltas, fieldNumber: 13)
+      }
+      if !_storage._demands.isEmpty {
+        try visitor.visitPackedSInt64Field(value: _storage._demands, fieldNumber: 14)
+      }
+      if !_storage._others.isEmpty {
+        try visitor.visitPackedUInt64Field(value: _storage._others, fieldNumber: 15)
+      }
+      if !_storage._causes.isEmpty {
+        try visitor.visitPackedEnumField(value: _storage._causes, fieldNumber: 16)
+      }
+      if !_storage._textEvents.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._textEvents, fieldNumber: 17)
+      }
+      if !_storage._texts.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._texts, fieldNumber: 18)
+      }
+      if !_storage._lastValues.isEmpty {
+        try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufUInt64,SwiftProtobuf.ProtobufString>.self, value: _storage._lastValues, fieldNumber: 19)
+      }
+      if _storage._dropped != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._dropped, fieldNumber: 20)
+      }
+      if _storage._droppedSinceLast != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._droppedSinceLast, fieldNumber: 21)
+      }
+      if _storage._sequence != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._sequence, fieldNumber: 22)
+      }
+      if _storage._paused != false {
+        try visitor.visitSingularBoolField(value: _storage._paused, fieldNumber: 23)
+      }
+      if !_storage._pending.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._pending, fieldNumber: 24)
+      }
+      if !_storage._resumedBecause.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._resumedBecause, fieldNumber: 25)
+      }
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_PackedBatch, rhs: Pipescope_V1_PackedBatch) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._resetStrings != rhs_storage._resetStrings {return false}
+        if _storage._newStrings != rhs_storage._newStrings {return false}
+        if _storage._nodeIds != rhs_storage._nodeIds {return false}
+        if _storage._nodeParents != rhs_storage._nodeParents {return false}
+        if _storage._nodeOperators != rhs_storage._nodeOperators {return false}
+        if _storage._nodePublisherTypes != rhs_storage._nodePublisherTypes {return false}
+        if _storage._nodeSubscribers != rhs_storage._nodeSubscribers {return false}
+        if _storage._nodeThreads != rhs_storage._nodeThreads {return false}
+        if _storage._nodeCreatedNs != rhs_storage._nodeCreatedNs {return false}
+        if _storage._kinds != rhs_storage._kinds {return false}
+        if _storage._nodeDeltas != rhs_storage._nodeDeltas {return false}
+        if _storage._baseTimeNs != rhs_storage._baseTimeNs {return false}
+        if _storage._timeDeltas != rhs_storage._timeDeltas {return false}
+        if _storage._demands != rhs_storage._demands {return false}
+        if _storage._others != rhs_storage._others {return false}
+        if _storage._causes != rhs_storage._causes {return false}
+        if _storage._textEvents != rhs_storage._textEvents {return false}
+        if _storage._texts != rhs_storage._texts {return false}
+        if _storage._lastValues != rhs_storage._lastValues {return false}
+        if _storage._dropped != rhs_storage._dropped {return false}
+        if _storage._droppedSinceLast != rhs_storage._droppedSinceLast {return false}
+        if _storage._sequence != rhs_storage._sequence {return false}
+        if _storage._paused != rhs_storage._paused {return false}
+        if _storage._pending != rhs_storage._pending {return false}
+        if _storage._resumedBecause != rhs_storage._resumedBecause {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1491,7 +1931,7 @@ nonisolated extension Pipescope_V1_Ack: SwiftProtobuf.Message, SwiftProtobuf._Me
 
 nonisolated extension Pipescope_V1_ServerMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ServerMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}welcome\0\u{1}error\0\u{1}snapshot\0\u{1}batch\0\u{1}ack\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}welcome\0\u{1}error\0\u{1}snapshot\0\u{1}batch\0\u{1}ack\0\u{1}packed\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1564,6 +2004,19 @@ nonisolated extension Pipescope_V1_ServerMessage: SwiftProtobuf.Message, SwiftPr
           self.body = .ack(v)
         }
       }()
+      case 6: try {
+        var v: Pipescope_V1_PackedBatch?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .packed(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .packed(v)
+        }
+      }()
       default: break
       }
     }
@@ -1594,6 +2047,10 @@ nonisolated extension Pipescope_V1_ServerMessage: SwiftProtobuf.Message, SwiftPr
     case .ack?: try {
       guard case .ack(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    }()
+    case .packed?: try {
+      guard case .packed(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
     }()
     case nil: break
     }

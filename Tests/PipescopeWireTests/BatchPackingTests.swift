@@ -1,0 +1,156 @@
+import PipescopeGraph
+import PipescopeTestSupport
+import PipescopeWire
+import XCTest
+
+/// The packed (columnar) batch: what travels must come back exactly, names travel once,
+/// and a peer whose columns or ids do not add up gets an error, not a crash.
+final class BatchPackingTests: XCTestCase {
+    /// Packs through a writer, frames, decodes the frame, and unpacks through a reader.
+    private func travel(_ batches: [WireEventBatch], writer: inout WireStreamWriter,
+                        reader: inout WireStreamReader) throws -> [(plain: WireEventBatch, bytes: Int, packed: WirePackedBatch)] {
+        try batches.map { batch in
+            var message = ServerMessage()
+            message.batch = batch
+            let wire = writer.encode(message)
+            let frame = wire.framed()
+            let decoded = try reader.decode(ServerMessage.decode(payload: frame.dropFirst(Framing.headerSize)))
+            return (decoded.batch, frame.count, wire.packed)
+        }
+    }
+
+    func testEveryKindOfEventComesBackExactly() throws {
+        var batch = WireFixtures.realisticBatch()
+        // The kinds realisticBatch lacks: a demand, a forward, an adopt, a feed, a value
+        // captured in full, and a kind from a newer probe.
+        var b = BatchBuilder(start: batch.events.last!.timeNs + 10)
+        b.demand(3, .count(2))
+        b.forward(2, to: 3)
+        b.add(.eventAdopt, 7) { $0.other = 6 }
+        b.add(.eventFeeds, 1) { $0.other = 3 }
+        b.add(.eventValue, 3) { $0.text = "every value: \"∑ ünïcode\"" }
+        b.add(.eventCancelled, 3) { $0.cause = .causeInspector }
+        b.add(.UNRECOGNIZED(42), 2)
+        batch.events += b.batch.events
+        batch.pending = [.with { $0.ticket = 3; $0.node = 2; $0.kind = .eventValue; $0.thread = "worker 1" }]
+        batch.paused = true
+        batch.dropped = 17
+        batch.droppedSinceLast = 5
+        batch.sequence = 1234
+
+        var writer = WireStreamWriter(), reader = WireStreamReader()
+        let back = try travel([batch], writer: &writer, reader: &reader)
+        XCTAssertEqual(back[0].plain, batch)
+    }
+
+    func testNamesTravelOnceAndBatchesAreCompact() throws {
+        var writer = WireStreamWriter(), reader = WireStreamReader()
+        var first = BatchBuilder()
+        first.chain(from: 1, subscriber: "Sink", ops: ["Map", "Filter", "PassthroughSubject"])
+        var second = BatchBuilder(start: first.now)
+        second.chain(from: 4, subscriber: "Sink", ops: ["Map", "Filter", "PassthroughSubject"])
+        // A busy stage: 10,000 values and demands, one millisecond apart.
+        var busy = BatchBuilder(start: second.now, step: 1_000)
+        for _ in 0..<5_000 {
+            busy.value(3)
+            busy.demand(3, .count(1))
+        }
+        let out = try travel([first.build(), second.build(), busy.build()], writer: &writer, reader: &reader)
+
+        XCTAssertEqual(out[0].packed.newStrings.sorted(), ["Filter", "Map", "PassthroughSubject", "Sink", "main"])
+        XCTAssertEqual(out[1].packed.newStrings, [], "names already sent are referred to by id")
+        XCTAssertEqual(out[1].plain.nodes.map(\.operator), ["Map", "Filter", "PassthroughSubject"])
+        let perEvent = Double(out[2].bytes) / 10_000
+        XCTAssertLessThan(perEvent, 6, "a value or demand event packs into a few bytes (was \(perEvent))")
+        XCTAssertEqual(out[2].plain.events.count, 10_000)
+    }
+
+    func testAFullTableStartsOverAndTheReaderFollows() throws {
+        var writer = WireStreamWriter(capacity: 8), reader = WireStreamReader()
+        var batches: [WireEventBatch] = []
+        for i in 0..<6 {
+            var b = BatchBuilder()
+            b.subscribe(NodeID(i + 1), op: "Op\(i)", type: "Type\(i)", subscriber: "Sink")
+            batches.append(b.build())
+        }
+        let out = try travel(batches, writer: &writer, reader: &reader)
+        XCTAssertTrue(out.contains { $0.packed.resetStrings }, "8 entries cannot hold 6 stages' names")
+        XCTAssertLessThanOrEqual(writer.table.count, 8)
+        XCTAssertEqual(out.map { $0.plain.nodes[0].operator }, (0..<6).map { "Op\($0)" })
+    }
+
+    func testASnapshotCarriesTheTableForALateReader() throws {
+        var writer = WireStreamWriter(), early = WireStreamReader()
+        var b = BatchBuilder()
+        b.subscribe(1, op: "Map", subscriber: "Sink")
+        _ = try travel([b.build()], writer: &writer, reader: &early)
+
+        // A reader that joins now gets the snapshot first, then batches that reuse ids.
+        var late = WireStreamReader()
+        var snapshot = ServerMessage()
+        snapshot.snapshot = WireSnapshot()
+        _ = try late.decode(ServerMessage.decode(payload: writer.encode(snapshot).framed().dropFirst(4)))
+        var again = BatchBuilder()
+        again.subscribe(2, op: "Map", subscriber: "Sink")
+        let out = try travel([again.build()], writer: &writer, reader: &late)
+        XCTAssertEqual(out[0].packed.newStrings, [])
+        XCTAssertEqual(out[0].plain.nodes[0].operator, "Map")
+        XCTAssertEqual(out[0].plain.nodes[0].subscriber, "Sink")
+    }
+
+    // MARK: - Hostile input
+
+    private func refuse(_ edit: (inout WirePackedBatch) -> Void, _ expected: String,
+                        file: StaticString = #filePath, line: UInt = #line) {
+        var table = StringTable()
+        var writerTable = StringTable()
+        var p = BatchPacking.pack(WireFixtures.realisticBatch(), table: &writerTable)
+        edit(&p)
+        XCTAssertThrowsError(try BatchPacking.unpack(p, table: &table), file: file, line: line) { error in
+            XCTAssertTrue("\(error)".contains(expected), "\(error)", file: file, line: line)
+        }
+    }
+
+    func testColumnsThatDisagreeAreRefused() {
+        refuse({ $0.timeDeltas.removeLast() }, "event columns have different lengths")
+        refuse({ $0.nodeThreads.removeLast() }, "stage columns have different lengths")
+        refuse({ $0.demands.removeLast() }, "fewer demands")
+        refuse({ $0.others.append(9) }, "more column entries")
+        refuse({ $0.causes.removeAll() }, "fewer causes")
+        refuse({ $0.textEvents = [UInt32($0.kinds.count + 3)]; $0.texts = ["x"] }, "text for event")
+        refuse({ $0.texts.append("orphan text") }, "event columns have different lengths")
+    }
+
+    func testUndefinedNamesAndUnboundedTablesAreRefused() {
+        refuse({ $0.nodeOperators[0] = 999 }, "string id 999 was never defined")
+        refuse({ $0.newStrings = Array(repeating: "x", count: StringTable.defaultCapacity + 1) },
+               "string table would grow past")
+    }
+
+    func testGarbageNeverCrashesTheReader() {
+        // Random columns of random lengths: every outcome is a batch or an error.
+        var rng = SeededGenerator(seed: 7)
+        for _ in 0..<2_000 {
+            var p = WirePackedBatch()
+            func column<T>(_ make: () -> T) -> [T] { (0..<Int.random(in: 0...4, using: &rng)).map { _ in make() } }
+            p.kinds = column { WireEventKind(rawValue: Int.random(in: 0...12, using: &rng)) ?? .eventValue }
+            p.nodeDeltas = column { Int64.random(in: -3...3, using: &rng) }
+            p.timeDeltas = column { Int64.random(in: .min ... .max, using: &rng) }
+            p.demands = column { Int64.random(in: -1...5, using: &rng) }
+            p.others = column { UInt64.random(in: 0...5, using: &rng) }
+            p.causes = column { .causeOwner }
+            p.nodeIds = column { 1 }
+            p.nodeParents = column { 0 }
+            p.nodeOperators = column { UInt32.random(in: 0...3, using: &rng) }
+            p.nodePublisherTypes = column { 0 }
+            p.nodeSubscribers = column { 0 }
+            p.nodeThreads = column { 0 }
+            p.nodeCreatedNs = column { 0 }
+            p.newStrings = column { "s" }
+            p.textEvents = column { UInt32.random(in: 0...5, using: &rng) }
+            p.texts = column { "t" }
+            var table = StringTable()
+            _ = try? BatchPacking.unpack(p, table: &table)
+        }
+    }
+}
