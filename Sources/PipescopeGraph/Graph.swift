@@ -77,11 +77,19 @@ public struct Graph: Sendable, Equatable {
             }
             if let owner { link(event.node, sharing: owner) }
         case .eventRequest:
+            let request = DemandRequest(time: event.timeNs, demand: Demand(wire: event.demand), returned: false)
             for id in shareGroup(of: event.node) {
-                update(id) { $0.requested = $0.requested + Demand(wire: event.demand) }
+                update(id) { node in
+                    node.requested = node.requested + request.demand
+                    node.noteRequest(request)
+                }
             }
         case .eventDemand:
-            update(event.node) { $0.requested = $0.requested + Demand(wire: event.demand) }
+            let request = DemandRequest(time: event.timeNs, demand: Demand(wire: event.demand), returned: true)
+            update(event.node) { node in
+                node.requested = node.requested + request.demand
+                node.noteRequest(request)
+            }
         case .eventValue:
             update(event.node) { node in
                 node.values += 1

@@ -42,6 +42,9 @@ public struct NodeSummary: Hashable, Sendable {
     public var afterEnd = 0
     /// When the last value arrived (nil before the first).
     public var lastValueNanos: Int64?
+    /// The newest demand added, oldest first, at most ``recentRequestLimit``.
+    public var recentRequests: [DemandRequest] = []
+    public static let recentRequestLimit = 4
 
     public init(info: WireNodeInfo) {
         id = info.id
@@ -51,6 +54,11 @@ public struct NodeSummary: Hashable, Sendable {
         subscriber = info.subscriber
         thread = info.thread
         createdNanos = info.createdNs
+    }
+
+    mutating func noteRequest(_ request: DemandRequest) {
+        if recentRequests.count == Self.recentRequestLimit { recentRequests.removeFirst() }
+        recentRequests.append(request)
     }
 
     /// Demand requested and not yet delivered.
@@ -85,6 +93,9 @@ public struct NodeSummary: Hashable, Sendable {
         s.feeds = feeds
         s.afterEnd = Int64(afterEnd)
         s.lastValueNs = lastValueNanos ?? 0
+        s.recentRequests = recentRequests.map { r in
+            .with { $0.timeNs = r.time; $0.demand = r.demand.wire; $0.returned = r.returned }
+        }
         return s
     }
 
@@ -101,5 +112,23 @@ public struct NodeSummary: Hashable, Sendable {
         orphaned = s.orphaned
         afterEnd = Int(s.afterEnd)
         lastValueNanos = s.lastValueNs == 0 ? nil : s.lastValueNs
+        recentRequests = s.recentRequests.suffix(Self.recentRequestLimit).map {
+            DemandRequest(time: $0.timeNs, demand: Demand(wire: $0.demand), returned: $0.returned)
+        }
+    }
+}
+
+/// Demand added to a stage: by its subscriber's `request(_:)`, or returned from its
+/// `receive(_:)`.
+public struct DemandRequest: Hashable, Sendable {
+    public var time: Int64
+    public var demand: Demand
+    /// True when returned from `receive(_:)` rather than asked with `request(_:)`.
+    public var returned: Bool
+
+    public init(time: Int64, demand: Demand, returned: Bool) {
+        self.time = time
+        self.demand = demand
+        self.returned = returned
     }
 }

@@ -56,7 +56,20 @@ public struct History: Sendable {
     /// Appends a batch; `after` is the live graph once the batch is folded in.
     public mutating func append(_ batch: WireEventBatch, after: Graph) {
         for info in batch.nodes { infos[info.id] = info }
+        // The newest value text of a stage belongs to its last value event in the batch,
+        // so the detail pane can list recent values with their times and texts.
+        var textAt: [Int: String] = [:]
+        if !batch.lastValues.isEmpty {
+            var named = Set<NodeID>()
+            for i in batch.events.indices.reversed() where batch.events[i].kind == .eventValue {
+                let node = batch.events[i].node
+                if named.insert(node).inserted, let text = batch.lastValues[node] { textAt[i] = text }
+                if named.count == batch.lastValues.count { break }
+            }
+        }
         for (i, event) in batch.events.enumerated() {
+            var event = event
+            if event.text.isEmpty, let text = textAt[i] { event.text = text }
             entries.append(Entry(event: event, lastValues: i == batch.events.count - 1 ? batch.lastValues : [:]))
         }
         if end - (checkpoints.last?.position ?? start) >= Self.checkpointStride {
@@ -66,14 +79,18 @@ public struct History: Sendable {
     }
 
     /// The `count` events up to and including `position`'s, oldest first, optionally only
-    /// those of one stage (looking back at most `scan` events).
-    public func events(endingAt position: Int, count: Int, node: NodeID? = nil, scan: Int = 5_000) -> [(position: Int, event: WireEvent)] {
+    /// those of one stage and of some kinds (looking back at most `scan` events).
+    public func events(endingAt position: Int, count: Int, node: NodeID? = nil, kinds: Set<WireEventKind>? = nil,
+                       scan: Int = 5_000) -> [(position: Int, event: WireEvent)] {
         var found: [(Int, WireEvent)] = []
         var p = min(position, end)
         let floor = max(start, p - scan)
-        while p > start, found.count < count, p > floor || node == nil {
+        let filtered = node != nil || kinds != nil
+        while p > start, found.count < count, p > floor || !filtered {
             let entry = entries[p - start - 1]
-            if node == nil || entry.event.node == node { found.append((p, entry.event)) }
+            if node == nil || entry.event.node == node, kinds?.contains(entry.event.kind) ?? true {
+                found.append((p, entry.event))
+            }
             p -= 1
         }
         return found.reversed()

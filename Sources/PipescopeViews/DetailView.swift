@@ -29,8 +29,11 @@ public enum DetailView {
         lines += [
             ("demand requested \(Format.demand(node.requested, theme: theme))  outstanding \(Format.demand(node.outstanding, theme: theme))", .plain),
             ("values \(node.values)  last \(theme.text(node.lastValue ?? "—"))", .plain),
-            ("created \(Format.time(node.createdNanos))" + (node.endedNanos.map { "  ended \(Format.time($0))" } ?? ""), theme.dim),
         ]
+        if !node.recentRequests.isEmpty {
+            lines.append((requestsLine(node, theme: theme), theme.dim))
+        }
+        lines.append(("created \(Format.time(node.createdNanos))" + (node.endedNanos.map { "  ended \(Format.time($0))" } ?? ""), theme.dim))
         if node.orphaned {
             lines.append(("orphaned: an upstream stage was cancelled, nothing more will arrive", theme.style(.cancelled)))
         }
@@ -42,9 +45,34 @@ public enum DetailView {
         if !node.feeds.isEmpty {
             lines.append(("also feeds #" + node.feeds.map(String.init).joined(separator: ", #") + " through a subject", theme.dim))
         }
+        // Recent values last: they are the first to go when the pane is short.
+        let room = area.height - lines.count - 1
+        if room > 0, node.values > 0 {
+            lines.append(("recent values", theme.dim))
+            lines += recentValues(node, state: state, count: min(room, 5)).map { ($0, .plain) }
+        }
         for (i, (text, style)) in lines.prefix(area.height).enumerated() {
             buffer.putTruncated(text, x: area.x, y: area.y + i, maxWidth: area.width, style: style, glyphs: theme.glyphs)
         }
+    }
+
+    /// "requests +1 12:00:01.000 · +1 12:00:01.250 (returned)", newest last.
+    static func requestsLine(_ node: NodeSummary, theme: Theme) -> String {
+        "requests " + node.recentRequests.map { request in
+            "+\(Format.demand(request.demand, theme: theme)) \(Format.time(request.time))"
+                + (request.returned ? " (returned)" : "")
+        }.joined(separator: theme.text(" · "))
+    }
+
+    /// The stage's last values up to the history position shown, with their times and,
+    /// where the program described them, their text. Newest last.
+    static func recentValues(_ node: NodeSummary, state: AppState, count: Int) -> [String] {
+        let position = state.cursor ?? state.timeline.end
+        let found = state.timeline.events(endingAt: position, count: count, node: node.id, kinds: [.eventValue])
+        if found.isEmpty, let time = node.lastValueNanos {
+            return ["  \(Format.time(time))  \(node.lastValue ?? "")"]
+        }
+        return found.map { "  \(Format.time($0.event.timeNs))  \($0.event.text.isEmpty ? "(not described)" : $0.event.text)" }
     }
 
     /// "finished", "cancelled by inspector", "failed" (the error has its own line).

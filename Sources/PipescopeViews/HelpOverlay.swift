@@ -3,6 +3,9 @@ import TerminalKit
 
 /// Every key, drawn from ``KeyMap/bindings`` in a box over the middle of the screen.
 public enum HelpOverlay {
+    /// The marks a tree row can carry, after the keys.
+    static let legend = "marks: ⚠ lint  ≡N shares #N's subscription  ◆ cursor  ▶ next at the gate"
+
     public static func render(theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         let bindings = KeyMap.bindings
         // In a key label → is the Right key, not the flow arrow it means elsewhere.
@@ -36,7 +39,7 @@ public enum HelpOverlay {
                                 x: inner.x, y: inner.y + room - 1, maxWidth: inner.width, style: theme.dim, glyphs: theme.glyphs)
         }
         if inner.height > 0 {
-            buffer.putTruncated(" ? or Esc closes", x: inner.x, y: inner.maxY - 1, maxWidth: inner.width,
+            buffer.putTruncated(theme.text(" ? or Esc closes   " + legend), x: inner.x, y: inner.maxY - 1, maxWidth: inner.width,
                                 style: theme.dim, glyphs: theme.glyphs)
         }
     }

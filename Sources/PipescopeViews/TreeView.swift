@@ -5,18 +5,22 @@ import TerminalKit
 /// The pipeline tree: one row per stage, roots first, upstream stages indented below.
 ///
 /// Columns: fold marker and operator (roots also name their subscriber), status glyph
-/// and word, demand requested, values delivered. The selected row is reversed.
+/// and word, demand requested, demand outstanding, values delivered. Stages that share
+/// one subscription object (Map and Filter pass their upstream's through) are marked
+/// `≡N`, N being the stage that owns it. The selected row is reversed.
 public enum TreeView {
     static let statusWidth = 14
-    static let demandWidth = 7
+    static let demandWidth = 6
+    static let outstandingWidth = 5
     static let valuesWidth = 7
 
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard area.height >= 2, area.width >= 20 else { return }
-        let rightWidth = statusWidth + demandWidth + valuesWidth + 2
+        let rightWidth = statusWidth + demandWidth + outstandingWidth + valuesWidth + 2
         let labelWidth = max(8, area.width - rightWidth)
         let header = Format.pad("STAGE", labelWidth) + Format.pad("STATUS", statusWidth)
-            + Format.pad("DEMAND", demandWidth, right: true) + Format.pad("VALUES", valuesWidth + 1, right: true)
+            + Format.pad("REQ", demandWidth, right: true) + Format.pad("OUT", outstandingWidth, right: true)
+            + Format.pad("VALUES", valuesWidth + 1, right: true)
         buffer.putTruncated(header, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
 
         let rows = state.rows
@@ -53,20 +57,31 @@ public enum TreeView {
         var cx = x
         cx += buffer.put(indent(row.depth, labelWidth: labelWidth) + marker + " ", x: cx, y: y, maxWidth: labelWidth)
         let nameStyle = node.status.isTerminal ? theme.dim : Style(bold: row.depth == 0)
-        cx += buffer.putTruncated(node.operatorName, x: cx, y: y, maxWidth: max(0, x + labelWidth - cx - 1),
+        // Marks that matter while debugging come before the name's tail: a long name is
+        // shortened rather than hiding where the cursor or the next step is.
+        var marks: [(text: String, style: Style)] = []
+        if let cursor = state.cursor, state.timeline.event(at: cursor)?.node == node.id {
+            marks.append((theme.text(" ◆ here"), Style(foreground: theme.colors ? .magenta : nil, bold: true)))
+        }
+        if state.nextPending?.node == node.id {
+            marks.append((theme.text(" ▶ next"), Style(foreground: theme.colors ? .yellow : nil, bold: true)))
+        }
+        if state.lintedNodes.contains(node.id) {
+            marks.append((theme.text(" ⚠"), Style(foreground: theme.colors ? .yellow : nil, bold: true)))
+        }
+        let marksWidth = marks.reduce(0) { $0 + $1.text.count }
+        let nameRoom = max(min(4, node.operatorName.count), x + labelWidth - cx - 1 - marksWidth)
+        cx += buffer.putTruncated(node.operatorName, x: cx, y: y, maxWidth: max(0, min(nameRoom, x + labelWidth - cx - 1)),
                                   style: nameStyle, glyphs: theme.glyphs)
-        if let cursor = state.cursor, state.timeline.event(at: cursor)?.node == node.id, x + labelWidth - cx > 7 {
-            cx += buffer.put(theme.text(" ◆ here"), x: cx, y: y, style: Style(foreground: theme.colors ? .magenta : nil, bold: true))
-        }
-        if state.nextPending?.node == node.id, x + labelWidth - cx > 7 {
-            cx += buffer.put(theme.text(" ▶ next"), x: cx, y: y, style: Style(foreground: theme.colors ? .yellow : nil, bold: true))
-        }
-        if state.lintedNodes.contains(node.id), x + labelWidth - cx > 2 {
-            cx += buffer.put(theme.text(" ⚠"), x: cx, y: y, style: Style(foreground: theme.colors ? .yellow : nil, bold: true))
+        for mark in marks where x + labelWidth - cx > mark.text.count {
+            cx += buffer.put(mark.text, x: cx, y: y, style: mark.style)
         }
         if node.parent == nil, x + labelWidth - cx > 4 {
             cx += buffer.putTruncated(theme.text(" → ") + node.subscriber, x: cx, y: y, maxWidth: x + labelWidth - cx - 1,
                                       style: theme.dim, glyphs: theme.glyphs)
+        }
+        if let group = shareGroup(node), x + labelWidth - cx > 6 {
+            cx += buffer.put(theme.text(" ≡") + "\(group)", x: cx, y: y, style: theme.dim)
         }
         if node.orphaned, x + labelWidth - cx > 4 {
             buffer.putTruncated(" orphaned", x: cx, y: y, maxWidth: x + labelWidth - cx - 1,
@@ -98,6 +113,12 @@ public enum TreeView {
         return (offset, rows.dropFirst(offset).prefix(height))
     }
 
+    /// The stage owning the subscription this stage shares, when it shares one.
+    static func shareGroup(_ node: NodeSummary) -> NodeID? {
+        if let owner = node.subscriptionOwner { return owner }
+        return node.sharers.isEmpty ? nil : node.id
+    }
+
     /// Two spaces per level, but never more than half the label column, so deep stages
     /// keep their names.
     private static func indent(_ depth: Int, labelWidth: Int) -> String {
@@ -111,6 +132,9 @@ public enum TreeView {
         rx += statusWidth
         buffer.put(Format.pad(Format.demand(node.requested, theme: theme), demandWidth, right: true), x: rx, y: y)
         rx += demandWidth
+        let outstanding = node.status.isTerminal ? "" : Format.demand(node.outstanding, theme: theme)
+        buffer.put(Format.pad(outstanding, outstandingWidth, right: true), x: rx, y: y)
+        rx += outstandingWidth
         buffer.put(Format.pad(Format.count(node.values), valuesWidth + 1, right: true), x: rx, y: y)
     }
 }

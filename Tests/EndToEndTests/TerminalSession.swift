@@ -50,10 +50,12 @@ final class TerminalSession {
     /// The values column of the first row whose label starts with `label`.
     static func values(of label: String, in screen: String) -> Int? {
         for line in screen.split(separator: "\n") where line.contains(label) {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "│" })
-            if let index = fields.firstIndex(where: { $0 == "active" || $0 == "finished" || $0 == "cancelled" }),
-               fields.count > index + 2 {
-                return Int(fields[index + 2])
+            // The tree pane only (the timeline may sit to its right); VALUES is its last column.
+            let tree = line.components(separatedBy: "││")[0]
+            let fields = tree.split(whereSeparator: { $0 == " " || $0 == "│" })
+            if fields.contains(where: { $0 == "active" || $0 == "finished" || $0 == "cancelled" || $0 == "failed" }),
+               let last = fields.last {
+                return Int(last)
             }
         }
         return nil

@@ -32,7 +32,11 @@ final class ReducerDataTests: XCTestCase {
         XCTAssertEqual(state.timeline.end, 0, "a snapshot is a state, not events")
 
         XCTAssertTrue(reduce(&state, .batch(second.build(sequence: 99, dropped: 4))).isEmpty)
-        XCTAssertEqual((1...state.timeline.end).compactMap { state.timeline.event(at: $0) }, second.batch.events)
+        // History keeps each stage's newest value text on its last value event of the batch.
+        var expected = second.batch.events
+        expected[0].text = "2"
+        expected[1].text = "20"
+        XCTAssertEqual((1...state.timeline.end).compactMap { state.timeline.event(at: $0) }, expected)
         XCTAssertEqual(state.graph[2]?.values, 2)
         XCTAssertEqual(state.graph[2]?.lastValue, "20")
         XCTAssertEqual(state.graph[1]?.status, .cancelled)

@@ -29,7 +29,7 @@ final class MainScreenSemanticTests: XCTestCase {
 
     func testSelectedRowIsReversedAcrossThePane() throws {
         let buffer = render(ViewFixtures.realistic(selection: 2))
-        let y = try XCTUnwrap(row(of: "▾ Map  ", in: buffer))
+        let y = try XCTUnwrap(row(of: "▾ Map ≡3", in: buffer))
         XCTAssertEqual(y, 4)
         for x in 1...78 {
             XCTAssertTrue(buffer[x, y].style.reverse, "column \(x) of the selected row")
@@ -218,5 +218,32 @@ final class MainScreenSemanticTests: XCTestCase {
         let one = render(ViewFixtures.realistic(), 49, 30).lines()
         XCTAssertEqual(one[1], "need 50x22, have 49x30")
         XCTAssertEqual(render(ViewFixtures.realistic(), 10, 1).lines(), ["Terminal …"])
+    }
+
+    // MARK: - Demand and values
+
+    /// A stage that asked for 3 and got 1 has 2 outstanding; the detail lists its requests
+    /// and its recent values with their times, newest last.
+    func testOutstandingDemandRecentRequestsAndValues() throws {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "Map", subscriber: "Sink")
+        b.subscription(1)
+        b.request(1, .count(2))
+        b.value(1, "first")
+        b.demand(1, .count(1))
+        var later = BatchBuilder(start: b.now)
+        later.value(1, "second")
+        var state = ViewFixtures.connected(b.build(), later.build())
+        _ = reduce(&state, .action(.moveDown))
+        let lines = render(state, 120, 40).lines()
+        let row = try XCTUnwrap(lines.first { $0.contains("Map → Sink") })
+        XCTAssertTrue(row.contains("● active           3    1       2"), row)
+        let screen = lines.joined(separator: "\n")
+        XCTAssertTrue(screen.contains("requests +2 12:00:00.002 · +1 12:00:00.004 (returned)"), screen)
+        XCTAssertTrue(screen.contains("recent values"), screen)
+        let values = lines.compactMap { line in
+            ["12:00:00.003  first", "12:00:00.005  second"].first { line.contains("│  " + $0) }
+        }
+        XCTAssertEqual(values, ["12:00:00.003  first", "12:00:00.005  second"])
     }
 }

@@ -545,11 +545,36 @@ public nonisolated struct Pipescope_V1_NodeState: @unchecked Sendable {
     set {_uniqueStorage()._lastValueNs = newValue}
   }
 
+  /// The newest demand added to the stage, oldest first (a few at most): what the detail
+  /// pane lists as recent requests, kept across a snapshot.
+  public var recentRequests: [Pipescope_V1_DemandRequest] {
+    get {_storage._recentRequests}
+    set {_uniqueStorage()._recentRequests = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+public nonisolated struct Pipescope_V1_DemandRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var timeNs: Int64 = 0
+
+  /// -1 = unlimited
+  public var demand: Int64 = 0
+
+  /// returned from receive(_:) (EVENT_DEMAND), not request(_:)
+  public var returned: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 /// The whole graph at one instant: what an inspector needs to start drawing at once.
@@ -1199,7 +1224,7 @@ nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NodeState"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}info\0\u{1}status\0\u{1}cause\0\u{1}error\0\u{1}requested\0\u{1}values\0\u{3}has_last_value\0\u{3}last_value\0\u{3}subscription_owner\0\u{3}ended_ns\0\u{3}forwards_to\0\u{1}orphaned\0\u{1}feeds\0\u{3}after_end\0\u{3}last_value_ns\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}info\0\u{1}status\0\u{1}cause\0\u{1}error\0\u{1}requested\0\u{1}values\0\u{3}has_last_value\0\u{3}last_value\0\u{3}subscription_owner\0\u{3}ended_ns\0\u{3}forwards_to\0\u{1}orphaned\0\u{1}feeds\0\u{3}after_end\0\u{3}last_value_ns\0\u{3}recent_requests\0")
 
   fileprivate class _StorageClass {
     var _info: Pipescope_V1_NodeInfo? = nil
@@ -1217,6 +1242,7 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
     var _feeds: [UInt64] = []
     var _afterEnd: Int64 = 0
     var _lastValueNs: Int64 = 0
+    var _recentRequests: [Pipescope_V1_DemandRequest] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -1242,6 +1268,7 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
       _feeds = source._feeds
       _afterEnd = source._afterEnd
       _lastValueNs = source._lastValueNs
+      _recentRequests = source._recentRequests
     }
   }
 
@@ -1275,6 +1302,7 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
         case 13: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._feeds) }()
         case 14: try { try decoder.decodeSingularInt64Field(value: &_storage._afterEnd) }()
         case 15: try { try decoder.decodeSingularInt64Field(value: &_storage._lastValueNs) }()
+        case 16: try { try decoder.decodeRepeatedMessageField(value: &_storage._recentRequests) }()
         default: break
         }
       }
@@ -1332,6 +1360,9 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
       if _storage._lastValueNs != 0 {
         try visitor.visitSingularInt64Field(value: _storage._lastValueNs, fieldNumber: 15)
       }
+      if !_storage._recentRequests.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._recentRequests, fieldNumber: 16)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -1356,10 +1387,51 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
         if _storage._feeds != rhs_storage._feeds {return false}
         if _storage._afterEnd != rhs_storage._afterEnd {return false}
         if _storage._lastValueNs != rhs_storage._lastValueNs {return false}
+        if _storage._recentRequests != rhs_storage._recentRequests {return false}
         return true
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_DemandRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DemandRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}time_ns\0\u{1}demand\0\u{1}returned\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt64Field(value: &self.timeNs) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.demand) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.returned) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.timeNs != 0 {
+      try visitor.visitSingularInt64Field(value: self.timeNs, fieldNumber: 1)
+    }
+    if self.demand != 0 {
+      try visitor.visitSingularInt64Field(value: self.demand, fieldNumber: 2)
+    }
+    if self.returned != false {
+      try visitor.visitSingularBoolField(value: self.returned, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_DemandRequest, rhs: Pipescope_V1_DemandRequest) -> Bool {
+    if lhs.timeNs != rhs.timeNs {return false}
+    if lhs.demand != rhs.demand {return false}
+    if lhs.returned != rhs.returned {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
