@@ -41,12 +41,14 @@ final class InspectorHub: @unchecked Sendable {
     func flush() {
         let batch = probe.flush()
         let hasNews = !batch.events.isEmpty || !batch.lastValues.isEmpty || batch.paused || !batch.resumedBecause.isEmpty
-        if hasNews, let recorder {
+        // A flush can exceed one frame (every value captured, in a burst): send it in parts.
+        let parts = hasNews ? batch.parts() : []
+        for part in parts {
             var message = ServerMessage()
-            message.batch = batch
-            recorder.append(message)
+            message.batch = part
+            recorder?.append(message)
         }
-        var frame: ByteBuffer?
+        var frames: [ByteBuffer]?
         for inspector in inspectors.values {
             guard inspector.channel.isWritable else {
                 if hasNews {
@@ -62,12 +64,15 @@ final class InspectorHub: @unchecked Sendable {
                 send(snapshotMessage(skipped: inspector.skipped), to: inspector.channel)
                 inspector.skipped = 0
             } else if hasNews {
-                if frame == nil {
-                    var message = ServerMessage()
-                    message.batch = batch
-                    frame = inspector.channel.allocator.buffer(bytes: stream.encode(message).framed())
+                if frames == nil {
+                    frames = parts.map { part in
+                        var message = ServerMessage()
+                        message.batch = part
+                        return inspector.channel.allocator.buffer(bytes: stream.encode(message).framed())
+                    }
                 }
-                inspector.channel.writeAndFlush(frame!, promise: nil)
+                for frame in frames! { inspector.channel.write(frame, promise: nil) }
+                inspector.channel.flush()
             }
         }
     }

@@ -30,7 +30,7 @@ final class SlowInspectorTests: XCTestCase {
         }
 
         /// Everything that arrives until the socket has been quiet for `quiet` seconds.
-        func readUntilQuiet(quiet: Double = 0.5, limit: Double = 20) -> [UInt8] {
+        func readUntilQuiet(quiet: Double = 1.0, limit: Double = 30) -> [UInt8] {
             var out: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             let end = Date().addingTimeInterval(limit)

@@ -98,6 +98,41 @@ final class BatchPackingTests: XCTestCase {
         XCTAssertEqual(out[0].plain.nodes[0].subscriber, "Sink")
     }
 
+    /// A burst with every value described is cut into parts that each fit a frame, and
+    /// folding the parts equals folding the whole.
+    func testABatchLargerThanAFrameTravelsInParts() throws {
+        var b = BatchBuilder()
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map", "PassthroughSubject"])
+        let text = String(repeating: "é", count: 190)  // 380 bytes a value
+        for i in 0..<20_000 { b.add(.eventValue, NodeID(i % 2 + 1)) { $0.text = "\(i) \(text)" } }
+        b.value(1, "newest")
+        var whole = b.build(sequence: 50_000, dropped: 9)
+        whole.droppedSinceLast = 4
+        whole.paused = true
+
+        let parts = whole.parts()
+        XCTAssertGreaterThan(parts.count, 1)
+        var writer = WireStreamWriter(), reader = WireStreamReader()
+        var folded = Graph(), expected = Graph()
+        expected.apply(whole)
+        for (i, part) in parts.enumerated() {
+            var message = ServerMessage()
+            message.batch = part
+            let frame = writer.encode(message).framed()
+            XCTAssertLessThan(frame.count, Framing.maxFrameSize, "part \(i) fits one frame")
+            let back = try reader.decode(ServerMessage.decode(payload: frame.dropFirst(Framing.headerSize)))
+            folded.apply(back.batch)
+        }
+        XCTAssertEqual(folded, expected)
+        XCTAssertEqual(parts.map(\.events.count).reduce(0, +), whole.events.count)
+        XCTAssertEqual(parts.last?.sequence, 50_000)
+        XCTAssertEqual(parts.first?.droppedSinceLast, 4)
+        XCTAssertEqual(parts.dropFirst().map(\.droppedSinceLast), Array(repeating: 0, count: parts.count - 1))
+        XCTAssertEqual(parts.map(\.paused), Array(repeating: false, count: parts.count - 1) + [true])
+        XCTAssertEqual(whole.parts().count, parts.count)
+        XCTAssertEqual(WireFixtures.realisticBatch().parts(), [WireFixtures.realisticBatch()], "a small batch stays whole")
+    }
+
     // MARK: - Hostile input
 
     private func refuse(_ edit: (inout WirePackedBatch) -> Void, _ expected: String,
