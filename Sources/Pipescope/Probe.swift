@@ -38,8 +38,15 @@ public final class Probe: @unchecked Sendable {
     }
 
     /// Starts seeing subscriptions made from now on.
-    public func enable() { tap.enable() }
-    public func disable() { tap.disable() }
+    public func enable() {
+        tap.enable()
+        ActiveTap.set(registry)
+    }
+
+    public func disable() {
+        ActiveTap.clear(registry)
+        tap.disable()
+    }
 
     /// Asks for an early flush whenever the buffer is half full (the server schedules
     /// one on its event loop); nil stops asking.
@@ -72,6 +79,7 @@ public final class Probe: @unchecked Sendable {
             case .info(let info): batch.nodes.append(info)
             case .error(let error): event.text = ValueText.describe(error)
             case .value(let value): event.text = ValueText.describe(value)
+            case .text(let text): event.text = text
             }
             batch.events.append(event)
         }

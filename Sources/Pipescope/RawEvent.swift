@@ -12,6 +12,8 @@ struct RawEvent {
         case error(any Error)
         /// A value of a stage whose every value is captured.
         case value(Any)
+        /// Words already made (an owner's name, a broken contract).
+        case text(String)
     }
 
     var kind: WireEventKind

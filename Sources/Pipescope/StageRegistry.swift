@@ -252,6 +252,41 @@ final class StageRegistry: @unchecked Sendable {
         }
     }
 
+    // MARK: - Lifecycle: owners, tasks, contracts
+
+    /// Records an event made outside OpenCombine's callbacks (owners, tasks, contracts).
+    func record(_ event: RawEvent) {
+        lock.withLock { append(event) }
+    }
+
+    /// The stages among `nodes` that have not ended.
+    func live(_ nodes: [NodeID]) -> [NodeID] {
+        lock.withLock { nodes.filter { keys[$0] != nil } }
+    }
+
+    /// A stage that is not an OpenCombine subscription (a task), active at once.
+    func startSynthetic(key: StageKey, info makeInfo: (NodeID) -> WireNodeInfo) -> NodeID {
+        let time = wallClockNanos()
+        return lock.withLock {
+            let id = nextNode
+            nextNode += 1
+            keys[id] = Keys(key: key, parent: nil)
+            append(RawEvent(kind: .eventSubscribe, node: id, time: time, payload: .info(makeInfo(id))))
+            append(RawEvent(kind: .eventSubscription, node: id, time: time, other: id))
+            return id
+        }
+    }
+
+    /// Ends a synthetic stage with `kind` (finished or cancelled by `cause`); a stage
+    /// that already ended is left alone.
+    func endSynthetic(_ node: NodeID, _ kind: WireEventKind, cause: WireCancelCause = .causeNone) {
+        let time = wallClockNanos()
+        lock.withLock {
+            guard keys.removeValue(forKey: node) != nil else { return }
+            append(RawEvent(kind: kind, node: node, time: time, cause: cause))
+        }
+    }
+
     // MARK: - Flush side
 
     struct Drained {

@@ -52,13 +52,14 @@ final class Tap: _Introspection, @unchecked Sendable {
             var info = WireNodeInfo()
             info.id = id
             info.parent = parent ?? 0
-            info.operator = names.short
+            info.operator = (publisher as? PipescopeLabelled)?.pipescopeLabel ?? names.short
             info.publisherType = names.full
             info.subscriber = description
             info.thread = thread
             info.createdNs = wallClockNanos()
             return info
         }
+        if parent == nil { frames.noteRoot(node) }
         frames.push(.subscribing(node: node, subscriber: key))
     }
 
@@ -83,8 +84,8 @@ final class Tap: _Introspection, @unchecked Sendable {
     /// each by their downstream.
     func willCancel(subscription: any Subscription) {
         let frames = ThreadFrames.current
-        let cause: WireCancelCause = !frames.isCancelling && OwnerRelease.isReleasingOwner()
-            ? .causeOwner : .causeDownstream
+        let byOwner = !frames.isCancelling && (frames.releasingOwner > 0 || OwnerRelease.isReleasingOwner())
+        let cause: WireCancelCause = byOwner ? .causeOwner : .causeDownstream
         frames.push(.cancelling)
         registry.cancel(subscription: subscription.combineIdentifier, cause: cause)
     }

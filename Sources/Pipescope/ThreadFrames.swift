@@ -40,6 +40,27 @@ final class ThreadFrames: @unchecked Sendable {
     @inline(__always) func push(_ frame: Frame) { stack.append(frame) }
     @inline(__always) func pop() { _ = stack.popLast() }
 
+    // MARK: - Owners
+
+    /// Root stages (sinks, assigns) subscribed on this thread and not yet stored in a
+    /// CancellableBag, newest last: `store(in: bag)` right after `sink` claims them.
+    var unclaimedRoots: [NodeIDValue] = []
+    static let unclaimedLimit = 32
+
+    func noteRoot(_ node: NodeIDValue) {
+        if unclaimedRoots.count == Self.unclaimedLimit { unclaimedRoots.removeFirst() }
+        unclaimedRoots.append(node)
+    }
+
+    func takeRoots() -> [NodeIDValue] {
+        defer { unclaimedRoots.removeAll() }
+        return unclaimedRoots
+    }
+
+    /// Greater than zero while an owner is being released on this thread: the cancels it
+    /// makes are "by owner".
+    var releasingOwner = 0
+
     // MARK: - Per-thread instance
 
     private static let slot = ThreadSpecificVariable<ThreadFrames>()

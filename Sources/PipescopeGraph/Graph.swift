@@ -20,6 +20,8 @@ public struct Graph: Sendable, Equatable {
     public private(set) var dropped: UInt64 = 0
     /// The probe's sequence number of the last event folded in.
     public private(set) var sequence: UInt64 = 0
+    /// Owners (CancellableBags) that have held stages, by id.
+    public private(set) var owners: [UInt64: Owner] = [:]
     /// Nodes that mirror another's events (forwarders), keyed by the stage they forward to.
     private var mirrors: [NodeID: [NodeID]] = [:]
 
@@ -37,6 +39,9 @@ public struct Graph: Sendable, Equatable {
             if state.subscriptionOwner != 0 { link(id, sharing: state.subscriptionOwner) }
             if state.forwardsTo != 0 { forward(id, to: state.forwardsTo) }
             for fed in state.feeds { feed(fed, from: id) }
+        }
+        for owner in snapshot.owners {
+            owners[owner.id] = Owner(name: owner.name, releasedNanos: owner.releasedNs == 0 ? nil : owner.releasedNs)
         }
         dropped = snapshot.dropped
         sequence = snapshot.sequence
@@ -69,6 +74,14 @@ public struct Graph: Sendable, Equatable {
             adopt(event.node, under: event.other)
         case .eventFeeds:
             feed(event.other, from: event.node)
+        case .eventOwned:
+            guard nodes[event.node] != nil else { return }
+            if owners[event.other] == nil { owners[event.other] = Owner(name: event.text) }
+            update(event.node) { $0.owner = NodeOwner(id: event.other, name: event.text) }
+        case .eventOwnerReleased:
+            owners[event.other, default: Owner(name: event.text)].releasedNanos = event.timeNs
+        case .eventContractBroken:
+            update(event.node) { $0.contractBroken.append(event.text) }
         case .eventSubscription:
             guard nodes[event.node] != nil else { return }
             let owner = event.other == 0 || event.other == event.node ? nil : event.other
@@ -166,12 +179,20 @@ public struct Graph: Sendable, Equatable {
             }
             stack.append(contentsOf: nodes[id]?.children ?? [])
         }
+        // A released owner is forgotten with its last stage.
+        if owners.contains(where: { $0.value.releasedNanos != nil }) {
+            let held = Set(roots.compactMap { nodes[$0]?.owner?.id })
+            owners = owners.filter { $0.value.releasedNanos == nil || held.contains($0.key) }
+        }
     }
 
     /// The whole graph as a snapshot message.
     public func snapshot() -> WireSnapshot {
         var s = WireSnapshot()
         s.nodes = nodes.keys.sorted().compactMap { nodes[$0]?.wireState }
+        s.owners = owners.keys.sorted().compactMap { id in
+            owners[id].map { o in .with { $0.id = id; $0.name = o.name; $0.releasedNs = o.releasedNanos ?? 0 } }
+        }
         s.dropped = dropped
         s.sequence = sequence
         return s
@@ -294,5 +315,17 @@ extension NodeSummary {
         guard !self.status.isTerminal else { return }
         self.status = status
         endedNanos = nanos
+    }
+}
+
+/// An owner of subscriptions (a CancellableBag), as the inspector knows it.
+public struct Owner: Hashable, Sendable {
+    public var name: String
+    /// When it was released; nil while alive.
+    public var releasedNanos: Int64?
+
+    public init(name: String, releasedNanos: Int64? = nil) {
+        self.name = name
+        self.releasedNanos = releasedNanos
     }
 }

@@ -45,6 +45,10 @@ public struct NodeSummary: Hashable, Sendable {
     /// The newest demand added, oldest first, at most ``recentRequestLimit``.
     public var recentRequests: [DemandRequest] = []
     public static let recentRequestLimit = 4
+    /// The owner holding this root (a CancellableBag it was stored in).
+    public var owner: NodeOwner?
+    /// How it broke the promise it was declared with (.pipescopeExpect), if it did.
+    public var contractBroken: [String] = []
 
     public init(info: WireNodeInfo) {
         id = info.id
@@ -93,6 +97,9 @@ public struct NodeSummary: Hashable, Sendable {
         s.feeds = feeds
         s.afterEnd = Int64(afterEnd)
         s.lastValueNs = lastValueNanos ?? 0
+        s.owner = owner?.id ?? 0
+        s.ownerName = owner?.name ?? ""
+        s.contractBroken = contractBroken
         s.recentRequests = recentRequests.map { r in
             .with { $0.timeNs = r.time; $0.demand = r.demand.wire; $0.returned = r.returned }
         }
@@ -112,6 +119,8 @@ public struct NodeSummary: Hashable, Sendable {
         orphaned = s.orphaned
         afterEnd = Int(s.afterEnd)
         lastValueNanos = s.lastValueNs == 0 ? nil : s.lastValueNs
+        owner = s.owner == 0 ? nil : NodeOwner(id: s.owner, name: s.ownerName)
+        contractBroken = s.contractBroken
         recentRequests = s.recentRequests.suffix(Self.recentRequestLimit).map {
             DemandRequest(time: $0.timeNs, demand: Demand(wire: $0.demand), returned: $0.returned)
         }
@@ -130,5 +139,16 @@ public struct DemandRequest: Hashable, Sendable {
         self.time = time
         self.demand = demand
         self.returned = returned
+    }
+}
+
+/// Which owner holds a root stage.
+public struct NodeOwner: Hashable, Sendable {
+    public var id: UInt64
+    public var name: String
+
+    public init(id: UInt64, name: String) {
+        self.id = id
+        self.name = name
     }
 }

@@ -139,7 +139,7 @@ public struct AppState: Sendable {
             while let p = parent, keep.insert(p).inserted { parent = graph[p]?.parent }
         }
         rows = all.filter { keep.contains($0.id) }
-        matches = rows.filter { hits.contains($0.id) && !$0.isReference }.map(\.id)
+        matches = rows.filter { hits.contains($0.id) && $0.isStage }.map(\.id)
     }
 
     /// The selected stage and its downstream stages, innermost first: where the

@@ -7,6 +7,8 @@ public enum LintKind: String, CaseIterable, Sendable {
     case afterTerminal = "after-terminal"
     case stalled
     case neverCompletes = "never-completes"
+    case ownerLeak = "owner-leak"
+    case contractViolation = "contract-violation"
 }
 
 /// One warning on one stage: what happened and what to do about it.
@@ -50,7 +52,7 @@ public struct Linter: Sendable {
         for id in graph.nodes.keys.sorted() {
             guard let n = graph[id] else { continue }
             // A sink whose AnyCancellable nobody kept: released at once, before any value.
-            if n.parent == nil, n.cause == .owner, n.values == 0,
+            if n.parent == nil, n.owner == nil, n.cause == .owner, n.values == 0,
                let ended = n.endedNanos, ended - n.createdNanos < 50_000_000 {
                 add(.unretainedCancellable, n, "cancelled as soon as it was made: its AnyCancellable was not kept. "
                     + "Store it (`.store(in: &cancellables)`) for as long as you need the values.")
@@ -78,6 +80,15 @@ public struct Linter: Sendable {
                Double(now - n.createdNanos) / 1e9 > neverCompletesAfter {
                 add(.neverCompletes, n, "a one-shot \(n.operatorName) still active after \(Int(neverCompletesAfter)) s: "
                     + "its promise is never fulfilled, or its upstream never finishes.")
+            }
+            if let owner = n.owner, n.parent == nil, !n.status.isTerminal,
+               graph.owners[owner.id]?.releasedNanos != nil {
+                add(.ownerLeak, n, "still active after its owner \(owner.name) was released: "
+                    + "tie it to the owner (store its AnyCancellable in the owner's bag; for a Task, "
+                    + "`task.eraseToAnyCancellable().store(in: bag)`), or cancel it when the owner goes.")
+            }
+            for broken in n.contractBroken {
+                add(.contractViolation, n, "\(broken). Fix the publisher, or declare the contract it really keeps.")
             }
         }
         return found

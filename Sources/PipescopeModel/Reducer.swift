@@ -133,7 +133,7 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
         }
     }
     // Reference rows point at a stage shown elsewhere; the selection skips them.
-    let rows = state.rows.filter { !$0.isReference }
+    let rows = state.rows.filter(\.isStage)
     let index = state.selection.flatMap { id in rows.firstIndex { $0.id == id } } ?? 0
     func select(_ i: Int) {
         guard !rows.isEmpty else { return }
@@ -322,7 +322,7 @@ private func isHidden(_ id: NodeID, in state: AppState) -> Bool {
 private func keepSelectionOnScreen(_ state: inout AppState) {
     let rows = state.rows
     let page = max(1, state.treePageSize)
-    let index = state.selection.flatMap { id in rows.firstIndex { $0.id == id && !$0.isReference } } ?? 0
+    let index = state.selection.flatMap { id in rows.firstIndex { $0.id == id && $0.isStage } } ?? 0
     if index < state.treeOffset { state.treeOffset = index }
     if index >= state.treeOffset + page { state.treeOffset = index - page + 1 }
     state.treeOffset = max(0, min(state.treeOffset, max(0, rows.count - page)))

@@ -54,6 +54,8 @@ public enum SnapshotJSON {
         var sharedWith: [NodeID]
         var orphaned: Bool
         var feeds: [NodeID]
+        /// The CancellableBag holding this root, by name.
+        var owner: String?
 
         init(_ n: NodeSummary, in graph: Graph) {
             id = n.id
@@ -69,6 +71,7 @@ public enum SnapshotJSON {
             error = n.error
             orphaned = n.orphaned
             feeds = n.feeds
+            owner = n.owner?.name
             // The whole group that passes one subscription object, without this stage.
             let owner = n.subscriptionOwner ?? n.id
             sharedWith = ([owner] + (graph[owner]?.sharers ?? [])).filter { $0 != n.id }.sorted()

@@ -18,6 +18,11 @@ public enum SnapshotText {
                 lines.append(indent + "^ #\(n.id) \(n.operatorName) (shared upstream, shown above)")
                 continue
             }
+            if let owner = row.ownerHeader {
+                let released = graph.owners[owner.id]?.releasedNanos != nil
+                lines.append(indent + "owner \(owner.name)" + (released ? " (released)" : ""))
+                continue
+            }
             var line = indent + n.operatorName
             if n.parent == nil { line += " -> \(n.subscriber)" }
             line += "  \(n.status.rawValue)"

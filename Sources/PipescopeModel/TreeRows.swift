@@ -9,6 +9,12 @@ public struct TreeRow: Hashable, Sendable {
     /// A shared upstream shown again under another branch it feeds (share, multicast):
     /// it points at the stage, whose own row is elsewhere.
     public var isReference = false
+    /// A heading naming the owner (a CancellableBag) of the roots below it; `id` is its
+    /// first root. Not a stage: it cannot be selected.
+    public var ownerHeader: NodeOwner?
+
+    /// A row that is a stage's own row (not a reference, not an owner heading).
+    public var isStage: Bool { !isReference && ownerHeader == nil }
 }
 
 extension Graph {
@@ -18,8 +24,27 @@ extension Graph {
     public func rows(collapsed: Set<NodeID>) -> [TreeRow] {
         var out: [TreeRow] = []
         out.reserveCapacity(nodes.count)
+        // Roots held by an owner are listed together under its heading, at the place of
+        // the owner's first root.
+        var members: [UInt64: [NodeID]] = [:]
+        for root in roots { if let owner = self[root]?.owner { members[owner.id, default: []].append(root) } }
+        var headed = Set<UInt64>()
+        for root in roots {
+            guard let owner = self[root]?.owner else {
+                flatten(root, depth: 0, collapsed: collapsed, into: &out)
+                continue
+            }
+            guard headed.insert(owner.id).inserted else { continue }
+            out.append(TreeRow(id: root, depth: 0, hasChildren: true, isCollapsed: false, ownerHeader: owner))
+            for member in members[owner.id] ?? [] { flatten(member, depth: 1, collapsed: collapsed, into: &out) }
+        }
+        return out
+    }
+
+    /// One root and its upstream stages, skipping the insides of collapsed stages.
+    private func flatten(_ root: NodeID, depth rootDepth: Int, collapsed: Set<NodeID>, into out: inout [TreeRow]) {
         enum Item { case node(NodeID, Int), reference(NodeID, Int) }
-        var stack: [Item] = roots.reversed().map { .node($0, 0) }
+        var stack: [Item] = [.node(root, rootDepth)]
         while let item = stack.popLast() {
             switch item {
             case .reference(let id, let depth):
@@ -34,6 +59,5 @@ extension Graph {
                 for child in node.children.reversed() { stack.append(.node(child, depth + 1)) }
             }
         }
-        return out
     }
 }

@@ -37,6 +37,9 @@ public enum EventLogView {
         case .eventForward: return "forwards to #\(e.other)"
         case .eventAdopt: return "found its downstream #\(e.other)"
         case .eventFeeds: return "feeds #\(e.other) through a subject"
+        case .eventOwned: return "owned by \(e.text)"
+        case .eventOwnerReleased: return "owner \(e.text.isEmpty ? "#\(e.other)" : e.text) released"
+        case .eventContractBroken: return "broke its contract: \(e.text)"
         default: return Format.word(for: e.kind)
         }
     }

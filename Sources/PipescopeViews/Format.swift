@@ -34,6 +34,9 @@ enum Format {
         case .eventForward: return "forward"
         case .eventAdopt: return "adopt"
         case .eventFeeds: return "feeds"
+        case .eventOwned: return "owned"
+        case .eventOwnerReleased: return "owner released"
+        case .eventContractBroken: return "contract broken"
         case .eventUnknown, .UNRECOGNIZED: return "event"
         }
     }

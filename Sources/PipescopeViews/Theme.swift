@@ -48,7 +48,7 @@ public struct Theme: Sendable {
 
     private static let asciiForms: [(String, String)] = [
         ("↑↓", "up/down"), ("←→", "left/right"), ("↑", "Up"), ("↓", "Down"), ("←", "Left"),
-        ("→", "->"), ("↗", "^"), ("⚠", "!"), ("▶", ">"), ("◆", "*"), ("—", "-"), ("…", "..."), ("▸", ">"), ("∞", "inf"), ("≡", "="), ("·", "."),
+        ("→", "->"), ("↗", "^"), ("⚠", "!"), ("▶", ">"), ("◆", "*"), ("—", "-"), ("…", "..."), ("▸", ">"), ("∞", "inf"), ("≡", "="), ("·", "."), ("⌂", "@"),
     ]
     public var title: Style { Style(bold: true) }
     public var border: Style { Style(foreground: colors ? .cyan : nil) }

@@ -17,7 +17,7 @@ public enum TimelineView {
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         let (_, rows) = TreeView.visibleRows(state, height: body.height)
         for (line, row) in rows.enumerated() {
-            guard let marks = state.lanes[row.id], !row.isReference else { continue }
+            guard let marks = state.lanes[row.id], row.isStage else { continue }
             let y = body.y + line
             // Oldest first, so a later, weightier mark in the same column wins.
             for mark in marks {

@@ -44,6 +44,10 @@ public enum TreeView {
                 renderReference(node, row: row, theme: theme, y: y, x: body.x, labelWidth: labelWidth, into: &buffer)
                 continue
             }
+            if let owner = row.ownerHeader {
+                renderOwner(owner, state: state, theme: theme, y: y, x: body.x, width: body.width, into: &buffer)
+                continue
+            }
             renderRow(node, row: row, state: state, theme: theme, y: y, x: body.x, labelWidth: labelWidth, into: &buffer)
             if row.id == selectedID {
                 buffer.setStyle(Rect(x: body.x, y: y, width: body.width, height: 1)) { $0.reverse = true }
@@ -99,13 +103,25 @@ public enum TreeView {
         renderColumns(node, theme: theme, y: y, x: x + labelWidth, into: &buffer)
     }
 
+    /// An owner's heading: its name, how many pipelines it holds, and whether it was
+    /// released (its pipelines then show "cancelled by owner", or an owner-leak lint).
+    private static func renderOwner(_ owner: NodeOwner, state: AppState, theme: Theme, y: Int, x: Int, width: Int,
+                                    into buffer: inout ScreenBuffer) {
+        let held = state.graph.roots.filter { state.graph[$0]?.owner?.id == owner.id }.count
+        let released = state.graph.owners[owner.id]?.releasedNanos != nil
+        let text = theme.text("▾ ⌂ ") + owner.name + "  owner of \(held) pipeline\(held == 1 ? "" : "s")"
+            + (released ? " · released" : "")
+        buffer.putTruncated(text, x: x, y: y, maxWidth: width, style: released ? theme.dim : Style(foreground: theme.colors ? .cyan : nil, bold: true),
+                            glyphs: theme.glyphs)
+    }
+
     /// The rows on screen for a body of `height` lines: the reducer keeps the offset,
     /// and a render for another size still shows the selection. The timeline uses the
     /// same rows, so its lanes line up with the tree.
     public static func visibleRows(_ state: AppState, height: Int) -> (offset: Int, rows: ArraySlice<TreeRow>) {
         let rows = state.rows
         let selectedID = state.selectedNode?.id
-        let selectedIndex = rows.firstIndex { $0.id == selectedID && !$0.isReference } ?? 0
+        let selectedIndex = rows.firstIndex { $0.id == selectedID && $0.isStage } ?? 0
         var offset = min(state.treeOffset, max(0, rows.count - height))
         if selectedIndex < offset || selectedIndex >= offset + height {
             offset = max(0, selectedIndex - height + 1)

@@ -153,7 +153,7 @@ public enum BatchPacking {
         init(_ kind: WireEventKind) {
             switch kind {
             case .eventRequest, .eventDemand: self = .demand
-            case .eventSubscription, .eventForward, .eventAdopt, .eventFeeds: self = .other
+            case .eventSubscription, .eventForward, .eventAdopt, .eventFeeds, .eventOwned, .eventOwnerReleased: self = .other
             case .eventCancelled: self = .cause
             default: self = .none
             }

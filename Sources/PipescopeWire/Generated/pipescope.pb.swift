@@ -183,6 +183,17 @@ public nonisolated enum Pipescope_V1_EventKind: SwiftProtobuf.Enum, Swift.CaseIt
   /// subject: `node` is upstream of `other` too. This is how share(), multicast and
   /// subscribe(subject) join one upstream to several branches without copying it.
   case eventFeeds // = 11
+
+  /// `node` (a root: a sink, or a tracked task) now belongs to owner `other`, named
+  /// `text`: a CancellableBag it was stored in. The tree groups roots by owner.
+  case eventOwned // = 12
+
+  /// Owner `other` was released (its bag deinitialised). `node` is 0. Stages it held were
+  /// cancelled by it just before; any of its stages still active is the owner-leak lint.
+  case eventOwnerReleased // = 13
+
+  /// `node` broke the promise it was declared with (.pipescopeExpect): `text` says how.
+  case eventContractBroken // = 14
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -203,6 +214,9 @@ public nonisolated enum Pipescope_V1_EventKind: SwiftProtobuf.Enum, Swift.CaseIt
     case 9: self = .eventForward
     case 10: self = .eventAdopt
     case 11: self = .eventFeeds
+    case 12: self = .eventOwned
+    case 13: self = .eventOwnerReleased
+    case 14: self = .eventContractBroken
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -221,6 +235,9 @@ public nonisolated enum Pipescope_V1_EventKind: SwiftProtobuf.Enum, Swift.CaseIt
     case .eventForward: return 9
     case .eventAdopt: return 10
     case .eventFeeds: return 11
+    case .eventOwned: return 12
+    case .eventOwnerReleased: return 13
+    case .eventContractBroken: return 14
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -239,6 +256,9 @@ public nonisolated enum Pipescope_V1_EventKind: SwiftProtobuf.Enum, Swift.CaseIt
     .eventForward,
     .eventAdopt,
     .eventFeeds,
+    .eventOwned,
+    .eventOwnerReleased,
+    .eventContractBroken,
   ]
 
 }
@@ -552,11 +572,46 @@ public nonisolated struct Pipescope_V1_NodeState: @unchecked Sendable {
     set {_uniqueStorage()._recentRequests = newValue}
   }
 
+  /// The owner holding this root (EVENT_OWNED), 0 if none, and its name.
+  public var owner: UInt64 {
+    get {_storage._owner}
+    set {_uniqueStorage()._owner = newValue}
+  }
+
+  public var ownerName: String {
+    get {_storage._ownerName}
+    set {_uniqueStorage()._ownerName = newValue}
+  }
+
+  /// Broken promises (EVENT_CONTRACT_BROKEN), newest last.
+  public var contractBroken: [String] {
+    get {_storage._contractBroken}
+    set {_uniqueStorage()._contractBroken = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// An owner (a CancellableBag) that has held stages.
+public nonisolated struct Pipescope_V1_OwnerState: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: UInt64 = 0
+
+  public var name: String = String()
+
+  /// 0 while it is alive
+  public var releasedNs: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 public nonisolated struct Pipescope_V1_DemandRequest: Sendable {
@@ -600,6 +655,9 @@ public nonisolated struct Pipescope_V1_Snapshot: Sendable {
   /// The snapshot replaces them: 0 for the first snapshot, more when the inspector was too
   /// slow and the probe resynchronised it instead of blocking the program.
   public var skippedEvents: UInt64 = 0
+
+  /// Owners of the snapshot's stages, and whether they were released.
+  public var owners: [Pipescope_V1_OwnerState] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1026,7 +1084,7 @@ nonisolated extension Pipescope_V1_CancelCause: SwiftProtobuf._ProtoNameProvidin
 }
 
 nonisolated extension Pipescope_V1_EventKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0EVENT_UNKNOWN\0\u{1}EVENT_SUBSCRIBE\0\u{1}EVENT_SUBSCRIPTION\0\u{1}EVENT_REQUEST\0\u{1}EVENT_VALUE\0\u{1}EVENT_DEMAND\0\u{1}EVENT_FINISHED\0\u{1}EVENT_FAILED\0\u{1}EVENT_CANCELLED\0\u{1}EVENT_FORWARD\0\u{1}EVENT_ADOPT\0\u{1}EVENT_FEEDS\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0EVENT_UNKNOWN\0\u{1}EVENT_SUBSCRIBE\0\u{1}EVENT_SUBSCRIPTION\0\u{1}EVENT_REQUEST\0\u{1}EVENT_VALUE\0\u{1}EVENT_DEMAND\0\u{1}EVENT_FINISHED\0\u{1}EVENT_FAILED\0\u{1}EVENT_CANCELLED\0\u{1}EVENT_FORWARD\0\u{1}EVENT_ADOPT\0\u{1}EVENT_FEEDS\0\u{1}EVENT_OWNED\0\u{1}EVENT_OWNER_RELEASED\0\u{1}EVENT_CONTRACT_BROKEN\0")
 }
 
 nonisolated extension Pipescope_V1_CommandKind: SwiftProtobuf._ProtoNameProviding {
@@ -1224,7 +1282,7 @@ nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NodeState"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}info\0\u{1}status\0\u{1}cause\0\u{1}error\0\u{1}requested\0\u{1}values\0\u{3}has_last_value\0\u{3}last_value\0\u{3}subscription_owner\0\u{3}ended_ns\0\u{3}forwards_to\0\u{1}orphaned\0\u{1}feeds\0\u{3}after_end\0\u{3}last_value_ns\0\u{3}recent_requests\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}info\0\u{1}status\0\u{1}cause\0\u{1}error\0\u{1}requested\0\u{1}values\0\u{3}has_last_value\0\u{3}last_value\0\u{3}subscription_owner\0\u{3}ended_ns\0\u{3}forwards_to\0\u{1}orphaned\0\u{1}feeds\0\u{3}after_end\0\u{3}last_value_ns\0\u{3}recent_requests\0\u{1}owner\0\u{3}owner_name\0\u{3}contract_broken\0")
 
   fileprivate class _StorageClass {
     var _info: Pipescope_V1_NodeInfo? = nil
@@ -1243,6 +1301,9 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
     var _afterEnd: Int64 = 0
     var _lastValueNs: Int64 = 0
     var _recentRequests: [Pipescope_V1_DemandRequest] = []
+    var _owner: UInt64 = 0
+    var _ownerName: String = String()
+    var _contractBroken: [String] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -1269,6 +1330,9 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
       _afterEnd = source._afterEnd
       _lastValueNs = source._lastValueNs
       _recentRequests = source._recentRequests
+      _owner = source._owner
+      _ownerName = source._ownerName
+      _contractBroken = source._contractBroken
     }
   }
 
@@ -1303,6 +1367,9 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
         case 14: try { try decoder.decodeSingularInt64Field(value: &_storage._afterEnd) }()
         case 15: try { try decoder.decodeSingularInt64Field(value: &_storage._lastValueNs) }()
         case 16: try { try decoder.decodeRepeatedMessageField(value: &_storage._recentRequests) }()
+        case 17: try { try decoder.decodeSingularUInt64Field(value: &_storage._owner) }()
+        case 18: try { try decoder.decodeSingularStringField(value: &_storage._ownerName) }()
+        case 19: try { try decoder.decodeRepeatedStringField(value: &_storage._contractBroken) }()
         default: break
         }
       }
@@ -1363,6 +1430,15 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
       if !_storage._recentRequests.isEmpty {
         try visitor.visitRepeatedMessageField(value: _storage._recentRequests, fieldNumber: 16)
       }
+      if _storage._owner != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._owner, fieldNumber: 17)
+      }
+      if !_storage._ownerName.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._ownerName, fieldNumber: 18)
+      }
+      if !_storage._contractBroken.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._contractBroken, fieldNumber: 19)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -1388,10 +1464,53 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
         if _storage._afterEnd != rhs_storage._afterEnd {return false}
         if _storage._lastValueNs != rhs_storage._lastValueNs {return false}
         if _storage._recentRequests != rhs_storage._recentRequests {return false}
+        if _storage._owner != rhs_storage._owner {return false}
+        if _storage._ownerName != rhs_storage._ownerName {return false}
+        if _storage._contractBroken != rhs_storage._contractBroken {return false}
         return true
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_OwnerState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".OwnerState"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{3}released_ns\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.releasedNs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.id != 0 {
+      try visitor.visitSingularUInt64Field(value: self.id, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    if self.releasedNs != 0 {
+      try visitor.visitSingularInt64Field(value: self.releasedNs, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_OwnerState, rhs: Pipescope_V1_OwnerState) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.releasedNs != rhs.releasedNs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1439,7 +1558,7 @@ nonisolated extension Pipescope_V1_DemandRequest: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}dropped\0\u{1}sequence\0\u{1}strings\0\u{3}skipped_events\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}dropped\0\u{1}sequence\0\u{1}strings\0\u{3}skipped_events\0\u{1}owners\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1452,6 +1571,7 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
       case 3: try { try decoder.decodeSingularUInt64Field(value: &self.sequence) }()
       case 4: try { try decoder.decodeRepeatedStringField(value: &self.strings) }()
       case 5: try { try decoder.decodeSingularUInt64Field(value: &self.skippedEvents) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.owners) }()
       default: break
       }
     }
@@ -1473,6 +1593,9 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
     if self.skippedEvents != 0 {
       try visitor.visitSingularUInt64Field(value: self.skippedEvents, fieldNumber: 5)
     }
+    if !self.owners.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.owners, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1482,6 +1605,7 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
     if lhs.sequence != rhs.sequence {return false}
     if lhs.strings != rhs.strings {return false}
     if lhs.skippedEvents != rhs.skippedEvents {return false}
+    if lhs.owners != rhs.owners {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,50 @@
+@preconcurrency import OpenCombine
+import PipescopeGraph
+import PipescopeWire
+
+extension Task {
+    /// An AnyCancellable that cancels this task: store it in an owner so the task ends
+    /// with the owner (`task.eraseToAnyCancellable().store(in: bag)`). While Pipescope
+    /// runs, the task appears as a root stage named `name`, active until it returns.
+    public func eraseToAnyCancellable(name: String = "Task") -> AnyCancellable {
+        guard let registry = ActiveTap.registry else { return AnyCancellable { self.cancel() } }
+        let node = TaskStage.start(self, name: name, registry: registry)
+        ThreadFrames.current.noteRoot(node)
+        return AnyCancellable {
+            // Cancelled by the bag being released, or by someone calling cancel().
+            let cause: WireCancelCause = ThreadFrames.current.releasingOwner > 0 ? .causeOwner : .causeDownstream
+            registry.endSynthetic(node, .eventCancelled, cause: cause)
+            self.cancel()
+        }
+    }
+}
+
+/// A task shown as a stage: a root with no upstream, active while the task runs.
+enum TaskStage {
+    /// A marker whose identity keys the stage (tasks have no CombineIdentifier).
+    private final class Marker {}
+
+    static func start<Success, Failure>(_ task: Task<Success, Failure>, name: String,
+                                        registry: StageRegistry) -> NodeID {
+        let marker = Marker()
+        let key = StageKey(id: CombineIdentifier(marker), type: ObjectIdentifier(Marker.self))
+        let thread = ThreadFrames.current.label
+        let node = registry.startSynthetic(key: key) { id in
+            var info = WireNodeInfo()
+            info.id = id
+            info.operator = name
+            info.publisherType = "Task<\(Success.self), \(Failure.self)>"
+            info.subscriber = "Task"
+            info.thread = thread
+            info.createdNs = wallClockNanos()
+            return info
+        }
+        // Watch the task end without keeping it alive longer than it runs.
+        Task<Void, Never>.detached {
+            _ = await task.result
+            withExtendedLifetime(marker) {}
+            registry.endSynthetic(node, task.isCancelled ? .eventCancelled : .eventFinished, cause: .causeDownstream)
+        }
+        return node
+    }
+}
