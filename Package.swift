@@ -73,6 +73,7 @@ let package = Package(
         .target(
             name: "PipescopeDemo",
             dependencies: [
+                "Pipescope",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
                 .product(name: "OpenCombineFoundation", package: "OpenCombine"),

@@ -3,6 +3,7 @@ import Foundation
 @preconcurrency import OpenCombine
 import OpenCombineDispatch
 import OpenCombineFoundation
+import Pipescope
 
 /// The built-in demo: a handful of real OpenCombine pipelines that keep a screen alive
 /// at human speed, each telling one part of Combine's lifecycle.
@@ -17,6 +18,8 @@ import OpenCombineFoundation
 /// - **parser**: a `tryMap` that fails on bad input, then is rebuilt.
 /// - **forgotten request**: a one-shot request whose AnyCancellable nobody keeps, so it
 ///   is cancelled at once and never answers (the `unretained-cancellable` lint).
+/// - the lifecycle stories of ``LifecycleStories``: a released owner, a task that
+///   outlives its owner, a broken promise, a demand violation.
 ///
 /// Call ``start()`` after `Pipescope.start()`, then run the main run loop (the timer
 /// fires on it). Everything else happens on the demo's own serial queue.
@@ -35,6 +38,7 @@ public final class DemoProgram: @unchecked Sendable {
     private var parserSink: AnyCancellable?
     private var step = 0
     private var driver: DispatchSourceTimer?
+    private let stories = LifecycleStories()
 
     public init() {}
 
@@ -52,6 +56,7 @@ public final class DemoProgram: @unchecked Sendable {
             startUpload()
             startSearch()
             startParser()
+            stories.start()
         }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(300), repeating: .milliseconds(300))
@@ -97,12 +102,13 @@ public final class DemoProgram: @unchecked Sendable {
     /// The classic bug: the result of `sink` is dropped, so the subscription is cancelled
     /// before the response can arrive.
     private func forgetARequest(_ id: Int) {
-        _ = Self.fetch(id, on: work).map { "user \($0)" }.sink { _ in }
+        _ = Self.fetch(id, on: work).map { "user \($0)" }.pipescopeName("story: forgotten request").sink { _ in }
     }
 
     /// Runs every 300 ms on `queue`: sends values and plays the lifecycles out.
     private func tick() {
         step += 1
+        stories.tick(step)
         if step % 7 == 0 { requests.send(step / 7) }
         if step % 15 == 0 { forgetARequest(step / 15) }
 

@@ -14,7 +14,8 @@ import PipescopeGraph
 /// "unlimited". `cause` says who cancelled a cancelled stage; `error` is a failure's
 /// text; `sharedWith` lists the other stages that pass the same subscription object
 /// along; `orphaned` is true when an upstream was cancelled from outside; `feeds`
-/// lists further stages this one reaches through a subject (share, multicast).
+/// lists further stages this one reaches through a subject (share, multicast); `owner`
+/// names the CancellableBag holding a root (null when none).
 public enum SnapshotJSON {
     public static func render(_ graph: Graph, lints: [Lint] = []) -> String {
         let document = Document(
@@ -79,7 +80,7 @@ public enum SnapshotJSON {
 
         enum CodingKeys: String, CodingKey {
             case id, parent, `operator`, publisherType, subscriber, status, demand, values, lastValue
-            case cause, error, sharedWith, orphaned, feeds
+            case cause, error, sharedWith, orphaned, feeds, owner
         }
 
         func encode(to encoder: Encoder) throws {
@@ -98,6 +99,7 @@ public enum SnapshotJSON {
             try c.encode(sharedWith, forKey: .sharedWith)
             try c.encode(orphaned, forKey: .orphaned)
             try c.encode(feeds, forKey: .feeds)
+            try c.encode(owner, forKey: .owner)
         }
     }
 

@@ -72,6 +72,21 @@ final class RecordReplayTests: XCTestCase {
                       "\(operators)")
         XCTAssertTrue(nodes(document).contains { $0["status"] as? String == "failed" })
         XCTAssertTrue(nodes(document).contains { $0["status"] as? String == "cancelled" })
+        // The lifecycle stories, each with its lint on the stage named for it.
+        let lints = (document["lints"] as? [[String: Any]] ?? []).compactMap { lint -> String? in
+            guard let kind = lint["lint"] as? String, let id = lint["node"] as? Int,
+                  let node = nodes(document).first(where: { $0["id"] as? Int == id }) else { return nil }
+            return "\(kind) on \(node["operator"] as? String ?? "?")"
+        }
+        for expected in ["unretained-cancellable on story: forgotten request",
+                         "contract-violation on story: cache lookup promised immediate",
+                         "demand-violation on story: publisher ignoring demand",
+                         "owner-leak on feed refresh (not tied)"] {
+            XCTAssertTrue(lints.contains(expected), "\(expected) in \(lints)")
+        }
+        XCTAssertFalse(lints.contains { $0.hasSuffix("feed refresh (tied)") }, "the tied task ended with its owner")
+        let owned = nodes(document).filter { ($0["owner"] as? String)?.contains("ProfileScreen") == true }
+        XCTAssertEqual(owned.map { $0["cause"] as? String }, ["owner", "owner"], "a released owner cancels its pipelines")
 
         let session = try TerminalSession(width: 100, height: 30)
         defer { session.kill() }
