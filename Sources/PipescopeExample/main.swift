@@ -25,17 +25,23 @@ func buildPipelines() -> (PassthroughSubject<Int, Never>, [AnyCancellable]) {
 }
 
 /// Sends 1, 2, 3, … every 50 ms; with EXAMPLE_SEND_LIMIT=N it stops after N values and
-/// idles, so tests know the final state.
+/// idles, so tests know the final state. EXAMPLE_RATE=N sends N values a second instead
+/// (in bursts every 10 ms), to load the inspector: each value is about 2.5 events.
 func drive(_ numbers: PassthroughSubject<Int, Never>) -> DispatchSourceTimer {
     let queue = DispatchQueue(label: "example.driver")
     let timer = DispatchSource.makeTimerSource(queue: queue)
-    let limit = ProcessInfo.processInfo.environment["EXAMPLE_SEND_LIMIT"].flatMap(Int.init) ?? .max
+    let environment = ProcessInfo.processInfo.environment
+    let limit = environment["EXAMPLE_SEND_LIMIT"].flatMap(Int.init) ?? .max
+    let rate = environment["EXAMPLE_RATE"].flatMap(Int.init)
     nonisolated(unsafe) var n = 0
-    timer.schedule(deadline: .now(), repeating: .milliseconds(50))
+    timer.schedule(deadline: .now(), repeating: .milliseconds(rate == nil ? 50 : 10))
+    let perTick = max(1, (rate ?? 20) / 100)
     timer.setEventHandler {
-        guard n < limit else { return }
-        n += 1
-        numbers.send(n)
+        for _ in 0..<(rate == nil ? 1 : perTick) {
+            guard n < limit else { return }
+            n += 1
+            numbers.send(n)
+        }
     }
     timer.resume()
     return timer

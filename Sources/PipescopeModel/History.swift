@@ -5,8 +5,9 @@ import PipescopeWire
 /// Every event received, and the graph as it was after any of them.
 ///
 /// History is append-only; moving the cursor never rewrites it. A checkpoint (a copy of
-/// the graph) is kept every ``checkpointStride`` events, so the graph at any position is
-/// a checkpoint plus at most that many events folded: jumping anywhere costs the same.
+/// the graph) is kept every ``stride(for:)`` events (512, more for graphs of more stages),
+/// so the graph at any position is a checkpoint plus at most that many events folded:
+/// jumping anywhere costs the same.
 /// Past ``limit`` events the oldest are evicted, a checkpoint at a time; node summaries
 /// live on in the checkpoints' graphs.
 public struct History: Sendable {
@@ -28,6 +29,10 @@ public struct History: Sendable {
     public var limit = 100_000
 
     public init() {}
+
+    /// Positions that have a checkpoint: a jump folds at most ``stride(for:)`` events
+    /// from the one before it.
+    public var checkpointPositions: [Int] { checkpoints.map(\.position) }
 
     /// Absolute position after the newest event.
     public var end: Int { start + entries.count }
@@ -53,8 +58,13 @@ public struct History: Sendable {
         }
     }
 
-    /// Appends a batch; `after` is the live graph once the batch is folded in.
-    public mutating func append(_ batch: WireEventBatch, after: Graph) {
+    /// Folds `batch` into `graph` (the live graph) and appends its events.
+    ///
+    /// The fold goes in chunks that end where a checkpoint is due, so a batch of any size
+    /// (65,536 events in a burst) still leaves a checkpoint every ``stride(for:)`` events
+    /// and a cursor jump never folds more than that.
+    public mutating func append(_ batch: WireEventBatch, folding graph: inout Graph) {
+        let oldEnd = end
         for info in batch.nodes { infos[info.id] = info }
         // The newest value text of a stage belongs to its last value event in the batch,
         // so the detail pane can list recent values with their times and texts.
@@ -72,10 +82,42 @@ public struct History: Sendable {
             if event.text.isEmpty, let text = textAt[i] { event.text = text }
             entries.append(Entry(event: event, lastValues: i == batch.events.count - 1 ? batch.lastValues : [:]))
         }
-        if end - (checkpoints.last?.position ?? start) >= Self.checkpointStride {
-            checkpoints.append((end, after))
+
+        let count = batch.events.count
+        guard count > 0 else {
+            graph.apply(batch)
+            return
+        }
+        var infoByID: [NodeID: WireNodeInfo] = [:]
+        if count > Self.checkpointStride { for info in batch.nodes { infoByID[info.id] = info } }
+        var from = 0
+        while from < count {
+            let due = Self.stride(for: graph) - (oldEnd + from - (checkpoints.last?.position ?? start))
+            let to = min(count, from + max(1, due))
+            if from == 0, to == count {
+                graph.apply(batch)
+            } else {
+                var chunk = WireEventBatch()
+                chunk.events = Array(batch.events[from..<to])
+                chunk.nodes = chunk.events.compactMap { $0.kind == .eventSubscribe ? infoByID[$0.node] : nil }
+                chunk.dropped = batch.dropped
+                chunk.sequence = batch.sequence &- UInt64(count - to)
+                if to == count { chunk.lastValues = batch.lastValues }
+                graph.apply(chunk)
+            }
+            if oldEnd + to - (checkpoints.last?.position ?? start) >= Self.stride(for: graph) {
+                checkpoints.append((oldEnd + to, graph))
+            }
+            from = to
         }
         evict()
+    }
+
+    /// Events between checkpoints: 512, or one per stage for graphs larger than that, so
+    /// that checkpoints (a copy of the graph each) cost at most about one stage's summary
+    /// per event kept.
+    public static func stride(for graph: Graph) -> Int {
+        max(checkpointStride, graph.nodes.count)
     }
 
     /// The `count` events up to and including `position`'s, oldest first, optionally only

@@ -41,8 +41,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         if !batch.resumedBecause.isEmpty {
             state.notice = Notice(text: "resumed by itself: \(batch.resumedBecause)", isError: true)
         }
-        state.liveGraph.apply(batch)
-        state.timeline.append(batch, after: state.liveGraph)
+        state.timeline.append(batch, folding: &state.liveGraph)
         if state.cursor == nil { state.graph = state.liveGraph }
         state.noteLastEvent(batch.events)
         state.recordLanes(batch.events)

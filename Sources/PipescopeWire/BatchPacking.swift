@@ -6,6 +6,10 @@ public typealias WirePackedBatch = Pipescope_V1_PackedBatch
 /// See `PackedBatch` in Resources/pipescope.proto for the layout and why it is so.
 public enum BatchPacking {
     /// Packs `batch`, adding its new names to `table` and to the packed batch.
+    ///
+    /// Columns are built in local arrays and assigned once: the generated message keeps
+    /// its fields in copy-on-write storage, where appending field by field would copy a
+    /// column on every append.
     public static func pack(_ batch: WireEventBatch, table: inout StringTable) -> WirePackedBatch {
         var p = WirePackedBatch()
         if table.needsReset(forUpTo: batch.nodes.count * 4) {
@@ -13,49 +17,64 @@ public enum BatchPacking {
             p.resetStrings = true
         }
         var added: [String] = []
-        let infoCount = batch.nodes.count
-        p.nodeIds.reserveCapacity(infoCount)
-        p.nodeParents.reserveCapacity(infoCount)
-        p.nodeOperators.reserveCapacity(infoCount)
-        p.nodePublisherTypes.reserveCapacity(infoCount)
-        p.nodeSubscribers.reserveCapacity(infoCount)
-        p.nodeThreads.reserveCapacity(infoCount)
-        p.nodeCreatedNs.reserveCapacity(infoCount)
-        for info in batch.nodes {
-            p.nodeIds.append(info.id)
-            p.nodeParents.append(info.parent)
-            p.nodeOperators.append(table.id(for: info.operator, added: &added))
-            p.nodePublisherTypes.append(table.id(for: info.publisherType, added: &added))
-            p.nodeSubscribers.append(table.id(for: info.subscriber, added: &added))
-            p.nodeThreads.append(table.id(for: info.thread, added: &added))
-            p.nodeCreatedNs.append(info.createdNs)
+        let infos = batch.nodes
+        var ids: [UInt64] = [], parents: [UInt64] = [], created: [Int64] = []
+        var operators: [UInt32] = [], types: [UInt32] = [], subscribers: [UInt32] = [], threads: [UInt32] = []
+        ids.reserveCapacity(infos.count)
+        for info in infos {
+            ids.append(info.id)
+            parents.append(info.parent)
+            operators.append(table.id(for: info.operator, added: &added))
+            types.append(table.id(for: info.publisherType, added: &added))
+            subscribers.append(table.id(for: info.subscriber, added: &added))
+            threads.append(table.id(for: info.thread, added: &added))
+            created.append(info.createdNs)
         }
         p.newStrings = added
+        p.nodeIds = ids
+        p.nodeParents = parents
+        p.nodeOperators = operators
+        p.nodePublisherTypes = types
+        p.nodeSubscribers = subscribers
+        p.nodeThreads = threads
+        p.nodeCreatedNs = created
 
-        let count = batch.events.count
-        p.kinds.reserveCapacity(count)
-        p.nodeDeltas.reserveCapacity(count)
-        p.timeDeltas.reserveCapacity(count)
-        p.baseTimeNs = batch.events.first?.timeNs ?? 0
+        let events = batch.events
+        var kinds: [WireEventKind] = [], nodeDeltas: [Int64] = [], timeDeltas: [Int64] = []
+        var demands: [Int64] = [], others: [UInt64] = [], causes: [WireCancelCause] = []
+        var textEvents: [UInt32] = [], texts: [String] = []
+        kinds.reserveCapacity(events.count)
+        nodeDeltas.reserveCapacity(events.count)
+        timeDeltas.reserveCapacity(events.count)
+        let base = events.first?.timeNs ?? 0
         var node: UInt64 = 0
-        var time = p.baseTimeNs
-        for (index, event) in batch.events.enumerated() {
-            p.kinds.append(event.kind)
-            p.nodeDeltas.append(Int64(bitPattern: event.node &- node))
-            p.timeDeltas.append(event.timeNs &- time)
+        var time = base
+        for (index, event) in events.enumerated() {
+            kinds.append(event.kind)
+            nodeDeltas.append(Int64(bitPattern: event.node &- node))
+            timeDeltas.append(event.timeNs &- time)
             node = event.node
             time = event.timeNs
             switch Column(event.kind) {
-            case .demand: p.demands.append(event.demand)
-            case .other: p.others.append(event.other)
-            case .cause: p.causes.append(event.cause)
+            case .demand: demands.append(event.demand)
+            case .other: others.append(event.other)
+            case .cause: causes.append(event.cause)
             case .none: break
             }
             if !event.text.isEmpty {
-                p.textEvents.append(UInt32(index))
-                p.texts.append(event.text)
+                textEvents.append(UInt32(index))
+                texts.append(event.text)
             }
         }
+        p.baseTimeNs = base
+        p.kinds = kinds
+        p.nodeDeltas = nodeDeltas
+        p.timeDeltas = timeDeltas
+        p.demands = demands
+        p.others = others
+        p.causes = causes
+        p.textEvents = textEvents
+        p.texts = texts
         p.lastValues = batch.lastValues
         p.dropped = batch.dropped
         p.droppedSinceLast = batch.droppedSinceLast
@@ -71,28 +90,33 @@ public enum BatchPacking {
     public static func unpack(_ p: WirePackedBatch, table: inout StringTable) throws -> WireEventBatch {
         try table.append(contentsOf: p.newStrings, reset: p.resetStrings)
         var batch = WireEventBatch()
-        let infoCount = p.nodeIds.count
-        guard [p.nodeParents.count, p.nodeOperators.count, p.nodePublisherTypes.count,
-               p.nodeSubscribers.count, p.nodeThreads.count, p.nodeCreatedNs.count]
-            .allSatisfy({ $0 == infoCount }) else {
+        let ids = p.nodeIds, parents = p.nodeParents, operators = p.nodeOperators
+        let types = p.nodePublisherTypes, subscribers = p.nodeSubscribers, threads = p.nodeThreads
+        let created = p.nodeCreatedNs
+        guard [parents.count, operators.count, types.count, subscribers.count, threads.count, created.count]
+            .allSatisfy({ $0 == ids.count }) else {
             throw FrameError.malformed("a packed batch whose stage columns have different lengths")
         }
-        batch.nodes.reserveCapacity(infoCount)
-        for i in 0..<infoCount {
+        var infos: [WireNodeInfo] = []
+        infos.reserveCapacity(ids.count)
+        for i in ids.indices {
             var info = WireNodeInfo()
-            info.id = p.nodeIds[i]
-            info.parent = p.nodeParents[i]
-            info.operator = try table.string(p.nodeOperators[i])
-            info.publisherType = try table.string(p.nodePublisherTypes[i])
-            info.subscriber = try table.string(p.nodeSubscribers[i])
-            info.thread = try table.string(p.nodeThreads[i])
-            info.createdNs = p.nodeCreatedNs[i]
-            batch.nodes.append(info)
+            info.id = ids[i]
+            info.parent = parents[i]
+            info.operator = try table.string(operators[i])
+            info.publisherType = try table.string(types[i])
+            info.subscriber = try table.string(subscribers[i])
+            info.thread = try table.string(threads[i])
+            info.createdNs = created[i]
+            infos.append(info)
         }
+        batch.nodes = infos
 
-        let count = p.kinds.count
-        guard p.nodeDeltas.count == count, p.timeDeltas.count == count,
-              p.textEvents.count == p.texts.count else {
+        let kinds = p.kinds, nodeDeltas = p.nodeDeltas, timeDeltas = p.timeDeltas
+        let demandColumn = p.demands, otherColumn = p.others, causeColumn = p.causes
+        let textEvents = p.textEvents, texts = p.texts
+        let count = kinds.count
+        guard nodeDeltas.count == count, timeDeltas.count == count, textEvents.count == texts.count else {
             throw FrameError.malformed("a packed batch whose event columns have different lengths")
         }
         var events = [WireEvent](repeating: WireEvent(), count: count)
@@ -100,32 +124,32 @@ public enum BatchPacking {
         var time = p.baseTimeNs
         var demands = 0, others = 0, causes = 0
         for i in 0..<count {
-            let kind = p.kinds[i]
-            node = node &+ UInt64(bitPattern: p.nodeDeltas[i])
-            time = time &+ p.timeDeltas[i]
+            let kind = kinds[i]
+            node = node &+ UInt64(bitPattern: nodeDeltas[i])
+            time = time &+ timeDeltas[i]
             events[i].kind = kind
             events[i].node = node
             events[i].timeNs = time
             switch Column(kind) {
             case .demand:
-                guard demands < p.demands.count else { throw shortColumn("demands") }
-                events[i].demand = p.demands[demands]
+                guard demands < demandColumn.count else { throw shortColumn("demands") }
+                events[i].demand = demandColumn[demands]
                 demands += 1
             case .other:
-                guard others < p.others.count else { throw shortColumn("others") }
-                events[i].other = p.others[others]
+                guard others < otherColumn.count else { throw shortColumn("others") }
+                events[i].other = otherColumn[others]
                 others += 1
             case .cause:
-                guard causes < p.causes.count else { throw shortColumn("causes") }
-                events[i].cause = p.causes[causes]
+                guard causes < causeColumn.count else { throw shortColumn("causes") }
+                events[i].cause = causeColumn[causes]
                 causes += 1
             case .none: break
             }
         }
-        guard demands == p.demands.count, others == p.others.count, causes == p.causes.count else {
+        guard demands == demandColumn.count, others == otherColumn.count, causes == causeColumn.count else {
             throw FrameError.malformed("a packed batch with more column entries than events of their kinds")
         }
-        for (index, text) in zip(p.textEvents, p.texts) {
+        for (index, text) in zip(textEvents, texts) {
             guard Int(index) < count else {
                 throw FrameError.malformed("a packed batch with text for event \(index) of \(count)")
             }

@@ -43,8 +43,7 @@ final class HistoryTests: XCTestCase {
         var live = Graph()
         let all = batches()
         for batch in all {
-            live.apply(batch)
-            history.append(batch, after: live)
+            history.append(batch, folding: &live)
         }
         XCTAssertEqual(history.end, all.reduce(0) { $0 + $1.events.count })
         for position in stride(from: 0, through: history.end, by: 37) + [history.end] {
@@ -64,8 +63,7 @@ final class HistoryTests: XCTestCase {
         var live = Graph()
         let all = batches()
         for batch in all {
-            live.apply(batch)
-            history.append(batch, after: live)
+            history.append(batch, folding: &live)
         }
         XCTAssertGreaterThan(history.start, 0, "old events were evicted")
         XCTAssertLessThanOrEqual(history.end - history.start, 600 + History.checkpointStride)
@@ -152,5 +150,22 @@ final class HistoryTests: XCTestCase {
         XCTAssertEqual(state.graph[1]?.values, (probeGraph[1]?.values ?? 0) + 1)
         XCTAssertEqual(state.timeline.graph(at: state.timeline.end)[1]?.values, state.graph[1]?.values)
         XCTAssertEqual(state.timeline.graph(at: beforeGap)[1]?.values, probeGraph[1]?.values)
+    }
+
+    /// One burst of 5,000 events still gets a checkpoint every 512, and the graph at any
+    /// position inside it is exact.
+    func testABigBatchIsCheckpointedInside() {
+        var b = BatchBuilder()
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map", "Subject"])
+        for i in 0..<4_996 { b.value(NodeID(i % 2 + 1)) }
+        let batch = b.build()
+        var history = History()
+        var live = Graph()
+        history.append(batch, folding: &live)
+        XCTAssertEqual(history.checkpointPositions, Array(stride(from: 512, through: 5_000, by: 512)))
+        XCTAssertEqual(live, Graph.folding(batch), "folding in chunks equals folding the whole")
+        for position in [0, 700, 2_049, 4_999, 5_000] {
+            XCTAssertEqual(history.graph(at: position)[1]?.values, reference(at: position, [batch])[1]?.values, "at \(position)")
+        }
     }
 }

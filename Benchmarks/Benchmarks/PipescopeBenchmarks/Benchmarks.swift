@@ -146,6 +146,20 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // MARK: - Model: move the history cursor anywhere in 1,000,000 events
+
+    let longHistory = WireBench.history(events: 1_000_000, stages: 100)
+    Benchmark("model/cursor jump in 1M events", configuration: .init(scalingFactor: .one)) { benchmark in
+        var position = 0
+        for _ in benchmark.scaledIterations {
+            // A different, far-apart position each time (a stride coprime with the length).
+            position = (position + 386_731) % longHistory.end
+            blackHole(longHistory.graph(at: position).sequence)
+        }
+    }
+    print("model: a history entry is \(WireBench.entryBytes) bytes inline (WireEvent plus the batch's value texts), "
+        + "plus a checkpoint graph every \(History.checkpointStride) events")
+
     // MARK: - Rendering: 10,000 stages at 200x60
 
     let state = WireBench.bigState()
@@ -158,10 +172,53 @@ let benchmarks: @Sendable () -> Void = {
             previous = buffer
         }
     }
+    do {
+        // What reaches the terminal when one value changes: the diff's runs, each a cursor
+        // move and attributes (about 12 bytes with curses) plus its text.
+        var before = ScreenBuffer(width: 200, height: 60)
+        MainScreen.render(state, theme: .plainUnicode, into: &before)
+        var next = state
+        var one = WireEventBatch()
+        var e = WireEvent()
+        e.kind = .eventValue
+        e.node = 1
+        e.timeNs = state.liveGraph[1]?.createdNanos ?? 0
+        one.events = [e]
+        one.lastValues[1] = "changed"
+        one.sequence = state.liveGraph.sequence + 1
+        _ = reduce(&next, .batch(one))
+        var after = ScreenBuffer(width: 200, height: 60)
+        MainScreen.render(next, theme: .plainUnicode, into: &after)
+        let runs = after.diff(from: before)
+        let bytes = runs.reduce(0) { $0 + 12 + $1.text.utf8.count }
+        let full = ScreenBuffer(width: 200, height: 60).diff(from: nil).count
+        print("render: one value changed -> \(runs.count) runs, about \(bytes) bytes to the terminal "
+            + "(a full 200x60 redraw is \(full) runs, over 12,000 bytes)")
+    }
 }
 
 /// Fixed inputs for the wire, model and render benchmarks.
 enum WireBench {
+    /// A history of `events` value events over `stages` stages, all kept.
+    static func history(events: Int, stages: Int) -> History {
+        var history = History()
+        history.limit = events
+        var graph = Graph()
+        let chunk = 10_000
+        for start in stride(from: 0, to: events, by: chunk) {
+            var batch = start == 0 ? Self.batch(events: chunk - stages, stages: stages) : Self.batch(events: chunk, stages: stages)
+            if start > 0 {
+                batch.nodes = []
+                batch.events.removeFirst(stages)
+            }
+            history.append(batch, folding: &graph)
+        }
+        return history
+    }
+
+    /// Bytes one event takes in the history's deque, not counting heap text.
+    static let entryBytes = MemoryLayout<WireEvent>.stride + MemoryLayout<[UInt64: String]>.stride
+
     /// `stages` stages in chains of 10, then `events` value events spread over them.
     static func batch(events: Int, stages: Int) -> WireEventBatch {
         var batch = WireEventBatch()

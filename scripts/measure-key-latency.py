@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Measures how fast the inspector answers a key while a program floods it with events.
+
+Starts `pipescope-example` sending EXAMPLE_RATE values a second (about 2.5 events each),
+attaches `pipescope` to it in a tmux session, then presses `?` (help) and Esc in turn and
+times, from send-keys until capture-pane shows the change, how long each key took to
+reach the screen. tmux itself adds a few milliseconds to every sample.
+
+    swift build -c release --product pipescope --product pipescope-example
+    scripts/measure-key-latency.py --rate 40000 --bin .build/release
+"""
+import argparse, os, statistics, subprocess, tempfile, time
+
+def tmux(*args):
+    return subprocess.run(["tmux", "-L", "latency", *args], capture_output=True, text=True).stdout
+
+def wait_for(predicate, timeout=10.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        screen = tmux("capture-pane", "-p", "-t", "lat")
+        if predicate(screen):
+            return screen
+    raise SystemExit("timed out; last screen:\n" + screen)
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--rate", type=int, default=40000, help="values per second (~2.5 events each)")
+    p.add_argument("--bin", default=".build/release")
+    p.add_argument("--samples", type=int, default=40)
+    a = p.parse_args()
+    sock = os.path.join(tempfile.mkdtemp(), "lat.sock")
+    env = dict(os.environ, PIPESCOPE_SOCKET=sock, EXAMPLE_RATE=str(a.rate))
+    program = subprocess.Popen([os.path.join(a.bin, "pipescope-example")], env=env, stdout=subprocess.DEVNULL)
+    try:
+        while not os.path.exists(sock):
+            time.sleep(0.05)
+        tmux("new-session", "-d", "-s", "lat", "-x", "120", "-y", "40",
+             f"{os.path.join(a.bin, 'pipescope')} attach {sock}")
+        screen = wait_for(lambda s: "LIVE" in s)
+        time.sleep(2)  # let the rate settle
+        rate_line = tmux("capture-pane", "-p", "-t", "lat").splitlines()[0]
+        samples = []
+        for i in range(a.samples):
+            opening = i % 2 == 0
+            start = time.monotonic()
+            tmux("send-keys", "-t", "lat", "?" if opening else "Escape")
+            wait_for((lambda s: "Keys" in s) if opening else (lambda s: "Keys" not in s))
+            samples.append((time.monotonic() - start) * 1000)
+            time.sleep(0.05)
+        samples.sort()
+        print(f"status line: {rate_line.strip()}")
+        print(f"key to screen, {len(samples)} samples: median {statistics.median(samples):.1f} ms, "
+              f"p90 {samples[int(len(samples) * 0.9) - 1]:.1f} ms, max {samples[-1]:.1f} ms")
+    finally:
+        tmux("kill-server")
+        program.terminate()
+
+if __name__ == "__main__":
+    main()
