@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measures how fast the inspector answers a key while a program floods it with events.
+"""Measures how fast the inspector starts, and answers a key while a program floods it.
 
 Starts `pipescope-example` sending EXAMPLE_RATE values a second (about 2.5 events each),
 attaches `pipescope` to it in a tmux session, then presses `?` (help) and Esc in turn and
@@ -8,6 +8,9 @@ reach the screen. tmux itself adds a few milliseconds to every sample.
 
     swift build -c release --product pipescope --product pipescope-example
     scripts/measure-key-latency.py --rate 40000 --bin .build/release
+
+It also times start-up: from launching `pipescope attach` in tmux until its first frame
+(the status line reads LIVE) is on the screen, five times.
 """
 import argparse, os, statistics, subprocess, tempfile, time
 
@@ -34,9 +37,18 @@ def main():
     try:
         while not os.path.exists(sock):
             time.sleep(0.05)
+        starts = []
+        for _ in range(5):
+            start = time.monotonic()
+            tmux("new-session", "-d", "-s", "lat", "-x", "120", "-y", "40",
+                 f"{os.path.join(a.bin, 'pipescope')} attach {sock}")
+            wait_for(lambda s: "LIVE" in s)
+            starts.append((time.monotonic() - start) * 1000)
+            tmux("kill-session", "-t", "lat")
+            time.sleep(0.3)
         tmux("new-session", "-d", "-s", "lat", "-x", "120", "-y", "40",
              f"{os.path.join(a.bin, 'pipescope')} attach {sock}")
-        screen = wait_for(lambda s: "LIVE" in s)
+        wait_for(lambda s: "LIVE" in s)
         time.sleep(2)  # let the rate settle
         rate_line = tmux("capture-pane", "-p", "-t", "lat").splitlines()[0]
         samples = []
@@ -48,6 +60,7 @@ def main():
             samples.append((time.monotonic() - start) * 1000)
             time.sleep(0.05)
         samples.sort()
+        print(f"start-up, launch to first frame: median {statistics.median(starts):.0f} ms, max {max(starts):.0f} ms")
         print(f"status line: {rate_line.strip()}")
         print(f"key to screen, {len(samples)} samples: median {statistics.median(samples):.1f} ms, "
               f"p90 {samples[int(len(samples) * 0.9) - 1]:.1f} ms, max {samples[-1]:.1f} ms")

@@ -40,8 +40,8 @@ public enum BatchPacking {
         p.nodeCreatedNs = created
 
         let events = batch.events
-        var kinds: [WireEventKind] = [], nodeDeltas: [Int64] = [], timeDeltas: [Int64] = []
-        var demands: [Int64] = [], others: [UInt64] = [], causes: [WireCancelCause] = []
+        var kinds: [UInt32] = [], nodeDeltas: [Int64] = [], timeDeltas: [Int64] = []
+        var demands: [Int64] = [], others: [UInt64] = [], causes: [UInt32] = []
         var textEvents: [UInt32] = [], texts: [String] = []
         kinds.reserveCapacity(events.count)
         nodeDeltas.reserveCapacity(events.count)
@@ -50,7 +50,7 @@ public enum BatchPacking {
         var node: UInt64 = 0
         var time = base
         for (index, event) in events.enumerated() {
-            kinds.append(event.kind)
+            kinds.append(UInt32(truncatingIfNeeded: event.kind.rawValue))
             nodeDeltas.append(Int64(bitPattern: event.node &- node))
             timeDeltas.append(event.timeNs &- time)
             node = event.node
@@ -58,7 +58,7 @@ public enum BatchPacking {
             switch Column(event.kind) {
             case .demand: demands.append(event.demand)
             case .other: others.append(event.other)
-            case .cause: causes.append(event.cause)
+            case .cause: causes.append(UInt32(truncatingIfNeeded: event.cause.rawValue))
             case .none: break
             }
             if !event.text.isEmpty {
@@ -124,7 +124,7 @@ public enum BatchPacking {
         var time = p.baseTimeNs
         var demands = 0, others = 0, causes = 0
         for i in 0..<count {
-            let kind = kinds[i]
+            let kind = WireEventKind(rawValue: Int(kinds[i])) ?? .UNRECOGNIZED(Int(kinds[i]))
             node = node &+ UInt64(bitPattern: nodeDeltas[i])
             time = time &+ timeDeltas[i]
             events[i].kind = kind
@@ -141,7 +141,8 @@ public enum BatchPacking {
                 others += 1
             case .cause:
                 guard causes < causeColumn.count else { throw shortColumn("causes") }
-                events[i].cause = causeColumn[causes]
+                let cause = Int(causeColumn[causes])
+                events[i].cause = WireCancelCause(rawValue: cause) ?? .UNRECOGNIZED(cause)
                 causes += 1
             case .none: break
             }

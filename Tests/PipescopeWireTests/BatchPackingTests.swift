@@ -168,12 +168,12 @@ final class BatchPackingTests: XCTestCase {
         for _ in 0..<2_000 {
             var p = WirePackedBatch()
             func column<T>(_ make: () -> T) -> [T] { (0..<Int.random(in: 0...4, using: &rng)).map { _ in make() } }
-            p.kinds = column { WireEventKind(rawValue: Int.random(in: 0...12, using: &rng)) ?? .eventValue }
+            p.kinds = column { UInt32.random(in: 0...15, using: &rng) }
             p.nodeDeltas = column { Int64.random(in: -3...3, using: &rng) }
             p.timeDeltas = column { Int64.random(in: .min ... .max, using: &rng) }
             p.demands = column { Int64.random(in: -1...5, using: &rng) }
             p.others = column { UInt64.random(in: 0...5, using: &rng) }
-            p.causes = column { .causeOwner }
+            p.causes = column { UInt32.random(in: 0...5, using: &rng) }
             p.nodeIds = column { 1 }
             p.nodeParents = column { 0 }
             p.nodeOperators = column { UInt32.random(in: 0...3, using: &rng) }

@@ -115,6 +115,23 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(decoded.batch.events.count)
         }
     }
+    Benchmark("wire/encode only 10k events", configuration: .init(scalingFactor: .one)) { benchmark in
+        var writer = WireStreamWriter()
+        var message = ServerMessage()
+        message.batch = batch
+        for _ in benchmark.scaledIterations { blackHole(writer.encode(message).framed().count) }
+    }
+    Benchmark("wire/decode only 10k events", configuration: .init(scalingFactor: .one)) { benchmark in
+        var writer = WireStreamWriter()
+        var message = ServerMessage()
+        message.batch = batch
+        let frame = writer.encode(message).framed()
+        for _ in benchmark.scaledIterations {
+            var reader = WireStreamReader()
+            let decoded = try reader.decode(ServerMessage.decode(payload: frame.dropFirst(Framing.headerSize)))
+            blackHole(decoded.batch.events.count)
+        }
+    }
     do {
         var writer = WireStreamWriter()
         var message = ServerMessage()

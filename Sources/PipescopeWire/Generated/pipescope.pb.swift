@@ -798,8 +798,9 @@ public nonisolated struct Pipescope_V1_PackedBatch: @unchecked Sendable {
     set {_uniqueStorage()._nodeCreatedNs = newValue}
   }
 
-  /// One entry per event.
-  public var kinds: [Pipescope_V1_EventKind] {
+  /// One entry per event: an EventKind's number. (Numbers, not the enum: swift-protobuf
+  /// encodes a packed enum through a generic path several times slower.)
+  public var kinds: [UInt32] {
     get {_storage._kinds}
     set {_uniqueStorage()._kinds = newValue}
   }
@@ -835,8 +836,8 @@ public nonisolated struct Pipescope_V1_PackedBatch: @unchecked Sendable {
     set {_uniqueStorage()._others = newValue}
   }
 
-  /// One entry per CANCELLED event, in order.
-  public var causes: [Pipescope_V1_CancelCause] {
+  /// One entry per CANCELLED event, in order: a CancelCause's number.
+  public var causes: [UInt32] {
     get {_storage._causes}
     set {_uniqueStorage()._causes = newValue}
   }
@@ -1755,13 +1756,13 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
     var _nodeSubscribers: [UInt32] = []
     var _nodeThreads: [UInt32] = []
     var _nodeCreatedNs: [Int64] = []
-    var _kinds: [Pipescope_V1_EventKind] = []
+    var _kinds: [UInt32] = []
     var _nodeDeltas: [Int64] = []
     var _baseTimeNs: Int64 = 0
     var _timeDeltas: [Int64] = []
     var _demands: [Int64] = []
     var _others: [UInt64] = []
-    var _causes: [Pipescope_V1_CancelCause] = []
+    var _causes: [UInt32] = []
     var _textEvents: [UInt32] = []
     var _texts: [String] = []
     var _lastValues: Dictionary<UInt64,String> = [:]
@@ -1833,13 +1834,13 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         case 7: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._nodeSubscribers) }()
         case 8: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._nodeThreads) }()
         case 9: try { try decoder.decodeRepeatedInt64Field(value: &_storage._nodeCreatedNs) }()
-        case 10: try { try decoder.decodeRepeatedEnumField(value: &_storage._kinds) }()
+        case 10: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._kinds) }()
         case 11: try { try decoder.decodeRepeatedSInt64Field(value: &_storage._nodeDeltas) }()
         case 12: try { try decoder.decodeSingularInt64Field(value: &_storage._baseTimeNs) }()
         case 13: try { try decoder.decodeRepeatedSInt64Field(value: &_storage._timeDeltas) }()
         case 14: try { try decoder.decodeRepeatedSInt64Field(value: &_storage._demands) }()
         case 15: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._others) }()
-        case 16: try { try decoder.decodeRepeatedEnumField(value: &_storage._causes) }()
+        case 16: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._causes) }()
         case 17: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._textEvents) }()
         case 18: try { try decoder.decodeRepeatedStringField(value: &_storage._texts) }()
         case 19: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufUInt64,SwiftProtobuf.ProtobufString>.self, value: &_storage._lastValues) }()
@@ -1885,7 +1886,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         try visitor.visitPackedInt64Field(value: _storage._nodeCreatedNs, fieldNumber: 9)
       }
       if !_storage._kinds.isEmpty {
-        try visitor.visitPackedEnumField(value: _storage._kinds, fieldNumber: 10)
+        try visitor.visitPackedUInt32Field(value: _storage._kinds, fieldNumber: 10)
       }
       if !_storage._nodeDeltas.isEmpty {
         try visitor.visitPackedSInt64Field(value: _storage._nodeDeltas, fieldNumber: 11)
@@ -1903,7 +1904,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         try visitor.visitPackedUInt64Field(value: _storage._others, fieldNumber: 15)
       }
       if !_storage._causes.isEmpty {
-        try visitor.visitPackedEnumField(value: _storage._causes, fieldNumber: 16)
+        try visitor.visitPackedUInt32Field(value: _storage._causes, fieldNumber: 16)
       }
       if !_storage._textEvents.isEmpty {
         try visitor.visitPackedUInt32Field(value: _storage._textEvents, fieldNumber: 17)
