@@ -50,6 +50,7 @@ let package = Package(
                 "PipescopeClient",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
             ],
             path: "Benchmarks/PipescopeBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -293,11 +293,13 @@ public struct Graph: Sendable, Equatable {
         [id] + (nodes[id]?.sharers ?? [])
     }
 
+    /// Changes a stage in place (one hash lookup), and the stages mirroring it.
     private mutating func update(_ id: NodeID, _ change: (inout NodeSummary) -> Void) {
-        guard nodes[id] != nil else { return }
-        change(&nodes[id]!)
-        for mirror in mirrors[id] ?? [] where nodes[mirror] != nil {
-            change(&nodes[mirror]!)
+        guard let index = nodes.index(forKey: id) else { return }
+        change(&nodes.values[index])
+        guard !mirrors.isEmpty, let mirroring = mirrors[id] else { return }
+        for mirror in mirroring {
+            if let i = nodes.index(forKey: mirror) { change(&nodes.values[i]) }
         }
     }
 

@@ -10,10 +10,13 @@ import XCTest
 /// pipelines: what the program does, and what the inspector is told.
 final class LifecycleTests: XCTestCase {
     private var probe: Probe!
+    /// Every test's session, recorded: each lint check is repeated on the recording.
+    private var recorder: SessionRecorder!
 
-    override func setUp() {
+    override func setUpWithError() throws {
         probe = Probe()
         probe.enable()
+        recorder = try SessionRecorder(probe: probe)
     }
 
     override func tearDown() {
@@ -22,9 +25,15 @@ final class LifecycleTests: XCTestCase {
 
     private var now: Int64 { Int64(Date().timeIntervalSince1970 * 1e9) }
 
-    private func lints() -> [Lint] {
-        probe.flush()
-        return Linter().lints(probe.graph, now: now)
+    /// The lints live, checked to be the same when the session is replayed from its
+    /// recording.
+    private func lints(file: StaticString = #filePath, line: UInt = #line) -> [Lint] {
+        recorder.flush()
+        let now = self.now
+        let live = Linter().lints(probe.graph, now: now)
+        XCTAssertEqual(try Linter().lints(recorder.replayedGraph(), now: now), live, "the recording disagrees",
+                       file: file, line: line)
+        return live
     }
 
     private func roots(named name: String) -> [NodeSummary] {
@@ -50,7 +59,7 @@ final class LifecycleTests: XCTestCase {
         bag = nil
         subject.send(3)
         XCTAssertEqual(received.sorted(), ["a2", "b2", "c2"], "nothing after the owner went")
-        probe.flush()
+        recorder.flush()
         let graph = probe.graph
         let owned = graph.roots.compactMap { graph[$0] }.filter { $0.owner != nil }
         XCTAssertEqual(owned.map(\.operatorName), ["Map", "Filter", "PassthroughSubject"])
@@ -100,7 +109,7 @@ final class LifecycleTests: XCTestCase {
         await fulfillment(of: [running], timeout: 5)
         bag = nil
         await fulfillment(of: [stopped], timeout: 5)
-        probe.flush()
+        recorder.flush()
         let poller = try XCTUnwrap(roots(named: "poller").first)
         XCTAssertEqual(poller.status, .cancelled)
         XCTAssertEqual(poller.cause, .owner)
@@ -167,7 +176,7 @@ final class LifecycleTests: XCTestCase {
         let subject = PassthroughSubject<Int, Never>()
         let c = subject.map { $0 * 2 }.pipescopeName("profile image").sink { _ in }
         subject.send(1)
-        probe.flush()
+        recorder.flush()
         let root = probe.graph.roots.compactMap { probe.graph[$0] }.first
         XCTAssertEqual(root?.operatorName, "profile image")
         XCTAssertEqual(root?.values, 1)

@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 @preconcurrency import OpenCombine
+import OpenCombineDispatch
 import Pipescope
 import PipescopeGraph
 import PipescopeModel
@@ -15,6 +16,18 @@ import TerminalKit
 /// the floor under anything Pipescope can do.
 final class EmptyHandler: _Introspection, @unchecked Sendable {}
 
+/// The pipelines a value is measured through.
+enum Shape: String, CaseIterable {
+    /// `subject → map → filter → sink`: three stages, every value passes all of them.
+    case chain
+    /// `subject → flatMap { [v, v+1, v+2].publisher } → sink`: each value subscribes an
+    /// inner publisher that delivers three values and finishes.
+    case flatMap
+    /// `subject → receive(on: queue) → sink`: each value hops to a serial queue; the
+    /// iteration ends when the last value has arrived.
+    case receiveOn = "receive(on:)"
+}
+
 /// The state one benchmark builds in setup and uses in its loop.
 final class Bench: @unchecked Sendable {
     var subject = PassthroughSubject<Int, Never>()
@@ -23,11 +36,35 @@ final class Bench: @unchecked Sendable {
     var probe: Probe?
     var flusher: Thread?
     var running = false
+    let queue = DispatchQueue(label: "bench.receiver")
+    /// Values that reached the sink (written on `queue` for receive(on:)).
+    let arrived = ManagedCounter()
 
-    /// `subject → map → filter → sink`: three stages, every value passes all of them.
-    func buildPipeline() {
+    func buildPipeline(_ shape: Shape = .chain) {
         subject = PassthroughSubject<Int, Never>()
-        cancellable = subject.map { $0 &+ 1 }.filter { $0 != 0 }.sink { _ in }
+        arrived.reset()
+        let arrived = self.arrived
+        switch shape {
+        case .chain:
+            cancellable = subject.map { $0 &+ 1 }.filter { $0 != 0 }.sink { _ in }
+        case .flatMap:
+            cancellable = subject.flatMap { v in [v, v &+ 1, v &+ 2].publisher }.sink { _ in }
+        case .receiveOn:
+            cancellable = subject.receive(on: queue.ocombine).sink { _ in arrived.add() }
+        }
+    }
+
+    /// Sends `count` values; for receive(on:), waits until they all arrived.
+    func send(_ values: some Sequence<Int>, shape: Shape) {
+        var sent = 0
+        for value in values {
+            subject.send(value)
+            sent += 1
+        }
+        if shape == .receiveOn {
+            while arrived.value < sent { sched_yield() }
+            arrived.reset()
+        }
     }
 
     /// A probe flushed every 25 ms on its own thread, as Pipescope.start() runs it.
@@ -71,33 +108,35 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 1_000_000
     )
 
-    // MARK: - Per value through subject → map → filter → sink
+    // MARK: - Per value, through each shape, in four configurations
 
-    func perValue(_ name: String, setup: @escaping @Sendable () -> Void) {
-        Benchmark("value/\(name)") { benchmark in
-            for i in benchmark.scaledIterations { bench.subject.send(i) }
+    func perValue(_ shape: Shape, _ name: String, setup: @escaping @Sendable () -> Void) {
+        Benchmark("value/\(shape.rawValue) \(name)") { benchmark in
+            bench.send(benchmark.scaledIterations, shape: shape)
         } setup: {
             setup()
         } teardown: {
-            bench.stop(name)
+            bench.stop("\(shape.rawValue) \(name)")
         }
     }
 
-    perValue("1 no hook") { bench.buildPipeline() }
-    perValue("2 empty hook (floor)") {
-        bench.hook = EmptyHandler()
-        bench.hook?.enable()
-        bench.buildPipeline()
-    }
-    perValue("3 pipescope default") {
-        bench.startProbe()
-        bench.buildPipeline()
-    }
-    perValue("4 pipescope every value") {
-        bench.startProbe()
-        bench.buildPipeline()
-        bench.probe?.flush()
-        bench.probe?.captureEveryValue(of: Set(bench.probe?.graph.nodes.keys.map { $0 } ?? []))
+    for shape in Shape.allCases {
+        perValue(shape, "1 no hook") { bench.buildPipeline(shape) }
+        perValue(shape, "2 empty hook (floor)") {
+            bench.hook = EmptyHandler()
+            bench.hook?.enable()
+            bench.buildPipeline(shape)
+        }
+        perValue(shape, "3 pipescope default") {
+            bench.startProbe()
+            bench.buildPipeline(shape)
+        }
+        perValue(shape, "4 pipescope every value") {
+            bench.startProbe()
+            bench.buildPipeline(shape)
+            bench.probe?.flush()
+            bench.probe?.captureEveryValue(of: Set(bench.probe?.graph.nodes.keys.map { $0 } ?? []))
+        }
     }
 
     // MARK: - Wire: pack, frame, decode and unpack one batch of 10,000 events
@@ -273,4 +312,13 @@ enum WireBench {
         _ = reduce(&state, .resize(width: 200, height: 60))
         return state
     }
+}
+
+/// A counter two threads share (the sender reads, the receiving queue adds).
+final class ManagedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    func add() { lock.lock(); count += 1; lock.unlock() }
+    func reset() { lock.lock(); count = 0; lock.unlock() }
 }
