@@ -13,15 +13,14 @@ import PipescopeWire
 public struct History: Sendable {
     public static let checkpointStride = 512
 
-    struct Entry: Sendable {
-        var event: WireEvent
-        /// The newest value texts of the batch this event ended, if it ended one.
-        var lastValues: [NodeID: String]
-    }
-
     /// The graph before the first kept event.
     private var base = Graph()
-    private var entries = Deque<Entry>()
+    /// The events, 32 bytes each (see ``HistoryEntry``).
+    private var entries = Deque<HistoryEntry>()
+    /// The text of the events that have one, by absolute index, in order.
+    private var texts = Deque<(index: Int, text: String)>()
+    /// The newest value texts of each batch, at the absolute index of its last event.
+    private var batchValues = Deque<(index: Int, values: [NodeID: String])>()
     /// Absolute position of `entries[0]`: events evicted so far.
     public private(set) var start = 0
     private var checkpoints: [(position: Int, graph: Graph)] = []
@@ -41,6 +40,8 @@ public struct History: Sendable {
     public mutating func reset(to graph: Graph) {
         base = graph
         entries.removeAll()
+        texts.removeAll()
+        batchValues.removeAll()
         checkpoints.removeAll()
         start = 0
         infos.removeAll()
@@ -78,10 +79,13 @@ public struct History: Sendable {
             }
         }
         for (i, event) in batch.events.enumerated() {
-            var event = event
-            if event.text.isEmpty, let text = textAt[i] { event.text = text }
-            entries.append(Entry(event: event, lastValues: i == batch.events.count - 1 ? batch.lastValues : [:]))
+            let text = event.text.isEmpty ? textAt[i] ?? "" : event.text
+            var entry = HistoryEntry(event)
+            entry.hasText = !text.isEmpty
+            if entry.hasText { texts.append((end, text)) }
+            entries.append(entry)
         }
+        if !batch.events.isEmpty, !batch.lastValues.isEmpty { batchValues.append((end - 1, batch.lastValues)) }
 
         let count = batch.events.count
         guard count > 0 else {
@@ -130,8 +134,8 @@ public struct History: Sendable {
         let filtered = node != nil || kinds != nil
         while p > start, found.count < count, p > floor || !filtered {
             let entry = entries[p - start - 1]
-            if node == nil || entry.event.node == node, kinds?.contains(entry.event.kind) ?? true {
-                found.append((p, entry.event))
+            if node == nil || entry.node == node, kinds?.contains(entry.eventKind) ?? true {
+                found.append((p, event(entry, index: p - 1)))
             }
             p -= 1
         }
@@ -141,7 +145,42 @@ public struct History: Sendable {
     /// The event at `position` (the one the cursor has just applied).
     public func event(at position: Int) -> WireEvent? {
         let i = position - start - 1
-        return entries.indices.contains(i) ? entries[i].event : nil
+        return entries.indices.contains(i) ? event(entries[i], index: position - 1) : nil
+    }
+
+    /// Bytes the history holds per event on average: entries, texts and value texts
+    /// (their characters counted), not the checkpoints.
+    public var bytesPerEvent: Double {
+        guard !entries.isEmpty else { return 0 }
+        let textBytes = texts.reduce(0) { $0 + 24 + $1.text.utf8.count }
+        let valueBytes = batchValues.reduce(0) { sum, batch in
+            sum + 24 + batch.values.reduce(0) { $0 + 40 + $1.value.utf8.count }
+        }
+        return Double(entries.count * MemoryLayout<HistoryEntry>.stride + textBytes + valueBytes) / Double(entries.count)
+    }
+
+    private func event(_ entry: HistoryEntry, index: Int) -> WireEvent {
+        entry.event(text: entry.hasText ? text(at: index) : "")
+    }
+
+    /// The text of the event at absolute `index` (binary search: texts are in order).
+    private func text(at index: Int) -> String {
+        var low = 0, high = texts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if texts[mid].index < index { low = mid + 1 } else { high = mid }
+        }
+        return low < texts.count && texts[low].index == index ? texts[low].text : ""
+    }
+
+    /// The first position in `batchValues` at or after absolute `index`.
+    private func firstBatchValues(from index: Int) -> Int {
+        var low = 0, high = batchValues.count
+        while low < high {
+            let mid = (low + high) / 2
+            if batchValues[mid].index < index { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 
     /// The graph after the first `position` events (clamped to what is kept).
@@ -153,26 +192,27 @@ public struct History: Sendable {
             graph = checkpoint.graph
             from = checkpoint.position
         }
-        var pendingInfos: [NodeID: WireNodeInfo] = [:]
+        var nextValues = firstBatchValues(from: from)
         for index in from..<target {
             let entry = entries[index - start]
-            if entry.event.kind == .eventSubscribe, let info = infos[entry.event.node] {
-                pendingInfos[info.id] = info
+            let event = self.event(entry, index: index)
+            if event.kind == .eventSubscribe, let info = infos[event.node] {
                 var one = WireEventBatch()
                 one.nodes = [info]
-                one.events = [entry.event]
+                one.events = [event]
                 one.sequence = graph.sequence
                 one.dropped = graph.dropped
                 graph.apply(one)
             } else {
-                graph.apply(entry.event)
+                graph.apply(event)
             }
-            if !entry.lastValues.isEmpty {
+            if nextValues < batchValues.count, batchValues[nextValues].index == index {
                 var values = WireEventBatch()
-                values.lastValues = entry.lastValues
+                values.lastValues = batchValues[nextValues].values
                 values.sequence = graph.sequence
                 values.dropped = graph.dropped
                 graph.apply(values)
+                nextValues += 1
             }
         }
         return graph
@@ -187,5 +227,7 @@ public struct History: Sendable {
             base = first.graph
             checkpoints.removeFirst()
         }
+        while let oldest = texts.first, oldest.index < start { texts.removeFirst() }
+        while let oldest = batchValues.first, oldest.index < start { batchValues.removeFirst() }
     }
 }

@@ -168,4 +168,22 @@ final class HistoryTests: XCTestCase {
             XCTAssertEqual(history.graph(at: position)[1]?.values, reference(at: position, [batch])[1]?.values, "at \(position)")
         }
     }
+
+    /// The client keeps at most 48 bytes per event of ordinary traffic (values over
+    /// 100 stages, the newest value of each described once per batch), checkpoints aside.
+    func testAnEventCostsAtMost48Bytes() {
+        var history = History()
+        history.limit = 1_000_000
+        var live = Graph()
+        var first = BatchBuilder()
+        first.chain(from: 1, subscriber: "Sink", ops: (0..<100).map { "Op\($0)" })
+        history.append(first.build(), folding: &live)
+        for batch in 0..<100 {
+            var b = BatchBuilder()
+            for i in 0..<1_000 { b.value(NodeID(i % 100 + 1), "value \(batch * 1_000 + i)") }
+            history.append(b.build(), folding: &live)
+        }
+        XCTAssertLessThanOrEqual(history.bytesPerEvent, 48, "\(history.bytesPerEvent) bytes per event")
+        XCTAssertEqual(history.event(at: history.end)?.text, "value 99999", "the newest value text is kept")
+    }
 }

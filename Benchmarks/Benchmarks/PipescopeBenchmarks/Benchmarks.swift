@@ -213,8 +213,8 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(longHistory.graph(at: position).sequence)
         }
     }
-    print("model: a history entry is \(WireBench.entryBytes) bytes inline (WireEvent plus the batch's value texts), "
-        + "plus a checkpoint graph every \(History.checkpointStride) events")
+    print("model: the 1M-event history holds " + String(format: "%.1f", longHistory.bytesPerEvent)
+        + " bytes per event (entries and texts), plus a checkpoint graph every \(History.checkpointStride) events")
 
     // MARK: - Rendering: 10,000 stages at 200x60
 
@@ -271,9 +271,6 @@ enum WireBench {
         }
         return history
     }
-
-    /// Bytes one event takes in the history's deque, not counting heap text.
-    static let entryBytes = MemoryLayout<WireEvent>.stride + MemoryLayout<[UInt64: String]>.stride
 
     /// `stages` stages in chains of 10, then `events` value events spread over them.
     static func batch(events: Int, stages: Int) -> WireEventBatch {
