@@ -8,33 +8,9 @@ import XCTest
 
 /// Owners (CancellableBag), tasks tied to them, contracts and names, on real OpenCombine
 /// pipelines: what the program does, and what the inspector is told.
-final class LifecycleTests: XCTestCase {
-    private var probe: Probe!
-    /// Every test's session, recorded: each lint check is repeated on the recording.
-    private var recorder: SessionRecorder!
-
-    override func setUpWithError() throws {
-        probe = Probe()
-        probe.enable()
-        recorder = try SessionRecorder(probe: probe)
-    }
-
-    override func tearDown() {
-        probe.disable()
-    }
+final class LifecycleTests: RecordedProbeTestCase {
 
     private var now: Int64 { Int64(Date().timeIntervalSince1970 * 1e9) }
-
-    /// The lints live, checked to be the same when the session is replayed from its
-    /// recording.
-    private func lints(file: StaticString = #filePath, line: UInt = #line) -> [Lint] {
-        recorder.flush()
-        let now = self.now
-        let live = Linter().lints(probe.graph, now: now)
-        XCTAssertEqual(try Linter().lints(recorder.replayedGraph(), now: now), live, "the recording disagrees",
-                       file: file, line: line)
-        return live
-    }
 
     private func roots(named name: String) -> [NodeSummary] {
         probe.graph.roots.compactMap { probe.graph[$0] }.filter { $0.operatorName == name }
@@ -181,47 +157,6 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(root?.operatorName, "profile image")
         XCTAssertEqual(root?.values, 1)
         XCTAssertEqual(root?.children.compactMap { probe.graph[$0]?.operatorName }, ["Map"])
-        withExtendedLifetime(c) {}
-    }
-
-    // MARK: - On a recording
-
-    func testOwnerAndContractLintsWorkOnARecording() async throws {
-        let path = NSTemporaryDirectory() + "/pipescope-lifecycle-\(UUID().uuidString).pipescope"
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try RecordingWriter(path: path)
-        var welcome = ServerMessage()
-        welcome.welcome.processName = "app"
-        writer.append(welcome)
-        var snapshot = ServerMessage()
-        snapshot.snapshot = probe.snapshot()
-        writer.append(snapshot)
-
-        var bag: CancellableBag? = CancellableBag("Screen")
-        let task = Task { while !Task.isCancelled { try? await Task.sleep(nanoseconds: 5_000_000) } }
-        bag!.watch(task, name: "feed")
-        let c = [1, 2].publisher.pipescopeExpect(.single).sink { _ in }
-        bag = nil
-        var batch = ServerMessage()
-        batch.batch = probe.flush()
-        writer.append(batch)
-        writer.close()
-        task.cancel()
-
-        var graph = Graph()
-        var last: Int64 = 0
-        for message in try RecordingFormat.read(XCTUnwrap(FileManager.default.contents(atPath: path))).messages {
-            switch message.body {
-            case .snapshot(let s)?: graph.load(s)
-            case .batch(let b)?:
-                graph.apply(b)
-                last = b.events.last?.timeNs ?? last
-            default: break
-            }
-        }
-        let kinds = Linter().lints(graph, now: last).map(\.kind)
-        XCTAssertTrue(kinds.contains(.ownerLeak), "\(kinds)")
-        XCTAssertTrue(kinds.contains(.contractViolation), "\(kinds)")
         withExtendedLifetime(c) {}
     }
 }

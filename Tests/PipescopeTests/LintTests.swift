@@ -8,32 +8,7 @@ import PipescopeWire
 import XCTest
 
 /// Each lint on a real OpenCombine pipeline, with a near miss that must stay quiet.
-final class LintTests: XCTestCase {
-    private var probe: Probe!
-    /// Every test's session, recorded: each lint check is repeated on the recording.
-    private var recorder: SessionRecorder!
-
-    override func setUpWithError() throws {
-        probe = Probe()
-        probe.enable()
-        recorder = try SessionRecorder(probe: probe)
-    }
-
-    override func tearDown() {
-        probe.disable()
-    }
-
-    /// The lints live, checked to be the same when the session is replayed from its
-    /// recording.
-    private func lints(now: Int64 = Int64(Date().timeIntervalSince1970 * 1e9), linter: Linter = Linter(),
-                       file: StaticString = #filePath, line: UInt = #line) -> [Lint] {
-        recorder.flush()
-        let live = linter.lints(probe.graph, now: now)
-        XCTAssertEqual(try linter.lints(recorder.replayedGraph(), now: now), live, "the recording disagrees",
-                       file: file, line: line)
-        return live
-    }
-
+final class LintTests: RecordedProbeTestCase {
     private func operatorOf(_ lint: Lint) -> String? { probe.graph[lint.node]?.operatorName }
 
     func testAnUnretainedSinkIsNamed() {
