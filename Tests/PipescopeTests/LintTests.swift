@@ -46,6 +46,12 @@ final class LintTests: RecordedProbeTestCase {
         XCTAssertEqual(lints().map(\.kind), [.afterTerminal])
     }
 
+    func testAPublisherThatStopsAtItsEndIsNot() {
+        let subscriber = CountingSubscriber(initial: 10, perValue: 0)
+        RudePublisher(count: 1, valueAfterFinish: false).subscribe(subscriber)
+        XCTAssertEqual(lints(), [])
+    }
+
     func testAStalledStageIsNamedAfterItsThreshold() {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = CountingSubscriber(initial: 1, perValue: 0)
