@@ -107,6 +107,7 @@ let package = Package(
             name: "PipescopeTests",
             dependencies: [
                 "Pipescope", "PipescopeGraph", "PipescopeWire", "PipescopeClient", "PipescopeTestSupport",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
                 .product(name: "OpenCombineFoundation", package: "OpenCombine"),

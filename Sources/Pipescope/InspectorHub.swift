@@ -48,7 +48,16 @@ final class InspectorHub: @unchecked Sendable {
             message.batch = part
             recorder?.append(message)
         }
-        var frames: [ByteBuffer]?
+        // Encode before any snapshot below: the parts may add names to the string table,
+        // and a snapshot must carry every name later batches will refer to by id.
+        var frames: [ByteBuffer] = []
+        if hasNews, let any = inspectors.values.first {
+            frames = parts.map { part in
+                var message = ServerMessage()
+                message.batch = part
+                return any.channel.allocator.buffer(bytes: stream.encode(message).framed())
+            }
+        }
         for inspector in inspectors.values {
             guard inspector.channel.isWritable else {
                 if hasNews {
@@ -64,14 +73,7 @@ final class InspectorHub: @unchecked Sendable {
                 send(snapshotMessage(skipped: inspector.skipped), to: inspector.channel)
                 inspector.skipped = 0
             } else if hasNews {
-                if frames == nil {
-                    frames = parts.map { part in
-                        var message = ServerMessage()
-                        message.batch = part
-                        return inspector.channel.allocator.buffer(bytes: stream.encode(message).framed())
-                    }
-                }
-                for frame in frames! { inspector.channel.write(frame, promise: nil) }
+                for frame in frames { inspector.channel.write(frame, promise: nil) }
                 inspector.channel.flush()
             }
         }
