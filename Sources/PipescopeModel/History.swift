@@ -33,6 +33,10 @@ public struct History: Sendable {
     /// from the one before it.
     public var checkpointPositions: [Int] { checkpoints.map(\.position) }
 
+    /// Stage descriptions kept to replay subscribe events still in the history: they go
+    /// with their subscribe event, so a long session does not keep every stage it saw.
+    public var nodeInfoCount: Int { infos.count }
+
     /// Absolute position after the newest event.
     public var end: Int { start + entries.count }
 
@@ -222,7 +226,12 @@ public struct History: Sendable {
         guard entries.count > limit else { return }
         // Drop whole checkpoint spans, so `base` is always an exact graph.
         while entries.count > limit, let first = checkpoints.first {
-            entries.removeFirst(first.position - start)
+            let evicted = first.position - start
+            // A stage's NodeInfo is needed only to replay its subscribe event.
+            for entry in entries.prefix(evicted) where entry.eventKind == .eventSubscribe {
+                infos[entry.node] = nil
+            }
+            entries.removeFirst(evicted)
             start = first.position
             base = first.graph
             checkpoints.removeFirst()

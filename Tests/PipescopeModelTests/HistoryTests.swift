@@ -71,6 +71,7 @@ final class HistoryTests: XCTestCase {
         let shown = history.graph(at: position)
         XCTAssertEqual(shown[1]?.values, reference(at: position, all)[1]?.values)
         XCTAssertEqual(history.graph(at: 0).nodes.count, shown.nodes.count, "positions before the start clamp to it")
+        XCTAssertEqual(history.nodeInfoCount, 0, "the evicted subscribes took their stage descriptions with them")
     }
 
     func testTabMovesTheFocusAndArrowsInTheLogMoveThroughHistory() {
