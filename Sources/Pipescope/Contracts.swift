@@ -33,6 +33,8 @@ extension Publisher {
 /// Labels a stage for the inspector: the tap shows this instead of the type's name.
 protocol PipescopeLabelled {
     var pipescopeLabel: String { get }
+    /// The publisher it wraps, whose type the detail pane shows.
+    var pipescopeUpstreamType: Any.Type { get }
 }
 
 /// A pass-through stage that carries a name and, optionally, a contract to check.
@@ -44,6 +46,7 @@ public struct PipescopeStage<Upstream: Publisher>: Publisher, PipescopeLabelled 
     let label: String
     let contract: PipescopeContract?
     var pipescopeLabel: String { label }
+    var pipescopeUpstreamType: Any.Type { Upstream.self }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         // The tap is inside this stage's subscribe now: the top frame is this stage.

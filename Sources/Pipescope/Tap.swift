@@ -40,7 +40,10 @@ final class Tap: _Introspection, @unchecked Sendable {
         case .unknown?, .cancelling?, nil:
             parent = nil
         }
-        let names = typeNames.names(of: Upstream.self)
+        // A stage named with pipescopeName/pipescopeExpect shows its name, over the type
+        // of the publisher it wraps.
+        let labelled = publisher as? PipescopeLabelled
+        let names = typeNames.names(of: labelled?.pipescopeUpstreamType ?? Upstream.self)
         let subscriberNames = typeNames.names(of: Downstream.self)
         let description = Self.describe(subscriber)
         let thread = frames.label
@@ -52,7 +55,7 @@ final class Tap: _Introspection, @unchecked Sendable {
             var info = WireNodeInfo()
             info.id = id
             info.parent = parent ?? 0
-            info.operator = (publisher as? PipescopeLabelled)?.pipescopeLabel ?? names.short
+            info.operator = labelled?.pipescopeLabel ?? names.short
             info.publisherType = names.full
             info.subscriber = description
             info.thread = thread

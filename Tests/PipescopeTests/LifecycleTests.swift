@@ -155,6 +155,7 @@ final class LifecycleTests: RecordedProbeTestCase {
         recorder.flush()
         let root = probe.graph.roots.compactMap { probe.graph[$0] }.first
         XCTAssertEqual(root?.operatorName, "profile image")
+        XCTAssertEqual(root?.publisherType, "Map<PassthroughSubject<Int, Never>, Int>", "the type of what it names")
         XCTAssertEqual(root?.values, 1)
         XCTAssertEqual(root?.children.compactMap { probe.graph[$0]?.operatorName }, ["Map"])
         withExtendedLifetime(c) {}
