@@ -27,7 +27,8 @@ public enum DetailView {
             for line in wrap("error: " + error, width: area.width, maxLines: 3) { lines.append((line, style)) }
         }
         lines += [
-            ("demand requested \(Format.demand(node.requested, theme: theme))  outstanding \(Format.demand(node.outstanding, theme: theme))", .plain),
+            ("demand requested \(Format.demand(node.requested, theme: theme))"
+                + (node.status.isTerminal ? "" : "  outstanding \(Format.demand(node.outstanding, theme: theme))"), .plain),
             ("values \(node.values)  last \(theme.text(node.lastValue ?? "—"))", .plain),
         ]
         if !node.recentRequests.isEmpty {
