@@ -41,7 +41,6 @@ public final class CancellableBag: Cancellable, @unchecked Sendable {
     private let lock = NIOLock()
     private var entries: [Entry] = []
     private var pruneAt = CancellableBag.minimumPrune
-    private var released = false
     static let minimumPrune = 64
 
     public init(_ name: String) {
