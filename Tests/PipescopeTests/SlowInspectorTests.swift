@@ -48,6 +48,17 @@ final class SlowInspectorTests: XCTestCase {
     }
 
     func testASlowInspectorIsSkippedCountedAndResynchronised() throws {
+        // How much the socket and the probe's buffer absorb depends on the machine's
+        // load; each attempt checks the accounting, and one must see a resync.
+        var resyncs = 0
+        for attempt in 1...3 where resyncs == 0 {
+            resyncs += try stuckReaderSession(rounds: 100 * attempt)
+        }
+        XCTAssertGreaterThan(resyncs, 0, "the reader was skipped and resynchronised")
+    }
+
+    /// One program, one stuck reader: returns how many resync snapshots the reader got.
+    private func stuckReaderSession(rounds: Int) throws -> Int {
         let directory = "/tmp/pipescope-slow-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let probe = Probe()
@@ -60,15 +71,15 @@ final class SlowInspectorTests: XCTestCase {
         let subject = PassthroughSubject<String, Never>()
         var received = 0
         let sink = subject.map { $0.uppercased() }.sink { _ in received += 1 }
-        // Every value described in full: about 20 MB of events while the reader reads
-        // nothing, far more than the socket holds. The program must carry on.
+        // Every value described in full: about 20 MB of events per 100 rounds while the
+        // reader reads nothing, far more than the socket holds. The program must carry on.
         probe.captureEveryValue(of: [1, 2])
         let text = String(repeating: "pipescope ", count: 20)
-        for round in 0..<100 {
+        for round in 0..<rounds {
             for i in 0..<500 { subject.send("\(round * 500 + i) \(text)") }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        XCTAssertEqual(received, 50_000, "the program delivered every value while the inspector was stuck")
+        XCTAssertEqual(received, rounds * 500, "the program delivered every value while the inspector was stuck")
         let after = DispatchQueue(label: "after")
         after.asyncAfter(deadline: .now() + 0.2) { subject.send("last") }
 
@@ -101,10 +112,9 @@ final class SlowInspectorTests: XCTestCase {
             }
         }
         print("slow inspector: received \(eventsReceived) events, skipped \(skipped), resyncs \(resyncs), sequence \(lastSequence)")
-        XCTAssertGreaterThan(resyncs, 0, "the reader was skipped and resynchronised")
-        XCTAssertGreaterThan(skipped, 0)
         XCTAssertEqual(lastSequence - (firstSequence ?? 0), eventsReceived + skipped,
                        "every event was either received or counted as skipped")
         withExtendedLifetime(sink) {}
+        return resyncs
     }
 }
