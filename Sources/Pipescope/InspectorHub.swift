@@ -42,21 +42,17 @@ final class InspectorHub: @unchecked Sendable {
         let batch = probe.flush()
         let hasNews = !batch.events.isEmpty || !batch.lastValues.isEmpty || batch.paused || !batch.resumedBecause.isEmpty
         // A flush can exceed one frame (every value captured, in a burst): send it in parts.
-        let parts = hasNews ? batch.parts() : []
-        for part in parts {
+        let messages = (hasNews ? batch.parts() : []).map { part in
             var message = ServerMessage()
             message.batch = part
-            recorder?.append(message)
+            return message
         }
+        for message in messages { recorder?.append(message) }
         // Encode before any snapshot below: the parts may add names to the string table,
         // and a snapshot must carry every name later batches will refer to by id.
         var frames: [ByteBuffer] = []
-        if hasNews, let any = inspectors.values.first {
-            frames = parts.map { part in
-                var message = ServerMessage()
-                message.batch = part
-                return any.channel.allocator.buffer(bytes: stream.encode(message).framed())
-            }
+        if let any = inspectors.values.first {
+            frames = messages.map { any.channel.allocator.buffer(bytes: stream.encode($0).framed()) }
         }
         for inspector in inspectors.values {
             guard inspector.channel.isWritable else {

@@ -89,19 +89,16 @@ public struct Graph: Sendable, Equatable {
                 if node.status == .subscribing { node.status = .active }
             }
             if let owner { link(event.node, sharing: owner) }
-        case .eventRequest:
-            let request = DemandRequest(time: event.timeNs, demand: Demand(wire: event.demand), returned: false)
-            for id in shareGroup(of: event.node) {
+        case .eventRequest, .eventDemand:
+            // request(_:) goes to the shared subscription, so every stage passing it on
+            // gets the demand; a demand returned from receive(_:) is one stage's.
+            let returned = event.kind == .eventDemand
+            let request = DemandRequest(time: event.timeNs, demand: Demand(wire: event.demand), returned: returned)
+            for id in returned ? [event.node] : shareGroup(of: event.node) {
                 update(id) { node in
                     node.requested = node.requested + request.demand
                     node.noteRequest(request)
                 }
-            }
-        case .eventDemand:
-            let request = DemandRequest(time: event.timeNs, demand: Demand(wire: event.demand), returned: true)
-            update(event.node) { node in
-                node.requested = node.requested + request.demand
-                node.noteRequest(request)
             }
         case .eventValue:
             update(event.node) { node in

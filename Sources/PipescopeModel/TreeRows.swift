@@ -12,6 +12,8 @@ public struct TreeRow: Hashable, Sendable {
     /// A heading naming the owner (a CancellableBag) of the roots below it; `id` is its
     /// first root. Not a stage: it cannot be selected.
     public var ownerHeader: NodeOwner?
+    /// For an owner heading: how many pipelines it holds (shown or not).
+    public var ownerPipelines = 0
 
     /// A row that is a stage's own row (not a reference, not an owner heading).
     public var isStage: Bool { !isReference && ownerHeader == nil }
@@ -35,7 +37,8 @@ extension Graph {
                 continue
             }
             guard headed.insert(owner.id).inserted else { continue }
-            out.append(TreeRow(id: root, depth: 0, hasChildren: true, isCollapsed: false, ownerHeader: owner))
+            out.append(TreeRow(id: root, depth: 0, hasChildren: true, isCollapsed: false, ownerHeader: owner,
+                               ownerPipelines: members[owner.id]?.count ?? 0))
             for member in members[owner.id] ?? [] { flatten(member, depth: 1, collapsed: collapsed, into: &out) }
         }
         return out

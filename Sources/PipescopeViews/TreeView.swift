@@ -45,7 +45,8 @@ public enum TreeView {
                 continue
             }
             if let owner = row.ownerHeader {
-                renderOwner(owner, state: state, theme: theme, y: y, x: body.x, width: body.width, into: &buffer)
+                renderOwner(owner, held: row.ownerPipelines, state: state, theme: theme, y: y, x: body.x,
+                            width: body.width, into: &buffer)
                 continue
             }
             renderRow(node, row: row, state: state, theme: theme, y: y, x: body.x, labelWidth: labelWidth, into: &buffer)
@@ -105,9 +106,8 @@ public enum TreeView {
 
     /// An owner's heading: its name, how many pipelines it holds, and whether it was
     /// released (its pipelines then show "cancelled by owner", or an owner-leak lint).
-    private static func renderOwner(_ owner: NodeOwner, state: AppState, theme: Theme, y: Int, x: Int, width: Int,
-                                    into buffer: inout ScreenBuffer) {
-        let held = state.graph.roots.filter { state.graph[$0]?.owner?.id == owner.id }.count
+    private static func renderOwner(_ owner: NodeOwner, held: Int, state: AppState, theme: Theme, y: Int, x: Int,
+                                    width: Int, into buffer: inout ScreenBuffer) {
         let released = state.graph.owners[owner.id]?.releasedNanos != nil
         let text = theme.text("▾ ⌂ ") + owner.name + "  owner of \(held) pipeline\(held == 1 ? "" : "s")"
             + (released ? " · released" : "")

@@ -246,4 +246,30 @@ final class MainScreenSemanticTests: XCTestCase {
         }
         XCTAssertEqual(values, ["12:00:00.003  first", "12:00:00.005  second"])
     }
+
+    // MARK: - Owners
+
+    /// An owner's pipelines sit under its heading, which counts them and says when the
+    /// owner was released; the heading cannot be selected.
+    func testAnOwnersPipelinesAreGroupedUnderItsHeading() throws {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "Map", subscriber: "Sink")
+        b.subscribe(2, op: "Timer", subscriber: "Sink")
+        b.subscribe(3, op: "Scan", subscriber: "Sink")
+        b.add(.eventOwned, 1) { $0.other = 7; $0.text = "ProfileScreen" }
+        b.add(.eventOwned, 3) { $0.other = 7; $0.text = "ProfileScreen" }
+        var state = ViewFixtures.connected(b.build())
+        var lines = render(state, 120, 40).lines()
+        let heading = try XCTUnwrap(lines.firstIndex { $0.contains("⌂ ProfileScreen  owner of 2 pipelines") })
+        XCTAssertTrue(lines[heading + 1].hasPrefix("│    Map → Sink"), lines[heading + 1])
+        XCTAssertTrue(lines[heading + 2].hasPrefix("│    Scan → Sink"), lines[heading + 2])
+        XCTAssertTrue(lines[heading + 3].hasPrefix("│  Timer → Sink"), lines[heading + 3])
+        XCTAssertEqual(state.rows.filter(\.isStage).map(\.id), [1, 3, 2], "the grouped roots, then the others")
+
+        var released = BatchBuilder(start: b.now)
+        released.add(.eventOwnerReleased, 0) { $0.other = 7; $0.text = "ProfileScreen" }
+        _ = reduce(&state, .batch(released.build()))
+        lines = render(state, 120, 40).lines()
+        XCTAssertTrue(lines.contains { $0.contains("⌂ ProfileScreen  owner of 2 pipelines · released") })
+    }
 }
