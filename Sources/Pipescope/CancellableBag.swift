@@ -112,20 +112,33 @@ public final class CancellableBag: Cancellable, @unchecked Sendable {
                 registry.record(RawEvent(kind: .eventOwned, node: node, time: time, other: id, payload: .text(name)))
             }
         }
-        lock.withLock {
+        let pruned = lock.withLock { () -> [Entry] in
             entries.append(Entry(cancellable: cancellable, nodes: owned))
-            if entries.count >= pruneAt, let registry { prune(registry) }
+            guard entries.count >= pruneAt, let registry else { return [] }
+            return prune(registry)
         }
+        // Released here, with the lock released: an AnyCancellable's deinit runs its
+        // cancel closure, which is the program's code and may store into this bag.
+        withExtendedLifetime(pruned) {}
     }
 
-    /// Drops entries whose stages all ended. Runs when the bag doubles since the last
-    /// prune, so storing stays amortised O(1) and the bag stays near its live size.
-    private func prune(_ registry: StageRegistry) {
+    /// Takes out entries whose stages all ended, for the caller to release after the
+    /// lock. Runs when the bag doubles since the last prune, so storing stays amortised
+    /// O(1) and the bag stays near its live size. (The registry's lock is taken inside
+    /// this bag's; the registry never calls out, so the order cannot invert.)
+    private func prune(_ registry: StageRegistry) -> [Entry] {
         let live = Set(registry.live(entries.flatMap(\.nodes)))
-        entries.removeAll { entry in
-            !entry.nodes.isEmpty && entry.nodes.allSatisfy { !live.contains($0) }
+        var kept: [Entry] = [], ended: [Entry] = []
+        for entry in entries {
+            if !entry.nodes.isEmpty, entry.nodes.allSatisfy({ !live.contains($0) }) {
+                ended.append(entry)
+            } else {
+                kept.append(entry)
+            }
         }
+        entries = kept
         pruneAt = max(Self.minimumPrune, entries.count * 2)
+        return ended
     }
 
     private static let nextID = NIOLockedValueBox<UInt64>(0)

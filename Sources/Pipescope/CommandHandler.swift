@@ -85,14 +85,14 @@ struct CommandHandler {
         ack.ok = true
         switch command.capture {
         case .captureLatest:
-            probe.registry.setCapture(latest: true, every: [])
-            ack.message = "capturing the newest value of every stage"
+            probe.registry.setCapture(enabled: true, watched: [])
+            ack.message = "capturing scalar values, and one described value per stage per 25 ms"
         case .captureNone:
-            probe.registry.setCapture(latest: false, every: [])
+            probe.registry.setCapture(enabled: false, watched: [])
             ack.message = "capturing no values"
         case .captureEveryValue:
-            probe.registry.setCapture(latest: true, every: Set(command.nodes))
-            ack.message = "capturing every value of \(command.nodes.count) stage\(command.nodes.count == 1 ? "" : "s")"
+            probe.registry.setCapture(enabled: true, watched: Set(command.nodes))
+            ack.message = "describing every value of \(command.nodes.count) stage\(command.nodes.count == 1 ? "" : "s")"
         case .UNRECOGNIZED(let n):
             ack.ok = false
             ack.message = "unknown capture policy \(n)"

@@ -9,7 +9,8 @@ import PipescopeWire
 /// The tap records into the buffer from any thread. ``flush()`` (called by the server
 /// every few milliseconds on its own thread, or directly by tests) turns the buffered
 /// events into one ``WireEventBatch``, folds it into ``graph`` and returns it for
-/// sending. Snapshots are cut between flushes, so snapshot plus later batches never
+/// sending. Value texts travel on their value events (see ``ValueCapture``); the
+/// flush formats copied scalars and runs no user code. Snapshots are cut between flushes, so snapshot plus later batches never
 /// miss or repeat an event.
 public final class Probe: @unchecked Sendable {
     let registry: StageRegistry
@@ -76,15 +77,11 @@ public final class Probe: @unchecked Sendable {
             event.cause = raw.cause
             switch raw.payload {
             case .none: break
-            case .info(let info): batch.nodes.append(info)
-            case .error(let error): event.text = ValueText.describe(error)
-            case .value(let value): event.text = ValueText.describe(value)
+            case .info(let box): batch.nodes.append(box.info)
             case .text(let text): event.text = text
+            case .scalar(let scalar): event.text = scalar.text
             }
             batch.events.append(event)
-        }
-        for (node, value) in drained.values {
-            batch.lastValues[node] = ValueText.describe(value)
         }
         batch.dropped = drained.dropped
         gate.checkDeadline()
@@ -117,14 +114,14 @@ public final class Probe: @unchecked Sendable {
         state.withLockedValue { $0.graph.prune(now: now, retention: retention) }
     }
 
-    /// Describes every value of these stages (in their events), not only the newest.
+    /// Describes every value of these stages, not only one per flush window.
     public func captureEveryValue(of nodes: Set<NodeID>) {
-        registry.setCapture(latest: true, every: nodes)
+        registry.setCapture(enabled: true, watched: nodes)
     }
 
     /// Keeps no value text at all (the cheapest policy).
     public func captureNoValues() {
-        registry.setCapture(latest: false, every: [])
+        registry.setCapture(enabled: false, watched: [])
     }
 
     /// The graph as a snapshot, cut at the last flush.

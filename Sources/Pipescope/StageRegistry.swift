@@ -3,25 +3,29 @@ import NIOConcurrencyHelpers
 @preconcurrency import OpenCombine
 import PipescopeGraph
 import PipescopeWire
+import Synchronization
 
-/// Maps OpenCombine identities to Pipescope stages, and buffers what happens to them.
+/// The tap's state, behind its one lock: the only place that lock is taken.
 ///
-/// This is the only state the hook callbacks touch. Every operation takes one lock,
-/// does a dictionary lookup and appends to a bounded buffer; nothing here blocks on I/O,
-/// allocates strings, or calls back into user code. When the buffer is full the event
-/// is dropped and counted: the host is never stalled.
+/// What it holds, each with its own rules at the top of its file:
+/// - ``EventRing``: the bounded buffer of events, its drop count and half-full signal;
+/// - ``StageIndex``: identities to stages, retirement, shared subscriptions, orphans;
+/// - ``SubjectLinkIndex``: subjects to the stages publishing from and feeding into them;
+/// - ``ValueCapture/Policy``: which values get text.
 ///
-/// Identities (`CombineIdentifier`) are memory addresses for many stages and are reused
-/// soon after a stage dies, so a mapping is dropped as soon as its stage ends, and a new
-/// subscribe under a reused identity simply takes the mapping over.
+/// **The lock.** Every method takes it once (a sampled value description takes it twice:
+/// once to decide, once to attach the text made in between). Inside it: dictionary
+/// lookups, small struct updates and an append. Never inside it:
+/// - user code: no `description`, no user closure, no release of a user object
+///   (nothing here holds one: subscriptions are held weakly, values not at all);
+/// - NIO or I/O: the half-full signal is read under the lock and called after it;
+/// - building strings or node info: callers make them first.
+///
+/// Every method can be called from any thread, including re-entrantly from user code
+/// that a callback runs (a `deinit` that cancels, a `description` that sends), because
+/// no method calls out while it holds the lock.
 final class StageRegistry: @unchecked Sendable {
-    /// A stage as the hot path needs it.
-    struct Stage {
-        var node: NodeID
-        /// The stage whose operator owns this stage's subscriber: inner subscriptions
-        /// made while delivering to that subscriber (flatMap, catch, retry) belong to it.
-        var owner: NodeID?
-    }
+    typealias Stage = StageIndex.Stage
 
     /// What a new stage is, as the tap saw it subscribe.
     struct Subscribe {
@@ -36,91 +40,76 @@ final class StageRegistry: @unchecked Sendable {
         var feeds: ObjectIdentifier?
     }
 
-    /// One subscription object and the stages it passes through (Map, Filter share it).
-    private struct Shared {
-        var owner: NodeID
-        var stages: [NodeID]
-        weak var object: AnyObject?
-        var isClass: Bool
-        var isAlive: Bool { !isClass || object != nil }
+    private struct State {
+        var ring: EventRing
+        var stages = StageIndex()
+        var links = SubjectLinkIndex()
+        var capture = ValueCapture.Policy()
+        /// Asks the server for an early flush; called after the lock is released.
+        var onHalfFull: (@Sendable () -> Void)?
+        var halfFullPending = false
+
+        /// Appends `event`; false if the buffer was full and it was dropped.
+        @inline(__always)
+        mutating func append(_ event: RawEvent) -> Bool {
+            let before = ring.appended
+            if ring.append(event) { halfFullPending = true }
+            return ring.appended != before
+        }
     }
 
-    /// What to forget when a stage ends.
-    private struct Keys {
-        var key: StageKey
-        var parent: NodeID?
-        var subscription: CombineIdentifier?
-        var publishes: ObjectIdentifier?
-        var feeds: ObjectIdentifier?
-        /// Stages that forward their subscriber to this one (AnyPublisher).
-        var forwarders: [NodeID] = []
-    }
-
-    private let lock = NIOLock()
-    private var bySubscriber: [StageKey: Stage] = [:]
-    /// Recently ended stages, so a value or completion that arrives after the end (a
-    /// cancel racing a delivery) is recorded against the stage it belongs to instead
-    /// of being lost. Bounded; a new stage under the same identity takes over.
-    private var retired: [StageKey: NodeID] = [:]
-    /// Retirement order; a key whose stage changed since is skipped when evicted.
-    private var retiredOrder = Deque<(key: StageKey, node: NodeID)>()
-    static let retiredCapacity = 4096
-    private var bySubscription: [CombineIdentifier: Shared] = [:]
-    private var keys: [NodeID: Keys] = [:]
-    private var publishersOf: [ObjectIdentifier: [NodeID]] = [:]
-    private var feedersOf: [ObjectIdentifier: [NodeID]] = [:]
-    private var events: Deque<RawEvent>
-    private var latestValues: [NodeID: Any] = [:]
-    private var nextNode: NodeID = 1
+    private let state: NIOLockedValueBox<State>
+    /// Node ids are handed out without the lock, so node info is built before taking it.
+    private let nextNode = Atomic<UInt64>(1)
     private let capacity: Int
-    private var droppedCount: UInt64 = 0
-    /// Value capture: keep the newest value per stage (the default), or none.
-    private var captureLatest = true
-    /// Stages whose every value is described, not only the newest.
-    private var captureEvery = Set<NodeID>()
-    /// Called (lock held, at most once between drains) when the buffer is half full, so
-    /// the server flushes early instead of dropping at the end of its interval. It must
-    /// only schedule work, never drain on the calling thread.
-    private var onHalfFull: (@Sendable () -> Void)?
-    private var halfFullSignalled = false
 
     /// `capacity` bounds the buffer between flushes.
     init(capacity: Int) {
         self.capacity = capacity
-        events = Deque(minimumCapacity: min(capacity, 4096))
+        state = NIOLockedValueBox(State(ring: EventRing(capacity: capacity)))
+    }
+
+    /// Runs `body` under the lock, then, with the lock released, signals a half-full
+    /// buffer if `body` made it so.
+    @inline(__always)
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        var signal: (@Sendable () -> Void)?
+        let result = state.withLockedValue { state -> T in
+            let result = body(&state)
+            if state.halfFullPending {
+                state.halfFullPending = false
+                signal = state.onHalfFull
+            }
+            return result
+        }
+        signal?()
+        return result
     }
 
     // MARK: - Subscribe
 
+    /// Records a new stage. `makeInfo` builds its node info from its id, before the lock
+    /// is taken.
     func subscribe(_ s: Subscribe, info makeInfo: (NodeID) -> WireNodeInfo) -> NodeID {
+        let id = nextNode.add(1, ordering: .relaxed).oldValue
+        let info = NodeInfoBox(makeInfo(id))
         let time = wallClockNanos()
-        return lock.withLock {
-            let id = nextNode
-            nextNode += 1
-            // A forward target's subscriber belongs to whoever owns the forwarder's.
-            let owner = s.forwarder.flatMap { f in keys[f].map { _ in ownerOf(f) } } ?? s.parent
-            bySubscriber[s.key] = Stage(node: id, owner: owner)
-            retired[s.key] = nil
-            keys[id] = Keys(key: s.key, parent: s.parent, publishes: s.publishes, feeds: s.feeds)
-            append(RawEvent(kind: .eventSubscribe, node: id, time: time, payload: .info(makeInfo(id))))
+        withState { st in
+            let owner: NodeID?
+            if let f = s.forwarder, st.stages.isLive(f) { owner = st.stages.ownerOf(f) } else { owner = s.parent }
+            st.stages.insert(id, key: s.key, owner: owner, parent: s.parent, publishes: s.publishes, feeds: s.feeds)
+            _ = st.append(RawEvent(kind: .eventSubscribe, node: id, time: time, payload: .info(info)))
             if let forwarder = s.forwarder {
-                keys[id]?.forwarders.append(forwarder)
-                append(RawEvent(kind: .eventForward, node: forwarder, time: time, other: id))
+                st.stages.addForwarder(forwarder, to: id)
+                _ = st.append(RawEvent(kind: .eventForward, node: forwarder, time: time, other: id))
             }
-            if let subject = s.publishes {
-                publishersOf[subject, default: []].append(id)
-                for upstream in feedersOf[subject] ?? [] {
-                    append(RawEvent(kind: .eventFeeds, node: upstream, time: time, other: id))
+            if s.publishes != nil || s.feeds != nil {
+                for pair in st.links.subscribed(id, publishes: s.publishes, feeds: s.feeds) {
+                    _ = st.append(RawEvent(kind: .eventFeeds, node: pair.upstream, time: time, other: pair.branch))
                 }
             }
-            if let subject = s.feeds {
-                feedersOf[subject, default: []].append(id)
-                for branch in publishersOf[subject] ?? [] {
-                    append(RawEvent(kind: .eventFeeds, node: id, time: time, other: branch))
-                }
-            }
-            return id
         }
+        return id
     }
 
     func receive(subscription: any Subscription, subscriber: StageKey) {
@@ -128,23 +117,22 @@ final class StageRegistry: @unchecked Sendable {
         let subscriptionID = subscription.combineIdentifier
         let isEmpty = subscriptionID == Self.emptySubscription
         let isClass = type(of: subscription) is AnyObject.Type
+        let object: AnyObject? = isClass && !isEmpty ? subscription as AnyObject : nil
         let asSubscriber = StageKey(subscription: subscription)
-        lock.withLock {
-            guard let stage = bySubscriber[subscriber] else { return }
-            var owner = stage.node
-            if !isEmpty {
-                if let shared = bySubscription[subscriptionID], shared.isAlive {
-                    owner = shared.owner
-                    bySubscription[subscriptionID]?.stages.append(stage.node)
-                } else {
-                    bySubscription[subscriptionID] = Shared(
-                        owner: stage.node, stages: [stage.node],
-                        object: isClass ? subscription as AnyObject : nil, isClass: isClass)
-                }
-                keys[stage.node]?.subscription = subscriptionID
+        withState { st in
+            let node: NodeID, owner: NodeID
+            if isEmpty {
+                guard let stage = st.stages.stage(subscriber) else { return }
+                (node, owner) = (stage.node, stage.node)
+            } else {
+                guard let received = st.stages.received(subscriptionID, object: object, isClass: isClass, by: subscriber)
+                else { return }
+                (node, owner) = received
             }
-            append(RawEvent(kind: .eventSubscription, node: stage.node, time: time, other: owner))
-            adoptOrphan(subscribedBy: asSubscriber, under: stage.node, time: time)
+            _ = st.append(RawEvent(kind: .eventSubscription, node: node, time: time, other: owner))
+            if let orphan = st.stages.adoptOrphan(subscribedBy: asSubscriber, under: node) {
+                _ = st.append(RawEvent(kind: .eventAdopt, node: orphan, time: time, other: node))
+            }
         }
     }
 
@@ -152,61 +140,84 @@ final class StageRegistry: @unchecked Sendable {
 
     /// The stage of a subscriber, for showing what waits at the gate.
     func node(of subscriber: StageKey) -> NodeID? {
-        lock.withLock { bySubscriber[subscriber]?.node }
+        state.withLockedValue { $0.stages.stage(subscriber)?.node }
     }
 
     func request(subscription: CombineIdentifier, demand: Subscribers.Demand) {
         let time = wallClockNanos()
-        lock.withLock {
-            guard let shared = bySubscription[subscription] else { return }
-            append(RawEvent(kind: .eventRequest, node: shared.owner, time: time, demand: demand.wire))
+        withState { st in
+            guard let owner = st.stages.requestOwner(subscription) else { return }
+            _ = st.append(RawEvent(kind: .eventRequest, node: owner, time: time, demand: demand.wire))
         }
     }
 
     func cancel(subscription: CombineIdentifier, cause: WireCancelCause) {
         let time = wallClockNanos()
-        lock.withLock {
-            guard let shared = bySubscription.removeValue(forKey: subscription) else { return }
-            append(RawEvent(kind: .eventCancelled, node: shared.owner, time: time, cause: cause))
-            for node in shared.stages { retire(node) }
+        withState { st in
+            guard let shared = st.stages.cancel(subscription, links: &st.links) else { return }
+            _ = st.append(RawEvent(kind: .eventCancelled, node: shared.owner, time: time, cause: cause))
         }
     }
 
     /// Records a value for the stage whose subscriber is `subscriber`; returns the stage.
-    func value(subscriber: StageKey, _ value: Any) -> Stage? {
+    ///
+    /// The value is never stored: a scalar is copied as data, and a description, when
+    /// the policy asks for one, is made here on the delivering thread with the lock
+    /// released, then attached to the event already in the buffer. `paused`: the gate is
+    /// closed (the user is stepping), so every value is described.
+    func value<Value>(subscriber: StageKey, _ value: Value, paused: Bool) -> Stage? {
         let time = wallClockNanos()
-        return lock.withLock {
-            guard let stage = bySubscriber[subscriber] ?? retiredStage(subscriber) else { return nil }
-            if captureEvery.isEmpty || !captureEvery.contains(stage.node) {
-                append(RawEvent(kind: .eventValue, node: stage.node, time: time))
-            } else {
-                append(RawEvent(kind: .eventValue, node: stage.node, time: time, payload: .value(value)))
+        let scalar = ScalarValue(value)
+        var position: UInt64 = 0
+        let (stage, describe) = withState { st -> (Stage?, Bool) in
+            guard let stage = st.stages.delivery(subscriber) else { return (nil, false) }
+            var event = RawEvent(kind: .eventValue, node: stage.node, time: time)
+            switch st.capture.decide(node: stage.node, described: stage.described,
+                                     isScalar: scalar != nil, paused: paused) {
+            case .bare:
+                break
+            case .scalar:
+                event.payload = .scalar(scalar.unsafelyUnwrapped)
+            case .describe:
+                st.stages.markDescribed(subscriber, window: st.capture.window)
+                position = st.ring.appended
+                return (stage, st.append(event))
             }
-            if captureLatest { latestValues[stage.node] = value }
-            return stage
+            _ = st.append(event)
+            return (stage, false)
         }
+        if describe {
+            let text = ValueCapture.describe(value)
+            // If a drain took the event in between, the text is let go here, outside the
+            // lock (it is only a String); the stage's next value is described instead.
+            _ = withState { $0.ring.setText(text, at: position) }
+        }
+        return stage
     }
 
     /// Records the demand a subscriber returned from `receive(_:)`, when there is any.
     func demand(node: NodeID, _ demand: Subscribers.Demand) {
         guard demand != .none else { return }
         let time = wallClockNanos()
-        lock.withLock {
-            append(RawEvent(kind: .eventDemand, node: node, time: time, demand: demand.wire))
+        withState { st in
+            _ = st.append(RawEvent(kind: .eventDemand, node: node, time: time, demand: demand.wire))
         }
     }
 
+    /// Records a completion; a failure's error is described here, on the delivering
+    /// thread, before the lock is taken, and not kept.
     func completion<Failure: Error>(subscriber: StageKey, _ completion: Subscribers.Completion<Failure>) -> Stage? {
         let time = wallClockNanos()
-        return lock.withLock {
-            guard let stage = bySubscriber[subscriber] ?? retiredStage(subscriber) else { return nil }
-            switch completion {
-            case .finished:
-                append(RawEvent(kind: .eventFinished, node: stage.node, time: time))
-            case .failure(let error):
-                append(RawEvent(kind: .eventFailed, node: stage.node, time: time, payload: .error(error)))
-            }
-            retire(stage.node)
+        var event = RawEvent(kind: .eventFinished, node: 0, time: time)
+        if case .failure(let error) = completion {
+            event.kind = .eventFailed
+            event.payload = .text(ValueCapture.describe(error))
+        }
+        return withState { st in
+            guard let stage = st.stages.delivery(subscriber) else { return nil }
+            event.node = stage.node
+            _ = st.append(event)
+            st.stages.retire(stage.node, links: &st.links)
             return stage
         }
     }
@@ -229,26 +240,31 @@ final class StageRegistry: @unchecked Sendable {
     /// upstream fire hooks as usual.
     func cancelFromInspector(node: NodeID) -> CancelTarget {
         let time = wallClockNanos()
-        return lock.withLock {
-            guard let k = keys[node] else { return node < nextNode ? .ended : .unknown }
-            guard let id = k.subscription, let shared = bySubscription[id] else { return .ended }
-            guard let subscription = shared.object as? any Subscription else { return .notCancellable }
-            bySubscription[id] = nil
-            append(RawEvent(kind: .eventCancelled, node: shared.owner, time: time, cause: .causeInspector))
-            for stage in shared.stages { retire(stage) }
-            return .subscription(subscription, owner: shared.owner, stages: shared.stages)
+        let issued = nextNode.load(ordering: .relaxed)
+        return withState { st in
+            guard st.stages.isLive(node) else { return node < issued ? .ended : .unknown }
+            guard let target = st.stages.cancelTarget(node) else { return .ended }
+            guard let subscription = target.shared.object as? any Subscription else { return .notCancellable }
+            _ = st.stages.cancel(target.id, links: &st.links)
+            _ = st.append(RawEvent(kind: .eventCancelled, node: target.shared.owner, time: time, cause: .causeInspector))
+            return .subscription(subscription, owner: target.shared.owner, stages: target.shared.stages)
         }
     }
 
     func setHalfFullHandler(_ handler: (@Sendable () -> Void)?) {
-        lock.withLock { onHalfFull = handler }
+        // The old handler is released after the lock (it may hold an event loop).
+        let old = state.withLockedValue { st -> (@Sendable () -> Void)? in
+            defer { st.onHalfFull = handler }
+            return st.onHalfFull
+        }
+        _ = old
     }
 
-    func setCapture(latest: Bool, every nodes: Set<NodeID>) {
-        lock.withLock {
-            captureLatest = latest
-            captureEvery = nodes
-            if !latest { latestValues.removeAll() }
+    /// `enabled`: any value text at all. `watched`: stages whose every value is described.
+    func setCapture(enabled: Bool, watched nodes: Set<NodeID>) {
+        state.withLockedValue { st in
+            st.capture.enabled = enabled
+            st.capture.watched = nodes
         }
     }
 
@@ -256,117 +272,54 @@ final class StageRegistry: @unchecked Sendable {
 
     /// Records an event made outside OpenCombine's callbacks (owners, tasks, contracts).
     func record(_ event: RawEvent) {
-        lock.withLock { append(event) }
+        withState { _ = $0.append(event) }
     }
 
     /// The stages among `nodes` that have not ended.
     func live(_ nodes: [NodeID]) -> [NodeID] {
-        lock.withLock { nodes.filter { keys[$0] != nil } }
+        state.withLockedValue { st in nodes.filter { st.stages.isLive($0) } }
     }
 
     /// A stage that is not an OpenCombine subscription (a task), active at once.
     func startSynthetic(key: StageKey, info makeInfo: (NodeID) -> WireNodeInfo) -> NodeID {
+        let id = nextNode.add(1, ordering: .relaxed).oldValue
+        let info = NodeInfoBox(makeInfo(id))
         let time = wallClockNanos()
-        return lock.withLock {
-            let id = nextNode
-            nextNode += 1
-            keys[id] = Keys(key: key, parent: nil)
-            append(RawEvent(kind: .eventSubscribe, node: id, time: time, payload: .info(makeInfo(id))))
-            append(RawEvent(kind: .eventSubscription, node: id, time: time, other: id))
-            return id
+        withState { st in
+            st.stages.insertSynthetic(id, key: key)
+            _ = st.append(RawEvent(kind: .eventSubscribe, node: id, time: time, payload: .info(info)))
+            _ = st.append(RawEvent(kind: .eventSubscription, node: id, time: time, other: id))
         }
+        return id
     }
 
     /// Ends a synthetic stage with `kind` (finished or cancelled by `cause`); a stage
     /// that already ended is left alone.
     func endSynthetic(_ node: NodeID, _ kind: WireEventKind, cause: WireCancelCause = .causeNone) {
         let time = wallClockNanos()
-        lock.withLock {
-            guard keys.removeValue(forKey: node) != nil else { return }
-            append(RawEvent(kind: kind, node: node, time: time, cause: cause))
+        withState { st in
+            guard st.stages.removeSynthetic(node) else { return }
+            _ = st.append(RawEvent(kind: kind, node: node, time: time, cause: cause))
         }
     }
 
     // MARK: - Flush side
 
-    struct Drained {
-        var events: Deque<RawEvent>
-        var values: [NodeID: Any]
-        var dropped: UInt64
-    }
-
-    /// Takes everything buffered so far, leaving an empty buffer of the same capacity.
-    func drain() -> Drained {
-        var fresh = Deque<RawEvent>(minimumCapacity: min(capacity, 4096))
-        var freshValues: [NodeID: Any] = [:]
-        return lock.withLock {
-            swap(&fresh, &events)
-            swap(&freshValues, &latestValues)
-            halfFullSignalled = false
-            return Drained(events: fresh, values: freshValues, dropped: droppedCount)
+    /// Takes everything buffered so far, leaving an empty buffer, and opens a new value
+    /// window. Returns the events and the total dropped since the start.
+    func drain() -> (events: Deque<RawEvent>, dropped: UInt64) {
+        var fresh = EventRing.emptyBuffer(capacity)
+        let dropped = state.withLockedValue { st -> UInt64 in
+            st.ring.drain(into: &fresh)
+            st.capture.window &+= 1
+            if st.capture.window == 0 { st.capture.window = 1 }
+            return st.ring.dropped
         }
+        return (fresh, dropped)
     }
 
     /// Stages the tap still maps (not yet ended). For tests and the memory report.
-    var liveStageCount: Int { lock.withLock { keys.count } }
-
-    // MARK: - Internals (lock held)
-
-    private func append(_ event: RawEvent) {
-        if events.count < capacity {
-            events.append(event)
-            if events.count == capacity / 2, !halfFullSignalled, let onHalfFull {
-                halfFullSignalled = true
-                onHalfFull()
-            }
-        } else {
-            droppedCount &+= 1
-        }
-    }
-
-    private func ownerOf(_ node: NodeID) -> NodeID? {
-        keys[node].flatMap { bySubscriber[$0.key]?.owner } ?? keys[node]?.parent
-    }
-
-    /// subscribe(on:) subscribes its upstream on another thread, so that stage started
-    /// as a root. When its subscriber turns up as the subscription a stage receives, the
-    /// orphan has found its downstream.
-    private func adoptOrphan(subscribedBy key: StageKey, under parent: NodeID, time: Int64) {
-        guard var orphan = bySubscriber[key], orphan.node != parent,
-              let k = keys[orphan.node], k.parent == nil else { return }
-        keys[orphan.node]?.parent = parent
-        orphan.owner = parent
-        bySubscriber[key] = orphan
-        append(RawEvent(kind: .eventAdopt, node: orphan.node, time: time, other: parent))
-    }
-
-    private func retiredStage(_ key: StageKey) -> Stage? {
-        retired[key].map { Stage(node: $0, owner: nil) }
-    }
-
-    /// Forgets a stage that ended, so its identity can be reused by a new stage. Its
-    /// identity stays in the bounded `retired` map for late events.
-    private func retire(_ node: NodeID) {
-        guard let k = keys.removeValue(forKey: node) else { return }
-        if bySubscriber[k.key]?.node == node {
-            bySubscriber[k.key] = nil
-            retired[k.key] = node
-            retiredOrder.append((k.key, node))
-            if retiredOrder.count > Self.retiredCapacity, let oldest = retiredOrder.popFirst(),
-               retired[oldest.key] == oldest.node {
-                retired[oldest.key] = nil
-            }
-        }
-        if let s = k.subscription, bySubscription[s]?.owner == node { bySubscription[s] = nil }
-        if let subject = k.publishes { remove(node, from: &publishersOf, subject) }
-        if let subject = k.feeds { remove(node, from: &feedersOf, subject) }
-        for forwarder in k.forwarders { retire(forwarder) }
-    }
-
-    private func remove(_ node: NodeID, from map: inout [ObjectIdentifier: [NodeID]], _ subject: ObjectIdentifier) {
-        map[subject]?.removeAll { $0 == node }
-        if map[subject]?.isEmpty == true { map[subject] = nil }
-    }
+    var liveStageCount: Int { state.withLockedValue { $0.stages.liveCount } }
 
     private static let emptySubscription = Subscriptions.empty.combineIdentifier
 }

@@ -5,8 +5,8 @@ import PipescopeWire
 /// The `_Introspection` handler: turns OpenCombine's hook callbacks into stage events.
 ///
 /// Each callback reads the thread's frame stack, makes one ``StageRegistry`` call and
-/// pushes or pops a frame. Value text is not produced here; the registry keeps the
-/// latest value per stage and the flush describes it later.
+/// pushes or pops a frame. No value or error outlives its callback: the registry turns
+/// it into text (or a copied scalar) on this thread, by ``ValueCapture``'s policy.
 final class Tap: _Introspection, @unchecked Sendable {
     let registry: StageRegistry
     let gate: Gate
@@ -101,9 +101,10 @@ final class Tap: _Introspection, @unchecked Sendable {
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
         let key = StageKey(subscriber)
-        gate.pass(node: registry.node(of: key), kind: .eventValue, thread: ThreadFrames.current.label)
-        let stage = registry.value(subscriber: key, input)
-        ThreadFrames.current.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)
+        let frames = ThreadFrames.current
+        gate.pass(node: registry.node(of: key), kind: .eventValue, thread: frames.label)
+        let stage = registry.value(subscriber: key, input, paused: gate.isPaused)
+        frames.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)
     }
 
     func didReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input,
@@ -118,13 +119,12 @@ final class Tap: _Introspection, @unchecked Sendable {
     func willReceive<Downstream: Subscriber>(subscriber: Downstream,
                                              completion: Subscribers.Completion<Downstream.Failure>) {
         let key = StageKey(subscriber)
-        if case .failure = completion {
-            gate.pass(node: registry.node(of: key), kind: .eventFailed, thread: ThreadFrames.current.label)
-        } else {
-            gate.pass(node: registry.node(of: key), kind: .eventFinished, thread: ThreadFrames.current.label)
-        }
+        let frames = ThreadFrames.current
+        let kind: WireEventKind
+        if case .failure = completion { kind = .eventFailed } else { kind = .eventFinished }
+        gate.pass(node: registry.node(of: key), kind: kind, thread: frames.label)
         let stage = registry.completion(subscriber: key, completion)
-        ThreadFrames.current.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)
+        frames.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)
     }
 
     func didReceive<Downstream: Subscriber>(subscriber: Downstream,

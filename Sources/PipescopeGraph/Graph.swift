@@ -104,6 +104,7 @@ public struct Graph: Sendable, Equatable {
             update(event.node) { node in
                 node.values += 1
                 node.lastValueNanos = event.timeNs
+                if !event.text.isEmpty { node.lastValue = event.text }
                 if node.status.isTerminal { node.afterEnd += 1 }
             }
         case .eventFinished:

@@ -71,14 +71,17 @@ public struct History: Sendable {
     public mutating func append(_ batch: WireEventBatch, folding graph: inout Graph) {
         let oldEnd = end
         for info in batch.nodes { infos[info.id] = info }
-        // The newest value text of a stage belongs to its last value event in the batch,
-        // so the detail pane can list recent values with their times and texts.
+        // Probes of this version put each value's text on its event. Older recordings
+        // carry one text per stage per batch instead (`lastValues`): it belongs to the
+        // stage's last value event in the batch, so the detail pane can list recent
+        // values with their times and texts.
         var textAt: [Int: String] = [:]
         if !batch.lastValues.isEmpty {
             var named = Set<NodeID>()
             for i in batch.events.indices.reversed() where batch.events[i].kind == .eventValue {
                 let node = batch.events[i].node
-                if named.insert(node).inserted, let text = batch.lastValues[node] { textAt[i] = text }
+                if named.insert(node).inserted, batch.events[i].text.isEmpty,
+                   let text = batch.lastValues[node] { textAt[i] = text }
                 if named.count == batch.lastValues.count { break }
             }
         }

@@ -330,13 +330,14 @@ public nonisolated enum Pipescope_V1_CommandKind: SwiftProtobuf.Enum, Swift.Case
 public nonisolated enum Pipescope_V1_CapturePolicy: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
 
-  /// the newest value per stage, described once per batch
+  /// Scalars (numbers, Bool, String) every value; other values the first per stage per
+  /// flush window, described on the delivering thread (the value is never kept).
   case captureLatest // = 0
 
   /// no value text at all
   case captureNone // = 1
 
-  /// every value of the chosen stages
+  /// as LATEST, and every value of the chosen stages described
   case captureEveryValue // = 2
   case UNRECOGNIZED(Int)
 
@@ -683,7 +684,8 @@ public nonisolated struct Pipescope_V1_Event: Sendable {
   /// SUBSCRIPTION: the owner of the subscription object
   public var other: UInt64 = 0
 
-  /// FAILED: the error's description
+  /// FAILED: the error's description; VALUE: the value's text, when
+  /// captured (empty: not described, see CapturePolicy)
   public var text: String = String()
 
   /// CANCELLED
@@ -705,8 +707,10 @@ public nonisolated struct Pipescope_V1_EventBatch: Sendable {
 
   public var events: [Pipescope_V1_Event] = []
 
-  /// The newest value text of each stage that received values in this batch. Values are
-  /// described off the program's hot path, once per batch, not once per value.
+  /// Written by probes before value texts moved onto value events (`Event.text`):
+  /// the newest value text of each stage that received values in this batch. Today's
+  /// probes leave it empty, because they keep no value to describe later (a kept value
+  /// outlives its callback); inspectors still read it in older recordings.
   public var lastValues: Dictionary<UInt64,String> = [:]
 
   /// Total events dropped by the probe since it started.

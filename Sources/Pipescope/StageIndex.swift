@@ -1,0 +1,179 @@
+import DequeModule
+@preconcurrency import OpenCombine
+import PipescopeGraph
+
+/// Which Pipescope stage an OpenCombine identity stands for, right now.
+///
+/// Rules:
+/// - A stage is found by its subscriber's ``StageKey`` (identity and type). Identities
+///   are memory addresses for many stages and are reused soon after a stage dies, so a
+///   mapping is dropped as soon as its stage ends (``retire(_:)``), and a new subscribe
+///   under a reused identity simply takes the mapping over.
+/// - A recently ended stage stays findable in a bounded `retired` map, so a value or
+///   completion racing its cancel is recorded against the stage it belongs to.
+/// - One subscription object can serve several stages (Map and Filter pass their
+///   upstream's subscription through). Its requests and cancels count once, on the most
+///   upstream stage that owns it (``Shared/owner``).
+/// - It holds no strong reference to anything of the program's: subscriptions are held
+///   weakly, everything else is identities and numbers. Removing an entry never runs
+///   user code.
+/// - Not thread-safe by itself: it lives inside ``StageRegistry``'s locked state.
+struct StageIndex {
+    /// A stage as the hot path needs it.
+    struct Stage {
+        var node: NodeID
+        /// The stage whose operator owns this stage's subscriber: inner subscriptions
+        /// made while delivering to that subscriber (flatMap, catch, retry) belong to it.
+        var owner: NodeID?
+        /// The flush window in which a value of this stage was last described.
+        var described: UInt32 = 0
+    }
+
+    /// One subscription object and the stages it passes through.
+    struct Shared {
+        var owner: NodeID
+        var stages: [NodeID]
+        weak var object: AnyObject?
+        var isClass: Bool
+        var isAlive: Bool { !isClass || object != nil }
+    }
+
+    /// What to forget when a stage ends.
+    struct Keys {
+        var key: StageKey
+        var parent: NodeID?
+        var subscription: CombineIdentifier?
+        var publishes: ObjectIdentifier?
+        var feeds: ObjectIdentifier?
+        /// Stages that forward their subscriber to this one (AnyPublisher).
+        var forwarders: [NodeID] = []
+    }
+
+    static let retiredCapacity = 4096
+
+    private(set) var bySubscriber: [StageKey: Stage] = [:]
+    private var retired: [StageKey: NodeID] = [:]
+    /// Retirement order; a key whose stage changed since is skipped when evicted.
+    private var retiredOrder = Deque<(key: StageKey, node: NodeID)>()
+    private var bySubscription: [CombineIdentifier: Shared] = [:]
+    private(set) var keys: [NodeID: Keys] = [:]
+
+    // MARK: - Stages
+
+    mutating func insert(_ node: NodeID, key: StageKey, owner: NodeID?, parent: NodeID?,
+                         publishes: ObjectIdentifier? = nil, feeds: ObjectIdentifier? = nil) {
+        bySubscriber[key] = Stage(node: node, owner: owner)
+        retired[key] = nil
+        keys[node] = Keys(key: key, parent: parent, publishes: publishes, feeds: feeds)
+    }
+
+    /// A stage with no subscriber of OpenCombine's (a task): known by its node only.
+    mutating func insertSynthetic(_ node: NodeID, key: StageKey) {
+        keys[node] = Keys(key: key, parent: nil)
+    }
+
+    /// Ends a synthetic stage; false if it had ended already.
+    mutating func removeSynthetic(_ node: NodeID) -> Bool {
+        keys.removeValue(forKey: node) != nil
+    }
+
+    /// The live stage of a subscriber.
+    @inline(__always)
+    func stage(_ key: StageKey) -> Stage? { bySubscriber[key] }
+
+    /// The stage a delivery belongs to: live, or recently ended.
+    @inline(__always)
+    func delivery(_ key: StageKey) -> Stage? {
+        bySubscriber[key] ?? retired[key].map { Stage(node: $0, owner: nil) }
+    }
+
+    mutating func markDescribed(_ key: StageKey, window: UInt32) {
+        bySubscriber[key]?.described = window
+    }
+
+    func isLive(_ node: NodeID) -> Bool { keys[node] != nil }
+
+    var liveCount: Int { keys.count }
+
+    mutating func addForwarder(_ forwarder: NodeID, to node: NodeID) {
+        keys[node]?.forwarders.append(forwarder)
+    }
+
+    /// Who owns the subscriber of `node`'s forward target: whoever owns `node`'s.
+    func ownerOf(_ node: NodeID) -> NodeID? {
+        keys[node].flatMap { bySubscriber[$0.key]?.owner } ?? keys[node]?.parent
+    }
+
+    // MARK: - Subscriptions
+
+    /// Records that `key`'s stage received `subscription`; returns the stage and the
+    /// stage that owns the subscription (itself, unless the object is shared).
+    mutating func received(_ subscription: CombineIdentifier, object: AnyObject?, isClass: Bool,
+                           by key: StageKey) -> (stage: NodeID, owner: NodeID)? {
+        guard let stage = bySubscriber[key] else { return nil }
+        var owner = stage.node
+        if let shared = bySubscription[subscription], shared.isAlive {
+            owner = shared.owner
+            bySubscription[subscription]?.stages.append(stage.node)
+        } else {
+            bySubscription[subscription] = Shared(owner: stage.node, stages: [stage.node],
+                                                  object: object, isClass: isClass)
+        }
+        keys[stage.node]?.subscription = subscription
+        return (stage.node, owner)
+    }
+
+    /// The stage that counts a request on `subscription`.
+    func requestOwner(_ subscription: CombineIdentifier) -> NodeID? {
+        bySubscription[subscription]?.owner
+    }
+
+    /// Forgets a cancelled subscription and retires every stage it served; returns its
+    /// owner, or nil if it was not known (or already cancelled).
+    mutating func cancel(_ subscription: CombineIdentifier, links: inout SubjectLinkIndex) -> Shared? {
+        guard let shared = bySubscription.removeValue(forKey: subscription) else { return nil }
+        for node in shared.stages { retire(node, links: &links) }
+        return shared
+    }
+
+    /// The subscription the inspector can cancel for `node`, looked up (not removed).
+    func cancelTarget(_ node: NodeID) -> (shared: Shared, id: CombineIdentifier)? {
+        guard let id = keys[node]?.subscription, let shared = bySubscription[id] else { return nil }
+        return (shared, id)
+    }
+
+    // MARK: - Ending
+
+    /// Forgets a stage that ended, so its identity can be reused by a new stage. Its
+    /// identity stays in the bounded `retired` map for late events, and its subject links
+    /// go with it.
+    mutating func retire(_ node: NodeID, links: inout SubjectLinkIndex) {
+        guard let k = keys.removeValue(forKey: node) else { return }
+        if bySubscriber[k.key]?.node == node {
+            bySubscriber[k.key] = nil
+            retired[k.key] = node
+            retiredOrder.append((k.key, node))
+            if retiredOrder.count > Self.retiredCapacity, let oldest = retiredOrder.popFirst(),
+               retired[oldest.key] == oldest.node {
+                retired[oldest.key] = nil
+            }
+        }
+        if let s = k.subscription, bySubscription[s]?.owner == node { bySubscription[s] = nil }
+        links.forget(node, publishes: k.publishes, feeds: k.feeds)
+        for forwarder in k.forwarders { retire(forwarder, links: &links) }
+    }
+
+    // MARK: - Orphans
+
+    /// subscribe(on:) subscribes its upstream on another thread, so that stage started
+    /// as a root. When its subscriber turns up as the subscription a stage receives, the
+    /// orphan has found its downstream: returns the orphan, now under `parent`.
+    mutating func adoptOrphan(subscribedBy key: StageKey, under parent: NodeID) -> NodeID? {
+        guard var orphan = bySubscriber[key], orphan.node != parent,
+              let k = keys[orphan.node], k.parent == nil else { return nil }
+        keys[orphan.node]?.parent = parent
+        orphan.owner = parent
+        bySubscriber[key] = orphan
+        return orphan.node
+    }
+}
