@@ -42,6 +42,9 @@ public enum Action: Hashable, Sendable {
     case focusNext, focusPrevious
     /// Hide or show pipelines that have ended.
     case toggleEnded
+    /// Describe every value of the selected stage (or stop): by default only scalars
+    /// and one value per stage per flush window get text.
+    case toggleWatch
     /// Typing the filter: a character, backspace, accept, or clear.
     case filterType(Character)
     case filterBackspace
@@ -76,4 +79,6 @@ public enum Effect: Equatable, Sendable {
     case step(Int)
     /// Release one particular waiting event.
     case release(ticket: UInt64)
+    /// Describe every value of these stages (none: back to the default policy).
+    case watch([NodeID])
 }

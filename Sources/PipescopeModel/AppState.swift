@@ -56,6 +56,8 @@ public struct AppState: Sendable {
     public var showHelp = false
     /// A cancel waiting for confirmation.
     public var pendingCancel: CancelPreview?
+    /// Stages whose every value the program describes, at the user's request (`v`).
+    public var watched: Set<NodeID> = []
     /// The last answer from the program, or a refusal, for the status line.
     public var notice: Notice?
     /// Events this inspector missed because it fell behind (the probe resynchronised it

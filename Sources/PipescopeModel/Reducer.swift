@@ -188,6 +188,8 @@ private func apply(_ action: Action, to state: inout AppState) -> [Effect] {
     case .confirm: break
     case .cancelSelected:
         requestCancel(&state)
+    case .toggleWatch:
+        return toggleWatch(&state)
     case .moveUp: select(index - 1)
     case .moveDown: select(index + 1)
     case .pageUp: select(index - state.treePageSize)
@@ -280,6 +282,25 @@ private func gateAction(_ action: Action, _ state: inout AppState) -> [Effect] {
 }
 
 /// Opens the confirmation for cancelling the selected stage, or says why not.
+private func toggleWatch(_ state: inout AppState) -> [Effect] {
+    guard let node = state.selectedNode else { return [] }
+    if case .replay = state.connection {
+        state.notice = Notice(text: "this is a recording: its values were captured as it was recorded", isError: true)
+        return []
+    } else if case .disconnected = state.connection {
+        state.notice = Notice(text: "the program is gone: nothing to watch", isError: true)
+        return []
+    }
+    if state.watched.remove(node.id) == nil {
+        state.watched.insert(node.id)
+        state.notice = Notice(text: "watching #\(node.id) \(node.operatorName): every value is described, "
+            + "on the program's thread (v stops)", isError: false)
+    } else {
+        state.notice = Notice(text: "#\(node.id) \(node.operatorName): back to sampled values", isError: false)
+    }
+    return [.watch(state.watched.sorted())]
+}
+
 private func requestCancel(_ state: inout AppState) {
     guard let node = state.selectedNode else { return }
     if case .replay = state.connection {

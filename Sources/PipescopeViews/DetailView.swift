@@ -31,6 +31,7 @@ public enum DetailView {
                 + (node.status.isTerminal ? "" : "  outstanding \(Format.demand(node.outstanding, theme: theme))"), .plain),
             ("values \(node.values)  last \(theme.text(node.lastValue ?? "—"))", .plain),
         ]
+        if let capture = captureLine(node, state: state, theme: theme) { lines.append((capture, theme.dim)) }
         if !node.recentRequests.isEmpty {
             lines.append((requestsLine(node, theme: theme), theme.dim))
         }
@@ -55,6 +56,19 @@ public enum DetailView {
         for (i, (text, style)) in lines.prefix(area.height).enumerated() {
             buffer.putTruncated(text, x: area.x, y: area.y + i, maxWidth: area.width, style: style, glyphs: theme.glyphs)
         }
+    }
+
+    /// Whether the stage's newest values went undescribed (sampled), or every value is
+    /// being described (watched); nil when there is nothing to say.
+    static func captureLine(_ node: NodeSummary, state: AppState, theme: Theme) -> String? {
+        if state.watched.contains(node.id) { return "watched: every value described (v stops)" }
+        guard node.values > 0 else { return nil }
+        let position = state.cursor ?? state.timeline.end
+        guard let newest = state.timeline.events(endingAt: position, count: 1, node: node.id, kinds: [.eventValue]).last,
+              newest.event.text.isEmpty else { return nil }
+        return node.lastValue == nil
+            ? "values not described (v describes every value)"
+            : "newer values not described: sampled, 1 per 25 ms (v: all)"
     }
 
     /// "requests +1 12:00:01.000 · +1 12:00:01.250 (returned)", newest last.

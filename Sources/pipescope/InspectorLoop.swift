@@ -96,6 +96,11 @@ struct InspectorLoop {
                 case .resume: send?(Self.command(.commandResume))
                 case .step(let count): send?(Self.command(.commandStep) { $0.count = UInt32(count) })
                 case .release(let ticket): send?(Self.command(.commandStep) { $0.ticket = ticket })
+                case .watch(let nodes):
+                    send?(Self.command(.commandSetCapture) {
+                        $0.capture = nodes.isEmpty ? .captureLatest : .captureEveryValue
+                        $0.nodes = nodes
+                    })
                 }
             }
         }

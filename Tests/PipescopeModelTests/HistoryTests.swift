@@ -171,7 +171,8 @@ final class HistoryTests: XCTestCase {
     }
 
     /// The client keeps at most 48 bytes per event of ordinary traffic (values over
-    /// 100 stages, the newest value of each described once per batch), checkpoints aside.
+    /// 100 stages, the first value of each described once per batch, as the probe's
+    /// default policy does for values that are not scalars), checkpoints aside.
     func testAnEventCostsAtMost48Bytes() {
         var history = History()
         history.limit = 1_000_000
@@ -181,10 +182,41 @@ final class HistoryTests: XCTestCase {
         history.append(first.build(), folding: &live)
         for batch in 0..<100 {
             var b = BatchBuilder()
-            for i in 0..<1_000 { b.value(NodeID(i % 100 + 1), "value \(batch * 1_000 + i)") }
+            for i in 0..<1_000 { b.value(NodeID(i % 100 + 1), i < 100 ? "value \(batch * 1_000 + i)" : nil) }
             history.append(b.build(), folding: &live)
         }
         XCTAssertLessThanOrEqual(history.bytesPerEvent, 48, "\(history.bytesPerEvent) bytes per event")
-        XCTAssertEqual(history.event(at: history.end)?.text, "value 99999", "the newest value text is kept")
+        XCTAssertEqual(history.event(at: history.end - 900)?.text, "value 99099", "the newest value text is kept")
+        XCTAssertEqual(history.event(at: history.end)?.text, "", "a value that was not described has no text")
+    }
+
+    /// Recordings from probes that described values once per batch carry the text in
+    /// `lastValues`: it belongs to the stage's last value event of the batch.
+    func testOlderRecordingsGiveTheBatchTextToTheLastValue() {
+        var history = History()
+        var live = Graph()
+        var b = BatchBuilder()
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map"])
+        b.value(1)
+        b.valueDescribedPerBatch(1, "newest")
+        history.append(b.build(), folding: &live)
+        XCTAssertEqual(history.event(at: history.end)?.text, "newest")
+        XCTAssertEqual(history.event(at: history.end - 1)?.text, "")
+        XCTAssertEqual(live[1]?.lastValue, "newest")
+    }
+
+    /// Today's probes put each text on its own event; an undescribed value after it
+    /// stays undescribed.
+    func testATextStaysOnTheValueItDescribes() {
+        var history = History()
+        var live = Graph()
+        var b = BatchBuilder()
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map"])
+        b.value(1, "first")
+        b.value(1)
+        history.append(b.build(), folding: &live)
+        XCTAssertEqual(history.event(at: history.end - 1)?.text, "first")
+        XCTAssertEqual(history.event(at: history.end)?.text, "")
+        XCTAssertEqual(live[1]?.lastValue, "first")
     }
 }

@@ -66,10 +66,17 @@ public struct BatchBuilder {
         add(.eventDemand, id) { $0.demand = demand.wire }
     }
 
-    /// One value delivered; `text`, when given, becomes the batch's last value for `id`.
+    /// One value delivered, with its text when the probe captured one (as a probe of
+    /// this version sends it: on the event).
     public mutating func value(_ id: NodeID, _ text: String? = nil) {
+        add(.eventValue, id) { $0.text = text ?? "" }
+    }
+
+    /// One value delivered, described the way probes before 2026-11 did: the batch's
+    /// newest text for `id` in `lastValues`, on no event (older recordings).
+    public mutating func valueDescribedPerBatch(_ id: NodeID, _ text: String) {
         add(.eventValue, id)
-        if let text { batch.lastValues[id] = text }
+        batch.lastValues[id] = text
     }
 
     public mutating func finish(_ id: NodeID) { add(.eventFinished, id) }

@@ -273,3 +273,47 @@ final class MainScreenSemanticTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.contains("⌂ ProfileScreen  owner of 2 pipelines · released") })
     }
 }
+
+/// The detail pane says when the newest values carry no text, and `v` watches a stage.
+final class ValueTextDetailTests: XCTestCase {
+    private func state() -> AppState {
+        var b = BatchBuilder()
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map", "PassthroughSubject"])
+        b.value(1, "Reading(kitchen: 21.5)")
+        b.value(1)
+        var state = AppState(targetName: "t")
+        _ = reduce(&state, .attached(process: "t", pid: 1))
+        _ = reduce(&state, .batch(b.build()))
+        state.selection = 1
+        return state
+    }
+
+    /// The detail pane's line under "values 2  last …".
+    private func captureLine(_ state: AppState) -> String? {
+        let lines = ViewFixtures.render(state, width: 120, height: 40, theme: .plainUnicode).lines()
+        guard let i = lines.firstIndex(where: { $0.contains("│values 2  last Reading(kitchen: 21.5)") }) else { return nil }
+        return lines[i + 1]
+    }
+
+    func testASampledStageSaysItsNewestValuesWereNotDescribed() {
+        let line = captureLine(state())
+        XCTAssertTrue(line?.hasPrefix("│newer values not described: sampled, 1 per 25 ms (v: all)  ") == true,
+                      line ?? "no values line")
+    }
+
+    func testVWatchesTheSelectedStageAndVAgainStops() {
+        var s = state()
+        XCTAssertEqual(reduce(&s, .action(.toggleWatch)), [.watch([1])])
+        XCTAssertTrue(captureLine(s)?.hasPrefix("│watched: every value described (v stops)  ") == true)
+        XCTAssertEqual(s.notice?.text, "watching #1 Map: every value is described, on the program's thread (v stops)")
+        XCTAssertEqual(reduce(&s, .action(.toggleWatch)), [.watch([])])
+        XCTAssertTrue(captureLine(s)?.hasPrefix("│newer values not described") == true)
+    }
+
+    func testARecordingCannotBeWatched() {
+        var s = state()
+        _ = reduce(&s, .replaying(file: "f", process: "t", pid: 1))
+        XCTAssertEqual(reduce(&s, .action(.toggleWatch)), [])
+        XCTAssertEqual(s.notice?.text, "this is a recording: its values were captured as it was recorded")
+    }
+}

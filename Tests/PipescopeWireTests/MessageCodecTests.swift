@@ -49,7 +49,7 @@ final class MessageCodecTests: XCTestCase {
         let back = try roundTrip(m)
         XCTAssertEqual(back, m)
         XCTAssertEqual(back.batch.events.count, m.batch.events.count)
-        XCTAssertEqual(back.batch.lastValues[3], "5")
+        XCTAssertEqual(back.batch.events.last { $0.kind == .eventValue && $0.node == 3 }?.text, "5")
     }
 
     func testSnapshotRoundTrips() throws {

@@ -18,8 +18,12 @@ final class EmptyHandler: _Introspection, @unchecked Sendable {}
 
 /// The pipelines a value is measured through.
 enum Shape: String, CaseIterable {
-    /// `subject → map → filter → sink`: three stages, every value passes all of them.
+    /// `subject → map → filter → sink` of `Int`s: three stages, every value passes all
+    /// of them. Ints are scalars: their text is copied on every value.
     case chain
+    /// The same chain carrying a struct with a `description` of its own: by default
+    /// described once per stage per flush window, on the delivering thread.
+    case chainOfStructs = "chain of structs"
     /// `subject → flatMap { [v, v+1, v+2].publisher } → sink`: each value subscribes an
     /// inner publisher that delivers three values and finishes.
     case flatMap
@@ -28,9 +32,18 @@ enum Shape: String, CaseIterable {
     case receiveOn = "receive(on:)"
 }
 
+/// A value of the kind view models pass around: a few fields and a description.
+struct Reading: CustomStringConvertible, Sendable {
+    var sensor: String
+    var value: Double
+    var sequence: Int
+    var description: String { "Reading(\(sensor): \(value) #\(sequence))" }
+}
+
 /// The state one benchmark builds in setup and uses in its loop.
 final class Bench: @unchecked Sendable {
     var subject = PassthroughSubject<Int, Never>()
+    var readings = PassthroughSubject<Reading, Never>()
     var cancellable: AnyCancellable?
     var hook: EmptyHandler?
     var probe: Probe?
@@ -47,6 +60,9 @@ final class Bench: @unchecked Sendable {
         switch shape {
         case .chain:
             cancellable = subject.map { $0 &+ 1 }.filter { $0 != 0 }.sink { _ in }
+        case .chainOfStructs:
+            readings = PassthroughSubject<Reading, Never>()
+            cancellable = readings.map { var r = $0; r.sequence &+= 1; return r }.filter { $0.sequence != 0 }.sink { _ in }
         case .flatMap:
             cancellable = subject.flatMap { v in [v, v &+ 1, v &+ 2].publisher }.sink { _ in }
         case .receiveOn:
@@ -57,6 +73,12 @@ final class Bench: @unchecked Sendable {
     /// Sends `count` values; for receive(on:), waits until they all arrived.
     func send(_ values: some Sequence<Int>, shape: Shape) {
         var sent = 0
+        if shape == .chainOfStructs {
+            for value in values {
+                readings.send(Reading(sensor: "kitchen", value: 21.5, sequence: value))
+            }
+            return
+        }
         for value in values {
             subject.send(value)
             sent += 1
@@ -108,7 +130,7 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 1_000_000
     )
 
-    // MARK: - Per value, through each shape, in four configurations
+    // MARK: - Per value, through each shape, in five configurations
 
     func perValue(_ shape: Shape, _ name: String, setup: @escaping @Sendable () -> Void) {
         Benchmark("value/\(shape.rawValue) \(name)") { benchmark in
@@ -131,12 +153,18 @@ let benchmarks: @Sendable () -> Void = {
             bench.startProbe()
             bench.buildPipeline(shape)
         }
-        perValue(shape, "4 pipescope every value") {
+        perValue(shape, "4 pipescope no value text") {
+            bench.startProbe()
+            bench.probe?.captureNoValues()
+            bench.buildPipeline(shape)
+        }
+        perValue(shape, "5 pipescope every value described") {
             bench.startProbe()
             bench.buildPipeline(shape)
             bench.probe?.flush()
             bench.probe?.captureEveryValue(of: Set(bench.probe?.graph.nodes.keys.map { $0 } ?? []))
         }
+    }
     }
 
     // MARK: - Wire: pack, frame, decode and unpack one batch of 10,000 events
