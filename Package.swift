@@ -33,10 +33,11 @@ let package = Package(
         ),
 
         // MARK: - The library users link
+        .target(name: "CPipescopeClock"),
         .target(
             name: "Pipescope",
             dependencies: [
-                "PipescopeWire", "PipescopeGraph",
+                "PipescopeWire", "PipescopeGraph", "CPipescopeClock",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -20,10 +20,11 @@ let package = Package(
         .target(name: "PipescopeWire", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
                 path: "Shared/PipescopeWire"),
         .target(name: "PipescopeGraph", dependencies: ["PipescopeWire"], path: "Shared/PipescopeGraph"),
+        .target(name: "CPipescopeClock", path: "Shared/CPipescopeClock"),
         .target(
             name: "Pipescope",
             dependencies: [
-                "PipescopeWire", "PipescopeGraph",
+                "PipescopeWire", "PipescopeGraph", "CPipescopeClock",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -43,6 +44,12 @@ let package = Package(
         ], path: "Shared/PipescopeClient"),
         .target(name: "TerminalKit", path: "Shared/TerminalKit"),
         .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "TerminalKit"], path: "Shared/PipescopeViews"),
+        // A plain loop over the tapped chain, for `perf record` and quick comparisons.
+        .executableTarget(
+            name: "TapProfile",
+            dependencies: ["Pipescope", .product(name: "OpenCombine", package: "OpenCombine")],
+            path: "Profile/TapProfile"
+        ),
         .executableTarget(
             name: "PipescopeBenchmarks",
             dependencies: [

@@ -1,4 +1,4 @@
-import DequeModule
+import PipescopeWire
 
 /// The bounded buffer between the program's threads and the flush.
 ///
@@ -7,10 +7,33 @@ import DequeModule
 ///   fit is counted in ``dropped`` and forgotten: the program is never stalled.
 /// - When it reaches half its capacity it says so once (``append(_:)`` returns true), so
 ///   the caller can ask for an early flush, after releasing the lock it is under.
-/// - It holds ``RawEvent``s only: plain data, never a user object.
+/// - It holds plain data only, never a user object: ``RawEvent``s, and beside them the
+///   texts and node infos they refer to by index.
+/// - Two sets of buffers take turns: the drain takes the full one and leaves the one the
+///   previous flush handed back, emptied with its capacity kept, so a steady stream
+///   neither allocates nor touches new pages.
 /// - Not thread-safe by itself: it lives inside ``StageRegistry``'s locked state.
 struct EventRing {
-    private(set) var events: Deque<RawEvent>
+    /// One turn's worth of events and what they refer to.
+    struct Buffers {
+        var events: [RawEvent] = []
+        var texts: [String] = []
+        var infos: [WireNodeInfo] = []
+
+        var isEmpty: Bool { events.isEmpty && texts.isEmpty && infos.isEmpty }
+
+        /// Empties the buffers, keeping their capacity. Releases the texts: do it
+        /// outside the lock.
+        mutating func removeAll() {
+            events.removeAll(keepingCapacity: true)
+            texts.removeAll(keepingCapacity: true)
+            infos.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private(set) var buffers = Buffers()
+    /// The other buffers, empty, waiting to take over at the next drain.
+    private var spare = Buffers()
     let capacity: Int
     /// Events dropped because the buffer was full, since the start.
     private(set) var dropped: UInt64 = 0
@@ -23,42 +46,72 @@ struct EventRing {
 
     init(capacity: Int) {
         self.capacity = capacity
-        events = Self.emptyBuffer(capacity)
+        buffers.events.reserveCapacity(min(capacity, 4096))
     }
 
-    /// Appends `event` if there is room; true when this append made the buffer half full.
+    /// Appends `event` if there is room; false if it was dropped. Sets `halfFull` when
+    /// this append made the buffer half full.
     @inline(__always)
-    mutating func append(_ event: RawEvent) -> Bool {
-        guard events.count < capacity else {
+    mutating func append(_ event: RawEvent, halfFull: inout Bool) -> Bool {
+        guard buffers.events.count < capacity else {
             dropped &+= 1
             return false
         }
-        events.append(event)
+        buffers.events.append(event)
         appended &+= 1
-        if events.count >= capacity / 2, !halfFullSignalled {
+        if buffers.events.count >= capacity / 2, !halfFullSignalled {
             halfFullSignalled = true
-            return true
+            halfFull = true
         }
-        return false
+        return true
+    }
+
+    /// Appends `event` with `text` (as a ready text, or a `String` value to cut later).
+    mutating func append(_ event: RawEvent, text: String, as payload: RawEvent.Payload = .text,
+                         halfFull: inout Bool) -> Bool {
+        var event = event
+        event.payload = payload
+        event.bits = UInt64(buffers.texts.count)
+        guard append(event, halfFull: &halfFull) else { return false }
+        buffers.texts.append(text)
+        return true
+    }
+
+    /// Appends a subscribe `event` with its stage's node info.
+    mutating func append(_ event: RawEvent, info: WireNodeInfo, halfFull: inout Bool) -> Bool {
+        var event = event
+        event.payload = .info
+        event.bits = UInt64(buffers.infos.count)
+        guard append(event, halfFull: &halfFull) else { return false }
+        buffers.infos.append(info)
+        return true
     }
 
     /// Gives the event appended at `position` (a past ``appended``) its text, if the
     /// drain has not taken it yet; false if it has (the text is then let go).
     mutating func setText(_ text: String, at position: UInt64) -> Bool {
         guard position >= drainedAt, position < appended else { return false }
-        events[Int(position - drainedAt)].payload = .text(text)
+        let i = Int(position - drainedAt)
+        buffers.events[i].payload = .text
+        buffers.events[i].bits = UInt64(buffers.texts.count)
+        buffers.texts.append(text)
         return true
     }
 
-    /// Takes every buffered event, leaving `fresh` (made outside the lock) in its place.
-    mutating func drain(into fresh: inout Deque<RawEvent>) {
-        swap(&fresh, &events)
+    /// Takes every buffered event, leaving the spare buffers in their place.
+    mutating func drain() -> Buffers {
+        var taken = spare
+        spare = Buffers()
+        swap(&taken, &buffers)
         drainedAt = appended
         halfFullSignalled = false
+        return taken
     }
 
-    /// An empty buffer sized for a typical flush (it grows up to `capacity` if needed).
-    static func emptyBuffer(_ capacity: Int) -> Deque<RawEvent> {
-        Deque(minimumCapacity: min(capacity, 4096))
+    /// Takes back drained buffers for the next drain. They must be empty: emptying them
+    /// releases the texts they held, which the caller does outside the lock.
+    mutating func recycle(_ drained: inout Buffers) {
+        guard drained.isEmpty, drained.events.capacity > spare.events.capacity else { return }
+        swap(&spare, &drained)
     }
 }

@@ -23,6 +23,8 @@ public final class Probe: @unchecked Sendable {
     private struct State {
         var graph = Graph()
         var sequence: UInt64 = 0
+        /// Turns the buffered events' ticks into wall-clock time.
+        var clock = TickClock()
         var lastPrune: Int64 = 0
         var dropped: UInt64 = 0
     }
@@ -64,26 +66,15 @@ public final class Probe: @unchecked Sendable {
     /// Moves buffered events into the graph and returns them as one batch.
     @discardableResult
     public func flush() -> WireEventBatch {
-        let drained = registry.drain()
+        let (buffers, dropped) = registry.drain()
+        let anchor = state.withLockedValue { $0.clock.anchor() }
         var batch = WireEventBatch()
-        batch.events.reserveCapacity(drained.events.count)
-        for raw in drained.events {
-            var event = WireEvent()
-            event.kind = raw.kind
-            event.node = raw.node
-            event.timeNs = raw.time
-            event.demand = raw.demand
-            event.other = raw.other
-            event.cause = raw.cause
-            switch raw.payload {
-            case .none: break
-            case .info(let box): batch.nodes.append(box.info)
-            case .text(let text): event.text = text
-            case .scalar(let scalar): event.text = scalar.text
-            }
-            batch.events.append(event)
+        batch.events.reserveCapacity(buffers.events.count)
+        for raw in buffers.events {
+            batch.events.append(raw.wire(clock: anchor, texts: buffers.texts, infos: buffers.infos, nodes: &batch.nodes))
         }
-        batch.dropped = drained.dropped
+        registry.recycle(consume buffers)
+        batch.dropped = dropped
         gate.checkDeadline()
         let gateState = gate.state()
         batch.paused = gateState.paused

@@ -1,35 +1,123 @@
 import PipescopeGraph
 import PipescopeWire
 
-/// An event as the hot path records it: plain data, and never a user object.
+/// An event as the hot path records it: 40 bytes of plain data, and never a user object.
 ///
-/// It becomes a ``WireEvent`` on the flush thread. Everything a payload holds is ours or
-/// the standard library's (numbers, `String`s, node info we built), so keeping it until
-/// the flush extends no user object's lifetime, and formatting it there runs no user code.
+/// Every value copies one into the buffer, so it holds no reference at all (copying it
+/// is a `memcpy`, with no retain or release): a text or a new stage's node info sits in
+/// the buffer's side arrays and the event holds its index. Whatever those hold is ours or
+/// the standard library's (`String`s, node info we built), so keeping it until the flush
+/// extends no user object's lifetime, and formatting it there runs no user code.
 struct RawEvent {
-    enum Payload {
+    /// What `bits` holds.
+    enum Payload: UInt8 {
         case none
-        /// A new stage's static facts (boxed: only subscribes carry one).
-        case info(NodeInfoBox)
-        /// Words already made on the recording thread: a value's or an error's
-        /// description, an owner's name, a broken contract.
-        case text(String)
-        /// A value of a type whose text needs no user code, kept as plain data and
-        /// formatted at the flush (see ``ValueCapture``).
-        case scalar(ScalarValue)
+        /// The index of a subscribe's node info in the buffer's `infos`.
+        case info
+        /// The index of words already made on the recording thread (a value's or an
+        /// error's description, an owner's name, a broken contract) in `texts`.
+        case text
+        /// The index of a value that is a `String` in `texts`: cut to length at the flush.
+        case string
+        /// Values whose text needs no user code, kept as their bits and formatted at the
+        /// flush (see ``ValueCapture``).
+        case int, uint, double, float, bool, void
     }
 
-    var kind: WireEventKind
     var node: NodeID
+    /// When it happened, in ``eventTicks()``.
     var time: Int64
-    var demand: Int64 = 0
-    var other: NodeID = 0
-    var cause: WireCancelCause = .causeNone
+    /// REQUEST and DEMAND: the demand's bit pattern; other kinds: the other stage.
+    private var word: UInt64
+    var bits: UInt64 = 0
+    private var kindRaw: UInt8
+    private var causeRaw: UInt8
     var payload: Payload = .none
+
+    init(kind: WireEventKind, node: NodeID, time: Int64, demand: Int64 = 0, other: NodeID = 0,
+         cause: WireCancelCause = .causeNone) {
+        self.node = node
+        self.time = time
+        word = demand != 0 ? UInt64(bitPattern: demand) : other
+        kindRaw = UInt8(truncatingIfNeeded: kind.rawValue)
+        causeRaw = UInt8(truncatingIfNeeded: cause.rawValue)
+    }
+
+    var kind: WireEventKind {
+        get { WireEventKind(rawValue: Int(kindRaw)) ?? .eventUnknown }
+        set { kindRaw = UInt8(truncatingIfNeeded: newValue.rawValue) }
+    }
+
+    var cause: WireCancelCause { WireCancelCause(rawValue: Int(causeRaw)) ?? .causeNone }
+
+    /// Sets a scalar payload: the value's type, and its bits.
+    @inline(__always)
+    mutating func setScalar(_ scalar: Scalar) {
+        payload = scalar.payload
+        bits = scalar.bits
+    }
+
+    /// The event as it travels, its time in wall-clock nanoseconds from `clock`, reading
+    /// texts and node infos from the buffer's side arrays. `nodes` receives a
+    /// subscribe's node info.
+    func wire(clock: TickClock.Anchor, texts: [String], infos: [WireNodeInfo],
+              nodes: inout [WireNodeInfo]) -> WireEvent {
+        var event = WireEvent()
+        let kind = self.kind
+        event.kind = kind
+        event.node = node
+        event.timeNs = clock.wallNanos(ofTicks: time)
+        switch kind {
+        case .eventRequest, .eventDemand: event.demand = Int64(bitPattern: word)
+        default: event.other = word
+        }
+        event.cause = cause
+        switch payload {
+        case .none: break
+        case .info: nodes.append(infos[Int(bits)])
+        case .text: event.text = texts[Int(bits)]
+        case .string: event.text = ValueCapture.clip(texts[Int(bits)])
+        case .int: event.text = String(Int64(bitPattern: bits))
+        case .uint: event.text = String(bits)
+        case .double: event.text = String(describing: Double(bitPattern: bits))
+        case .float: event.text = String(describing: Float(bitPattern: UInt32(truncatingIfNeeded: bits)))
+        case .bool: event.text = bits != 0 ? "true" : "false"
+        case .void: event.text = "()"
+        }
+        return event
+    }
 }
 
-/// A subscribe's node info, behind a reference so that events stay small.
-final class NodeInfoBox: @unchecked Sendable {
-    let info: WireNodeInfo
-    init(_ info: WireNodeInfo) { self.info = info }
+/// A value of a standard-library type whose text is plain data: copying its bits keeps
+/// no user object, and formatting it later, on the flush thread, runs no user code.
+struct Scalar {
+    var payload: RawEvent.Payload
+    var bits: UInt64
+
+    /// The scalar for `value`, or nil when `T` is not a number, `Bool` or `Void`
+    /// (`String`s are kept whole, in the buffer's texts). A few pointer comparisons of
+    /// type metadata; no dynamic casts.
+    @inline(__always)
+    init?<T>(_ value: T) {
+        if T.self == Int.self { self.init(.int, UInt64(bitPattern: Int64(unsafeBitCast(value, to: Int.self)))) }
+        else if T.self == Double.self { self.init(.double, unsafeBitCast(value, to: Double.self).bitPattern) }
+        else if T.self == Bool.self { self.init(.bool, unsafeBitCast(value, to: Bool.self) ? 1 : 0) }
+        else if T.self == Int64.self { self.init(.int, UInt64(bitPattern: unsafeBitCast(value, to: Int64.self))) }
+        else if T.self == Int32.self { self.init(.int, UInt64(bitPattern: Int64(unsafeBitCast(value, to: Int32.self)))) }
+        else if T.self == Int16.self { self.init(.int, UInt64(bitPattern: Int64(unsafeBitCast(value, to: Int16.self)))) }
+        else if T.self == Int8.self { self.init(.int, UInt64(bitPattern: Int64(unsafeBitCast(value, to: Int8.self)))) }
+        else if T.self == UInt.self { self.init(.uint, UInt64(unsafeBitCast(value, to: UInt.self))) }
+        else if T.self == UInt64.self { self.init(.uint, unsafeBitCast(value, to: UInt64.self)) }
+        else if T.self == UInt32.self { self.init(.uint, UInt64(unsafeBitCast(value, to: UInt32.self))) }
+        else if T.self == UInt16.self { self.init(.uint, UInt64(unsafeBitCast(value, to: UInt16.self))) }
+        else if T.self == UInt8.self { self.init(.uint, UInt64(unsafeBitCast(value, to: UInt8.self))) }
+        else if T.self == Float.self { self.init(.float, UInt64(unsafeBitCast(value, to: Float.self).bitPattern)) }
+        else if T.self == Void.self { self.init(.void, 0) }
+        else { return nil }
+    }
+
+    private init(_ payload: RawEvent.Payload, _ bits: UInt64) {
+        self.payload = payload
+        self.bits = bits
+    }
 }

@@ -51,7 +51,7 @@ struct StageIndex {
 
     static let retiredCapacity = 4096
 
-    private(set) var bySubscriber: [StageKey: Stage] = [:]
+    private(set) var bySubscriber = StageTable<Stage>()
     private var retired: [StageKey: NodeID] = [:]
     /// Retirement order; a key whose stage changed since is skipped when evicted.
     private var retiredOrder = Deque<(key: StageKey, node: NodeID)>()

@@ -1,5 +1,3 @@
-import DequeModule
-import NIOConcurrencyHelpers
 @preconcurrency import OpenCombine
 import PipescopeGraph
 import PipescopeWire
@@ -52,13 +50,16 @@ final class StageRegistry: @unchecked Sendable {
         /// Appends `event`; false if the buffer was full and it was dropped.
         @inline(__always)
         mutating func append(_ event: RawEvent) -> Bool {
-            let before = ring.appended
-            if ring.append(event) { halfFullPending = true }
-            return ring.appended != before
+            ring.append(event, halfFull: &halfFullPending)
+        }
+
+        mutating func append(_ event: RawEvent, text: String, as payload: RawEvent.Payload = .text) -> Bool {
+            ring.append(event, text: text, as: payload, halfFull: &halfFullPending)
         }
     }
 
-    private let state: NIOLockedValueBox<State>
+    /// A futex-based lock on Linux: one atomic exchange each way when uncontended.
+    private let state: Mutex<State>
     /// Node ids are handed out without the lock, so node info is built before taking it.
     private let nextNode = Atomic<UInt64>(1)
     private let capacity: Int
@@ -66,7 +67,7 @@ final class StageRegistry: @unchecked Sendable {
     /// `capacity` bounds the buffer between flushes.
     init(capacity: Int) {
         self.capacity = capacity
-        state = NIOLockedValueBox(State(ring: EventRing(capacity: capacity)))
+        state = Mutex(State(ring: EventRing(capacity: capacity)))
     }
 
     /// Runs `body` under the lock, then, with the lock released, signals a half-full
@@ -74,7 +75,7 @@ final class StageRegistry: @unchecked Sendable {
     @inline(__always)
     private func withState<T>(_ body: (inout State) -> T) -> T {
         var signal: (@Sendable () -> Void)?
-        let result = state.withLockedValue { state -> T in
+        let result = state.withLock { state -> T in
             let result = body(&state)
             if state.halfFullPending {
                 state.halfFullPending = false
@@ -92,13 +93,14 @@ final class StageRegistry: @unchecked Sendable {
     /// is taken.
     func subscribe(_ s: Subscribe, info makeInfo: (NodeID) -> WireNodeInfo) -> NodeID {
         let id = nextNode.add(1, ordering: .relaxed).oldValue
-        let info = NodeInfoBox(makeInfo(id))
-        let time = wallClockNanos()
+        let info = makeInfo(id)
+        let time = eventTicks()
         withState { st in
             let owner: NodeID?
             if let f = s.forwarder, st.stages.isLive(f) { owner = st.stages.ownerOf(f) } else { owner = s.parent }
             st.stages.insert(id, key: s.key, owner: owner, parent: s.parent, publishes: s.publishes, feeds: s.feeds)
-            _ = st.append(RawEvent(kind: .eventSubscribe, node: id, time: time, payload: .info(info)))
+            _ = st.ring.append(RawEvent(kind: .eventSubscribe, node: id, time: time), info: info,
+                               halfFull: &st.halfFullPending)
             if let forwarder = s.forwarder {
                 st.stages.addForwarder(forwarder, to: id)
                 _ = st.append(RawEvent(kind: .eventForward, node: forwarder, time: time, other: id))
@@ -113,7 +115,7 @@ final class StageRegistry: @unchecked Sendable {
     }
 
     func receive(subscription: any Subscription, subscriber: StageKey) {
-        let time = wallClockNanos()
+        let time = eventTicks()
         let subscriptionID = subscription.combineIdentifier
         let isEmpty = subscriptionID == Self.emptySubscription
         let isClass = type(of: subscription) is AnyObject.Type
@@ -140,11 +142,11 @@ final class StageRegistry: @unchecked Sendable {
 
     /// The stage of a subscriber, for showing what waits at the gate.
     func node(of subscriber: StageKey) -> NodeID? {
-        state.withLockedValue { $0.stages.stage(subscriber)?.node }
+        state.withLock { $0.stages.stage(subscriber)?.node }
     }
 
     func request(subscription: CombineIdentifier, demand: Subscribers.Demand) {
-        let time = wallClockNanos()
+        let time = eventTicks()
         withState { st in
             guard let owner = st.stages.requestOwner(subscription) else { return }
             _ = st.append(RawEvent(kind: .eventRequest, node: owner, time: time, demand: demand.wire))
@@ -152,7 +154,7 @@ final class StageRegistry: @unchecked Sendable {
     }
 
     func cancel(subscription: CombineIdentifier, cause: WireCancelCause) {
-        let time = wallClockNanos()
+        let time = eventTicks()
         withState { st in
             guard let shared = st.stages.cancel(subscription, links: &st.links) else { return }
             _ = st.append(RawEvent(kind: .eventCancelled, node: shared.owner, time: time, cause: cause))
@@ -166,18 +168,24 @@ final class StageRegistry: @unchecked Sendable {
     /// released, then attached to the event already in the buffer. `paused`: the gate is
     /// closed (the user is stepping), so every value is described.
     func value<Value>(subscriber: StageKey, _ value: Value, paused: Bool) -> Stage? {
-        let time = wallClockNanos()
-        let scalar = ScalarValue(value)
+        let time = eventTicks()
+        let scalar = Scalar(value)
+        let isString = Value.self == String.self
         var position: UInt64 = 0
         let (stage, describe) = withState { st -> (Stage?, Bool) in
             guard let stage = st.stages.delivery(subscriber) else { return (nil, false) }
             var event = RawEvent(kind: .eventValue, node: stage.node, time: time)
             switch st.capture.decide(node: stage.node, described: stage.described,
-                                     isScalar: scalar != nil, paused: paused) {
+                                     isScalar: scalar != nil || isString, paused: paused) {
             case .bare:
                 break
             case .scalar:
-                event.payload = .scalar(scalar.unsafelyUnwrapped)
+                if let scalar {
+                    event.setScalar(scalar)
+                } else {
+                    _ = st.append(event, text: unsafeBitCast(value, to: String.self), as: .string)
+                    return (stage, false)
+                }
             case .describe:
                 st.stages.markDescribed(subscriber, window: st.capture.window)
                 position = st.ring.appended
@@ -198,7 +206,7 @@ final class StageRegistry: @unchecked Sendable {
     /// Records the demand a subscriber returned from `receive(_:)`, when there is any.
     func demand(node: NodeID, _ demand: Subscribers.Demand) {
         guard demand != .none else { return }
-        let time = wallClockNanos()
+        let time = eventTicks()
         withState { st in
             _ = st.append(RawEvent(kind: .eventDemand, node: node, time: time, demand: demand.wire))
         }
@@ -207,16 +215,17 @@ final class StageRegistry: @unchecked Sendable {
     /// Records a completion; a failure's error is described here, on the delivering
     /// thread, before the lock is taken, and not kept.
     func completion<Failure: Error>(subscriber: StageKey, _ completion: Subscribers.Completion<Failure>) -> Stage? {
-        let time = wallClockNanos()
+        let time = eventTicks()
         var event = RawEvent(kind: .eventFinished, node: 0, time: time)
+        var text: String?
         if case .failure(let error) = completion {
             event.kind = .eventFailed
-            event.payload = .text(ValueCapture.describe(error))
+            text = ValueCapture.describe(error)
         }
         return withState { st in
             guard let stage = st.stages.delivery(subscriber) else { return nil }
             event.node = stage.node
-            _ = st.append(event)
+            if let text { _ = st.append(event, text: text) } else { _ = st.append(event) }
             st.stages.retire(stage.node, links: &st.links)
             return stage
         }
@@ -239,7 +248,7 @@ final class StageRegistry: @unchecked Sendable {
     /// subscription fires no hook, so this records it; the cancels it sets off
     /// upstream fire hooks as usual.
     func cancelFromInspector(node: NodeID) -> CancelTarget {
-        let time = wallClockNanos()
+        let time = eventTicks()
         let issued = nextNode.load(ordering: .relaxed)
         return withState { st in
             guard st.stages.isLive(node) else { return node < issued ? .ended : .unknown }
@@ -253,7 +262,7 @@ final class StageRegistry: @unchecked Sendable {
 
     func setHalfFullHandler(_ handler: (@Sendable () -> Void)?) {
         // The old handler is released after the lock (it may hold an event loop).
-        let old = state.withLockedValue { st -> (@Sendable () -> Void)? in
+        let old = state.withLock { st -> (@Sendable () -> Void)? in
             defer { st.onHalfFull = handler }
             return st.onHalfFull
         }
@@ -262,7 +271,7 @@ final class StageRegistry: @unchecked Sendable {
 
     /// `enabled`: any value text at all. `watched`: stages whose every value is described.
     func setCapture(enabled: Bool, watched nodes: Set<NodeID>) {
-        state.withLockedValue { st in
+        state.withLock { st in
             st.capture.enabled = enabled
             st.capture.watched = nodes
         }
@@ -270,24 +279,28 @@ final class StageRegistry: @unchecked Sendable {
 
     // MARK: - Lifecycle: owners, tasks, contracts
 
-    /// Records an event made outside OpenCombine's callbacks (owners, tasks, contracts).
-    func record(_ event: RawEvent) {
-        withState { _ = $0.append(event) }
+    /// Records an event made outside OpenCombine's callbacks (owners, tasks, contracts),
+    /// with its words if it has any.
+    func record(_ event: RawEvent, text: String? = nil) {
+        withState { st in
+            if let text { _ = st.append(event, text: text) } else { _ = st.append(event) }
+        }
     }
 
     /// The stages among `nodes` that have not ended.
     func live(_ nodes: [NodeID]) -> [NodeID] {
-        state.withLockedValue { st in nodes.filter { st.stages.isLive($0) } }
+        state.withLock { st in nodes.filter { st.stages.isLive($0) } }
     }
 
     /// A stage that is not an OpenCombine subscription (a task), active at once.
     func startSynthetic(key: StageKey, info makeInfo: (NodeID) -> WireNodeInfo) -> NodeID {
         let id = nextNode.add(1, ordering: .relaxed).oldValue
-        let info = NodeInfoBox(makeInfo(id))
-        let time = wallClockNanos()
+        let info = makeInfo(id)
+        let time = eventTicks()
         withState { st in
             st.stages.insertSynthetic(id, key: key)
-            _ = st.append(RawEvent(kind: .eventSubscribe, node: id, time: time, payload: .info(info)))
+            _ = st.ring.append(RawEvent(kind: .eventSubscribe, node: id, time: time), info: info,
+                               halfFull: &st.halfFullPending)
             _ = st.append(RawEvent(kind: .eventSubscription, node: id, time: time, other: id))
         }
         return id
@@ -296,7 +309,7 @@ final class StageRegistry: @unchecked Sendable {
     /// Ends a synthetic stage with `kind` (finished or cancelled by `cause`); a stage
     /// that already ended is left alone.
     func endSynthetic(_ node: NodeID, _ kind: WireEventKind, cause: WireCancelCause = .causeNone) {
-        let time = wallClockNanos()
+        let time = eventTicks()
         withState { st in
             guard st.stages.removeSynthetic(node) else { return }
             _ = st.append(RawEvent(kind: kind, node: node, time: time, cause: cause))
@@ -305,21 +318,26 @@ final class StageRegistry: @unchecked Sendable {
 
     // MARK: - Flush side
 
-    /// Takes everything buffered so far, leaving an empty buffer, and opens a new value
-    /// window. Returns the events and the total dropped since the start.
-    func drain() -> (events: Deque<RawEvent>, dropped: UInt64) {
-        var fresh = EventRing.emptyBuffer(capacity)
-        let dropped = state.withLockedValue { st -> UInt64 in
-            st.ring.drain(into: &fresh)
+    /// Takes everything buffered so far and opens a new value window. Returns the events
+    /// (with their texts and node infos) and the total dropped since the start. Hand the
+    /// buffers back with ``recycle(_:)``.
+    func drain() -> (buffers: EventRing.Buffers, dropped: UInt64) {
+        state.withLock { st in
             st.capture.window &+= 1
             if st.capture.window == 0 { st.capture.window = 1 }
-            return st.ring.dropped
+            return (st.ring.drain(), st.ring.dropped)
         }
-        return (fresh, dropped)
+    }
+
+    /// Takes back drained buffers, so the next drain need not allocate. What they hold
+    /// is released here, before the lock is taken.
+    func recycle(_ buffers: consuming EventRing.Buffers) {
+        buffers.removeAll()
+        state.withLock { $0.ring.recycle(&buffers) }
     }
 
     /// Stages the tap still maps (not yet ended). For tests and the memory report.
-    var liveStageCount: Int { state.withLockedValue { $0.stages.liveCount } }
+    var liveStageCount: Int { state.withLock { $0.stages.liveCount } }
 
     private static let emptySubscription = Subscriptions.empty.combineIdentifier
 }

@@ -11,6 +11,9 @@ final class Tap: _Introspection, @unchecked Sendable {
     let registry: StageRegistry
     let gate: Gate
     private let typeNames = TypeNames()
+    /// ``ThreadFrames``' slot, kept here so the value path does not go through the lazy
+    /// global each time.
+    private let frameKey = ThreadFrames.key
 
     init(registry: StageRegistry, gate: Gate) {
         self.registry = registry
@@ -101,19 +104,21 @@ final class Tap: _Introspection, @unchecked Sendable {
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
         let key = StageKey(subscriber)
-        let frames = ThreadFrames.current
-        gate.pass(node: registry.node(of: key), kind: .eventValue, thread: frames.label)
-        let stage = registry.value(subscriber: key, input, paused: gate.isPaused)
-        frames.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)
+        ThreadFrames.with(key: frameKey) { frames in
+            gate.pass(node: registry.node(of: key), kind: .eventValue, thread: frames.label)
+            let stage = registry.value(subscriber: key, input, paused: gate.isPaused)
+            frames.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)
+        }
     }
 
     func didReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input,
                                             resultingDemand: Subscribers.Demand) {
-        let frames = ThreadFrames.current
-        if case .delivering(let node, _)? = frames.top, resultingDemand != .none {
-            registry.demand(node: node, resultingDemand)
+        ThreadFrames.with(key: frameKey) { frames in
+            if resultingDemand != .none, case .delivering(let node, _)? = frames.top {
+                registry.demand(node: node, resultingDemand)
+            }
+            frames.pop()
         }
-        frames.pop()
     }
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream,

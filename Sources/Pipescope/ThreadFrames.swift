@@ -1,5 +1,4 @@
 import Foundation
-import NIOPosix
 @preconcurrency import OpenCombine
 
 /// What one thread is inside right now, innermost last.
@@ -7,7 +6,9 @@ import NIOPosix
 /// An operator's `receive(subscriber:)` subscribes its upstream synchronously, and
 /// `flatMap`, `catch` and friends subscribe inner publishers while a value or completion
 /// is being delivered. The top frame therefore names the parent of a new stage.
-/// Confined to its own thread, hence `@unchecked Sendable`.
+/// Confined to its own thread, hence `@unchecked Sendable`, and its stored properties
+/// skip the runtime's exclusivity checks (`@exclusivity(unchecked)`): one thread only
+/// ever touches them, and the checks cost more than the push and pop they guard.
 final class ThreadFrames: @unchecked Sendable {
     enum Frame {
         /// Inside the subscribe of `node`, whose subscriber is `subscriber`.
@@ -21,30 +22,57 @@ final class ThreadFrames: @unchecked Sendable {
         case cancelling
     }
 
-    private(set) var stack: [Frame] = []
+    /// The stack, in a buffer of our own: frames are plain data (no references), so a
+    /// push is a store and a pop a decrement, with no copy-on-write checks.
+    @exclusivity(unchecked) private var frames: UnsafeMutablePointer<Frame>
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var capacity = 16
     /// A readable name for the thread: "main", its Thread name, or "worker N".
     let label: String
 
     private init(label: String) {
+        assert(_isPOD(Frame.self), "frames are popped without being deinitialized")
         self.label = label
-        stack.reserveCapacity(16)
+        frames = .allocate(capacity: capacity)
     }
 
-    var top: Frame? { stack.last }
+    deinit { frames.deallocate() }
+
+    @inline(__always)
+    var top: Frame? { depth > 0 ? frames[depth - 1] : nil }
 
     /// Whether a cancel is already under way on this thread.
     var isCancelling: Bool {
-        stack.contains { if case .cancelling = $0 { return true } else { return false } }
+        for i in 0..<depth { if case .cancelling = frames[i] { return true } }
+        return false
     }
 
-    @inline(__always) func push(_ frame: Frame) { stack.append(frame) }
-    @inline(__always) func pop() { _ = stack.popLast() }
+    @inline(__always)
+    func push(_ frame: Frame) {
+        if depth == capacity { grow() }
+        (frames + depth).initialize(to: frame)
+        depth += 1
+    }
+
+    @inline(__always)
+    func pop() {
+        if depth > 0 { depth -= 1 }
+    }
+
+    @inline(never)
+    private func grow() {
+        let bigger = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: frames, count: depth)
+        frames.deallocate()
+        frames = bigger
+        capacity *= 2
+    }
 
     // MARK: - Owners
 
     /// Root stages (sinks, assigns) subscribed on this thread and not yet stored in a
     /// CancellableBag, newest last: `store(in: bag)` right after `sink` claims them.
-    var unclaimedRoots: [NodeIDValue] = []
+    @exclusivity(unchecked) var unclaimedRoots: [NodeIDValue] = []
     static let unclaimedLimit = 32
 
     func noteRoot(_ node: NodeIDValue) {
@@ -59,17 +87,37 @@ final class ThreadFrames: @unchecked Sendable {
 
     /// Greater than zero while an owner is being released on this thread: the cancels it
     /// makes are "by owner".
-    var releasingOwner = 0
+    @exclusivity(unchecked) var releasingOwner = 0
 
     // MARK: - Per-thread instance
 
-    private static let slot = ThreadSpecificVariable<ThreadFrames>()
     private static let counter = ThreadCounter()
 
+    /// This thread's frames: one `pthread_getspecific`. The key's destructor releases
+    /// them when the thread exits.
     static var current: ThreadFrames {
-        if let frames = slot.currentValue { return frames }
+        if let raw = pthread_getspecific(threadKey) {
+            return Unmanaged<ThreadFrames>.fromOpaque(raw).takeUnretainedValue()
+        }
+        return makeCurrent(threadKey)
+    }
+
+    /// The slot's key, for callers that keep it (the tap) rather than reach the lazily
+    /// made global on every call.
+    static var key: pthread_key_t { threadKey }
+
+    /// Runs `body` with this thread's frames, neither retained nor released: the thread
+    /// keeps them alive, and `body` cannot outlive the thread.
+    @inline(__always)
+    static func with<R>(key: pthread_key_t, _ body: (ThreadFrames) -> R) -> R {
+        guard let raw = pthread_getspecific(key) else { return body(makeCurrent(key)) }
+        return Unmanaged<ThreadFrames>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+    }
+
+    @inline(never)
+    private static func makeCurrent(_ key: pthread_key_t) -> ThreadFrames {
         let frames = ThreadFrames(label: currentThreadLabel())
-        slot.currentValue = frames
+        pthread_setspecific(key, Unmanaged.passRetained(frames).toOpaque())
         return frames
     }
 
@@ -86,6 +134,17 @@ final class ThreadFrames: @unchecked Sendable {
 }
 
 typealias NodeIDValue = UInt64
+
+/// The thread-specific slot of ``ThreadFrames/current``.
+private let threadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key) { raw in
+        guard let raw else { return }
+        Unmanaged<ThreadFrames>.fromOpaque(raw).release()
+    }
+    precondition(status == 0, "pipescope: no thread-specific key left (pthread_key_create: \(status))")
+    return key
+}()
 
 /// Numbers unnamed threads in the order Pipescope first sees them.
 private final class ThreadCounter: @unchecked Sendable {

@@ -13,7 +13,7 @@ import PipescopeGraph
 ///
 /// | value | default (`sampled`) | watched stage, or program paused | `none` |
 /// | --- | --- | --- | --- |
-/// | `Int`…, `UInt`…, `Double`, `Float`, `Bool`, `String`, `Void` | every value, copied as data, formatted at the flush | every value | no text |
+/// | `Int`…, `UInt`…, `Double`, `Float`, `Bool`, `String`, `Void` | every value, copied as data (``Scalar``, or the `String`), formatted at the flush | every value | no text |
 /// | anything else | the first value per stage per flush window (25 ms), `String(describing:)` on the delivering thread | every value, described | no text |
 ///
 /// So a stage receiving a million structs a second pays for one description every
@@ -69,52 +69,5 @@ enum ValueCapture {
             if line.count > maxLength { line = String(line.prefix(maxLength - 1)) + "…" }
         }
         return line
-    }
-}
-
-/// A value of a standard-library type whose text is plain data: copying it keeps no
-/// user object, and formatting it later, on the flush thread, runs no user code.
-enum ScalarValue {
-    case int(Int64)
-    case uint(UInt64)
-    case double(Double)
-    case float(Float)
-    case bool(Bool)
-    case string(String)
-    case void
-
-    /// The scalar for `value`, or nil when `T` is not one of these types. A few pointer
-    /// comparisons of type metadata; no dynamic casts.
-    @inline(__always)
-    init?<T>(_ value: T) {
-        if T.self == Int.self { self = .int(Int64(unsafeBitCast(value, to: Int.self))) }
-        else if T.self == String.self { self = .string(unsafeBitCast(value, to: String.self)) }
-        else if T.self == Double.self { self = .double(unsafeBitCast(value, to: Double.self)) }
-        else if T.self == Bool.self { self = .bool(unsafeBitCast(value, to: Bool.self)) }
-        else if T.self == Int64.self { self = .int(unsafeBitCast(value, to: Int64.self)) }
-        else if T.self == Int32.self { self = .int(Int64(unsafeBitCast(value, to: Int32.self))) }
-        else if T.self == Int16.self { self = .int(Int64(unsafeBitCast(value, to: Int16.self))) }
-        else if T.self == Int8.self { self = .int(Int64(unsafeBitCast(value, to: Int8.self))) }
-        else if T.self == UInt.self { self = .uint(UInt64(unsafeBitCast(value, to: UInt.self))) }
-        else if T.self == UInt64.self { self = .uint(unsafeBitCast(value, to: UInt64.self)) }
-        else if T.self == UInt32.self { self = .uint(UInt64(unsafeBitCast(value, to: UInt32.self))) }
-        else if T.self == UInt16.self { self = .uint(UInt64(unsafeBitCast(value, to: UInt16.self))) }
-        else if T.self == UInt8.self { self = .uint(UInt64(unsafeBitCast(value, to: UInt8.self))) }
-        else if T.self == Float.self { self = .float(unsafeBitCast(value, to: Float.self)) }
-        else if T.self == Void.self { self = .void }
-        else { return nil }
-    }
-
-    /// The text the inspector shows, as `String(describing:)` would print it.
-    var text: String {
-        switch self {
-        case .int(let v): return String(v)
-        case .uint(let v): return String(v)
-        case .double(let v): return String(describing: v)
-        case .float(let v): return String(describing: v)
-        case .bool(let v): return v ? "true" : "false"
-        case .string(let s): return ValueCapture.clip(s)
-        case .void: return "()"
-        }
     }
 }

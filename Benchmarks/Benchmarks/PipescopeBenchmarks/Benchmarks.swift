@@ -165,7 +165,6 @@ let benchmarks: @Sendable () -> Void = {
             bench.probe?.captureEveryValue(of: Set(bench.probe?.graph.nodes.keys.map { $0 } ?? []))
         }
     }
-    }
 
     // MARK: - Wire: pack, frame, decode and unpack one batch of 10,000 events
 

@@ -1,0 +1,101 @@
+import Foundation
+@preconcurrency import OpenCombine
+import Pipescope
+
+// A quick, repeatable look at the tap's cost on the value path, for profiling with
+// `perf record` and for trying changes in seconds rather than a full benchmark run:
+//
+//   swift build -c release --product TapProfile
+//   .build/release/TapProfile            # rounds of no hook / floor / Pipescope, ns per value
+//   perf record -g .build/release/TapProfile pipescope 10
+//
+// The figures that go in the README come from `swift package benchmark`, not from here.
+
+final class EmptyHandler: _Introspection, @unchecked Sendable {}
+
+/// ns per value through `subject → map → filter → sink` of Ints, for `seconds` (or,
+/// with `values`, exactly that many values, for instruction counts under callgrind).
+func measure(_ config: String, seconds: Double, values: Int? = nil) -> Double {
+    var hook: EmptyHandler?
+    var probe: Probe?
+    var flusher: Thread?
+    let running = ManagedAtomicFlag()
+    switch config {
+    case "empty":
+        hook = EmptyHandler()
+        hook?.enable()
+    case "pipescope":
+        let p = Probe()
+        p.enable()
+        probe = p
+        running.set(true)
+        let thread = Thread {
+            while running.value {
+                p.flush()
+                usleep(25_000)
+            }
+        }
+        thread.start()
+        flusher = thread
+    case "pipescope-noflush":
+        // No flush thread: the program's own cost alone (the buffer holds 4M events).
+        let p = Probe(bufferCapacity: 1 << 22)
+        p.enable()
+        probe = p
+    default:
+        break
+    }
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = subject.map { $0 &+ 1 }.filter { $0 != 0 }.sink { _ in }
+    let start = DispatchTime.now().uptimeNanoseconds
+    var sent = 0
+    while values.map({ sent < $0 }) ?? (Double(DispatchTime.now().uptimeNanoseconds - start) < seconds * 1e9) {
+        for i in 0..<1_000 { subject.send(i) }
+        sent += 1_000
+    }
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+    cancellable.cancel()
+    hook?.disable()
+    running.set(false)
+    _ = flusher
+    if let probe {
+        if config == "pipescope" {
+            usleep(30_000)
+            probe.flush()
+        }
+        probe.disable()
+    }
+    return elapsed / Double(sent)
+}
+
+final class ManagedAtomicFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    var value: Bool { lock.withLock { flag } }
+    func set(_ v: Bool) { lock.withLock { flag = v } }
+}
+
+func main() {
+    let args = CommandLine.arguments
+    if args.count >= 2 {
+        if args.count >= 3, args[2].hasPrefix("values=") {
+            let count = Int(args[2].dropFirst(7)) ?? 100_000
+            print("\(args[1]): \(Int(measure(args[1], seconds: 0, values: count))) ns/value, \(count) values")
+            return
+        }
+        let seconds = args.count >= 3 ? Double(args[2]) ?? 5 : 5
+        print("\(args[1]): \(Int(measure(args[1], seconds: seconds))) ns/value")
+        return
+    }
+    for round in 1...5 {
+        let none = measure("none", seconds: 1)
+        let floor = measure("empty", seconds: 1)
+        let tap = measure("pipescope", seconds: 1)
+        let alone = measure("pipescope-noflush", seconds: 0.5)
+        print("round \(round): no hook \(Int(none)) ns, floor \(Int(floor)) ns, pipescope \(Int(tap)) ns = "
+            + String(format: "%.2f", tap / floor) + "× the floor; without its flush thread "
+            + String(format: "%.2f", alone / floor) + "×")
+    }
+}
+
+main()
