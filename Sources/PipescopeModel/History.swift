@@ -87,9 +87,8 @@ public struct History: Sendable {
         }
         for (i, event) in batch.events.enumerated() {
             let text = event.text.isEmpty ? textAt[i] ?? "" : event.text
-            var entry = HistoryEntry(event)
-            entry.hasText = !text.isEmpty
-            if entry.hasText { texts.append((end, text)) }
+            let entry = HistoryEntry(event, text: text)
+            if entry.hasText, !entry.textInline { texts.append((end, text)) }
             entries.append(entry)
         }
         if !batch.events.isEmpty, !batch.lastValues.isEmpty { batchValues.append((end - 1, batch.lastValues)) }
@@ -167,7 +166,7 @@ public struct History: Sendable {
     }
 
     private func event(_ entry: HistoryEntry, index: Int) -> WireEvent {
-        entry.event(text: entry.hasText ? text(at: index) : "")
+        entry.event(text: entry.inlineText ?? (entry.hasText ? text(at: index) : ""))
     }
 
     /// The text of the event at absolute `index` (binary search: texts are in order).

@@ -219,4 +219,37 @@ final class HistoryTests: XCTestCase {
         XCTAssertEqual(history.event(at: history.end)?.text, "")
         XCTAssertEqual(live[1]?.lastValue, "first")
     }
+
+    /// Probes send the text of every scalar value (numbers, short strings): those texts
+    /// live inside the 32-byte entries, so such traffic costs no more than bare events.
+    func testScalarValueTextsCostNothingExtra() {
+        var history = History()
+        history.limit = 1_000_000
+        var live = Graph()
+        var first = BatchBuilder()
+        first.chain(from: 1, subscriber: "Sink", ops: (0..<100).map { "Op\($0)" })
+        history.append(first.build(), folding: &live)
+        for batch in 0..<100 {
+            var b = BatchBuilder()
+            for i in 0..<1_000 { b.value(NodeID(i % 100 + 1), String(batch * 1_000 + i)) }
+            history.append(b.build(), folding: &live)
+        }
+        XCTAssertLessThanOrEqual(history.bytesPerEvent, 33, "\(history.bytesPerEvent) bytes per event")
+        XCTAssertEqual(history.event(at: history.end)?.text, "99999")
+        XCTAssertEqual(history.event(at: history.end - 1)?.text, "99998")
+    }
+
+    /// Texts kept inside the entry and beside it read back exactly, whatever their bytes.
+    func testValueTextsReadBackExactly() {
+        let texts = ["", "0", "-1", "12345678", "123456789", "héllo", "日本", "a\u{0}b", "true", "3.14159265358979"]
+        var history = History()
+        var live = Graph()
+        var b = BatchBuilder()
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map"])
+        for text in texts { b.value(1, text.isEmpty ? nil : text) }
+        history.append(b.build(), folding: &live)
+        let back = (0..<texts.count).map { history.event(at: history.end - texts.count + 1 + $0)?.text }
+        XCTAssertEqual(back, texts)
+        XCTAssertEqual(history.event(at: history.end)?.other, 0, "a value has no other stage")
+    }
 }
