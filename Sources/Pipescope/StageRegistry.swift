@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 @preconcurrency import OpenCombine
 import PipescopeGraph
 import PipescopeWire
@@ -58,8 +59,9 @@ final class StageRegistry: @unchecked Sendable {
         }
     }
 
-    /// A futex-based lock on Linux: one atomic exchange each way when uncontended.
-    private let state: Mutex<State>
+    /// A pthread mutex (NIO's): ThreadSanitizer sees it. (Swift's `Mutex` takes a futex
+    /// in code ThreadSanitizer does not instrument, so every access looked like a race.)
+    private let state: NIOLockedValueBox<State>
     /// Node ids are handed out without the lock, so node info is built before taking it.
     private let nextNode = Atomic<UInt64>(1)
     private let capacity: Int
@@ -67,7 +69,7 @@ final class StageRegistry: @unchecked Sendable {
     /// `capacity` bounds the buffer between flushes.
     init(capacity: Int) {
         self.capacity = capacity
-        state = Mutex(State(ring: EventRing(capacity: capacity)))
+        state = NIOLockedValueBox(State(ring: EventRing(capacity: capacity)))
     }
 
     /// Runs `body` under the lock, then, with the lock released, signals a half-full
@@ -75,7 +77,7 @@ final class StageRegistry: @unchecked Sendable {
     @inline(__always)
     private func withState<T>(_ body: (inout State) -> T) -> T {
         var signal: (@Sendable () -> Void)?
-        let result = state.withLock { state -> T in
+        let result = state.withLockedValue { state -> T in
             let result = body(&state)
             if state.halfFullPending {
                 state.halfFullPending = false
@@ -142,7 +144,7 @@ final class StageRegistry: @unchecked Sendable {
 
     /// The stage of a subscriber, for showing what waits at the gate.
     func node(of subscriber: StageKey) -> NodeID? {
-        state.withLock { $0.stages.stage(subscriber)?.node }
+        state.withLockedValue { $0.stages.stage(subscriber)?.node }
     }
 
     func request(subscription: CombineIdentifier, demand: Subscribers.Demand) {
@@ -262,7 +264,7 @@ final class StageRegistry: @unchecked Sendable {
 
     func setHalfFullHandler(_ handler: (@Sendable () -> Void)?) {
         // The old handler is released after the lock (it may hold an event loop).
-        let old = state.withLock { st -> (@Sendable () -> Void)? in
+        let old = state.withLockedValue { st -> (@Sendable () -> Void)? in
             defer { st.onHalfFull = handler }
             return st.onHalfFull
         }
@@ -271,7 +273,7 @@ final class StageRegistry: @unchecked Sendable {
 
     /// `enabled`: any value text at all. `watched`: stages whose every value is described.
     func setCapture(enabled: Bool, watched nodes: Set<NodeID>) {
-        state.withLock { st in
+        state.withLockedValue { st in
             st.capture.enabled = enabled
             st.capture.watched = nodes
         }
@@ -289,7 +291,7 @@ final class StageRegistry: @unchecked Sendable {
 
     /// The stages among `nodes` that have not ended.
     func live(_ nodes: [NodeID]) -> [NodeID] {
-        state.withLock { st in nodes.filter { st.stages.isLive($0) } }
+        state.withLockedValue { st in nodes.filter { st.stages.isLive($0) } }
     }
 
     /// A stage that is not an OpenCombine subscription (a task), active at once.
@@ -322,7 +324,7 @@ final class StageRegistry: @unchecked Sendable {
     /// (with their texts and node infos) and the total dropped since the start. Hand the
     /// buffers back with ``recycle(_:)``.
     func drain() -> (buffers: EventRing.Buffers, dropped: UInt64) {
-        state.withLock { st in
+        state.withLockedValue { st in
             st.capture.window &+= 1
             if st.capture.window == 0 { st.capture.window = 1 }
             return (st.ring.drain(), st.ring.dropped)
@@ -333,11 +335,11 @@ final class StageRegistry: @unchecked Sendable {
     /// is released here, before the lock is taken.
     func recycle(_ buffers: consuming EventRing.Buffers) {
         buffers.removeAll()
-        state.withLock { $0.ring.recycle(&buffers) }
+        state.withLockedValue { $0.ring.recycle(&buffers) }
     }
 
     /// Stages the tap still maps (not yet ended). For tests and the memory report.
-    var liveStageCount: Int { state.withLock { $0.stages.liveCount } }
+    var liveStageCount: Int { state.withLockedValue { $0.stages.liveCount } }
 
     private static let emptySubscription = Subscriptions.empty.combineIdentifier
 }
