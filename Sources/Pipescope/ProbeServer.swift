@@ -81,6 +81,10 @@ final class ProbeServer: @unchecked Sendable {
                                   admission: Admission, token: String?) -> ServerBootstrap {
         ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: limits.backlog)
+            // One accept per wake-up: NIO makes an accepted channel active on the loop's
+            // next turn, so a batch of accepts would hold descriptors Admission has not
+            // counted yet. One at a time, it counts each before the next is accepted.
+            .serverChannelOption(.maxMessagesPerRead, value: 1)
             .childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(limits.sendBuffer))
             .childChannelOption(.writeBufferWaterMark, value: limits.queued)
             .childChannelInitializer { channel in

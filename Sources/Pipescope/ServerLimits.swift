@@ -4,9 +4,10 @@ import NIOCore
 /// can use up the program's file descriptors or memory.
 ///
 /// Whatever connects, the probe holds at most ``inspectors`` + ``handshakes``
-/// connections (one descriptor each; 16 by default), plus its listening sockets and its
-/// event loop's own three. Connections beyond that are accepted and closed at once, with
-/// an Error that says why.
+/// connections (one descriptor each; 16 by default), and one more for an instant while
+/// it is accepted and another is turned away; plus its listening sockets and its event
+/// loop's own three. Connections beyond that are accepted and closed at once, with an
+/// Error that says why.
 ///
 /// ```swift
 /// var limits = ServerLimits.standard
