@@ -3,7 +3,8 @@ import PipescopeWire
 
 /// One inspector connection: reads frames, checks the handshake, and reports a clear
 /// error for anything it cannot accept before closing. Nothing a peer sends can reach
-/// the program's pipelines; the worst it can do is be disconnected.
+/// the program's pipelines; the worst it can do is be disconnected. ``Admission`` decides
+/// whether the connection may stay at all, and whether its Hello makes it an inspector.
 final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -11,39 +12,58 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var decoder = FrameDecoder()
     private var greeted = false
     private var readOnly = false
+    /// Refused (told why) and closing: anything more the peer sends is ignored.
+    private var closing = false
     private var helloDeadline: Scheduled<Void>?
     private let hub: InspectorHub
+    private let admission: Admission
     /// Required in Hello when set (TCP with PIPESCOPE_TOKEN).
     private let token: String?
 
-    init(hub: InspectorHub, token: String? = nil) {
+    init(hub: InspectorHub, admission: Admission, token: String? = nil) {
         self.hub = hub
+        self.admission = admission
         self.token = token
     }
 
     func channelActive(context: ChannelHandlerContext) {
         let channel = context.channel
-        helloDeadline = context.eventLoop.scheduleTask(in: ProbeServer.helloTimeout) {
-            Self.refuse(channel, "no Hello within \(ProbeServer.helloTimeout.nanoseconds / 1_000_000_000) s; "
-                + "connect with `pipescope attach`")
+        guard admission.connected(channel) else {  // refused: told why, and closing
+            closing = true
+            return
+        }
+        let admission = self.admission
+        let timeout = admission.limits.helloTimeout
+        helloDeadline = context.eventLoop.scheduleTask(in: timeout) {
+            admission.refuse(channel, "no Hello within \(Self.describe(timeout)), so the program closed the connection; "
+                + "attach with `pipescope attach`, which says Hello at once")
         }
         context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
         let bytes = unwrapInboundIn(data)
         decoder.append(bytes.readableBytesView)
         do {
-            while let payload = try decoder.next() {
+            while !closing, let payload = try decoder.next() {
                 try handle(try ClientMessage.decode(payload: payload), context: context)
             }
         } catch {
-            Self.refuse(context.channel, "\(error)")
+            refuse(context, "\(error)")
         }
+    }
+
+    /// Tells the peer why, and closes.
+    private func refuse(_ context: ChannelHandlerContext, _ text: String) {
+        closing = true
+        helloDeadline?.cancel()
+        admission.refuse(context.channel, text)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         helloDeadline?.cancel()
+        admission.closed(context.channel)
         hub.detach(context.channel)
         context.fireChannelInactive()
     }
@@ -57,19 +77,23 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .hello(let hello)?:
             guard !greeted else { throw FrameError.malformed("a second Hello on one connection") }
             guard hello.protocolVersion == ProtocolVersion.current else {
-                Self.refuse(context.channel, ProtocolVersion.mismatchMessage(
+                refuse(context, ProtocolVersion.mismatchMessage(
                     local: ProtocolVersion.current, remote: hello.protocolVersion))
                 return
             }
             if let token, !Self.sameToken(hello.token, token) {
-                Self.refuse(context.channel, hello.token.isEmpty
+                refuse(context, hello.token.isEmpty
                     ? "this program requires a token: set PIPESCOPE_TOKEN to the program's token, or pass --token"
                     : "wrong token: check PIPESCOPE_TOKEN or --token against the program's PIPESCOPE_TOKEN")
                 return
             }
+            helloDeadline?.cancel()
+            guard admission.greet(context.channel) else {  // full: told why, and closing
+                closing = true
+                return
+            }
             greeted = true
             readOnly = hello.readonly
-            helloDeadline?.cancel()
             hub.attach(context.channel, readOnly: hello.readonly)
         case .command(let command)?:
             guard greeted else { throw FrameError.malformed("a Command before Hello") }
@@ -89,9 +113,8 @@ final class ConnectionHandler: ChannelInboundHandler {
         return difference == 0
     }
 
-    /// Sends an Error the peer can show, then closes.
-    private static func refuse(_ channel: Channel, _ text: String) {
-        let frame = channel.allocator.buffer(bytes: ServerMessage.error(text).framed())
-        channel.writeAndFlush(frame).whenComplete { _ in channel.close(promise: nil) }
+    /// "2 s", "500 ms".
+    static func describe(_ time: TimeAmount) -> String {
+        time.nanoseconds % 1_000_000_000 == 0 ? "\(time.nanoseconds / 1_000_000_000) s" : "\(time.nanoseconds / 1_000_000) ms"
     }
 }

@@ -98,6 +98,9 @@ final class InspectorHub: @unchecked Sendable {
         send(message, to: channel)
     }
 
+    /// Inspectors skipped for being slow, waiting for their resync snapshot.
+    var inspectorsBehind: Int { inspectors.values.filter(\.needsSnapshot).count }
+
     func detach(_ channel: Channel) {
         probe.gate.inspectorLeft(ObjectIdentifier(channel))
         inspectors[ObjectIdentifier(channel)] = nil

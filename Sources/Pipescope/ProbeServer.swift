@@ -5,39 +5,41 @@ import PipescopeWire
 
 /// Serves a ``Probe`` to inspectors over a Unix domain socket (mode 0600, in a 0700
 /// directory). One NIO event-loop thread does all of it; it never touches the
-/// program's pipelines except through the probe's buffer.
+/// program's pipelines except through the probe's buffer. What peers may hold (how many
+/// connections, for how long without a Hello, how much unread data) is bounded by
+/// ``ServerLimits``, whatever they do.
 final class ProbeServer: @unchecked Sendable {
     static let flushInterval = TimeAmount.milliseconds(25)
-    static let helloTimeout = TimeAmount.seconds(5)
 
     let probe: Probe
     let path: String
+    let limits: ServerLimits
     private let group: MultiThreadedEventLoopGroup
     private let channel: Channel
     private let flushTask: RepeatedTask
     private let hub: InspectorHub
+    private let admission: Admission
     private var tcpChannel: Channel?
     /// The TCP address being served, when PIPESCOPE_LISTEN asked for one.
     private(set) var tcpAddress: String?
 
-    init(probe: Probe, path: String, recordTo recording: String? = nil) throws {
+    /// `environment` is where PIPESCOPE_LISTEN, PIPESCOPE_TOKEN and PIPESCOPE_READONLY
+    /// are read (the process's own, except in tests).
+    init(probe: Probe, path: String, recordTo recording: String? = nil, limits: ServerLimits = .standard,
+         environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         self.probe = probe
         self.path = path
+        self.limits = limits
         try SocketFile.prepare(path)
         InspectorHub.startTime = wallClockNanos()
         let recorder = try recording.map { try RecordingWriter(path: $0) }
-        let readOnly = ProcessInfo.processInfo.environment["PIPESCOPE_READONLY"] == "1"
+        let readOnly = environment["PIPESCOPE_READONLY"] == "1"
         let hub = InspectorHub(probe: probe, recorder: recorder, readOnly: readOnly)
         self.hub = hub
+        let admission = Admission(limits: limits)
+        self.admission = admission
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 16)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ConnectionHandler(hub: hub))
-                }
-            }
+        let bootstrap = Self.bootstrap(group: group, limits: limits, hub: hub, admission: admission, token: nil)
         // Bound under a temporary name, made private, then renamed into place: the
         // socket never appears at its real path with the umask's looser mode.
         let staging = (path as NSString).deletingLastPathComponent + "/.\(getpid()).binding"
@@ -55,7 +57,8 @@ final class ProbeServer: @unchecked Sendable {
         }
         SocketFile.removeAtExit(path)
         do {
-            tcpChannel = try Self.listenTCP(group: group, hub: hub)
+            tcpChannel = try Self.listenTCP(group: group, limits: limits, hub: hub, admission: admission,
+                                            environment: environment)
         } catch {
             try? channel.close().wait()
             unlink(path)
@@ -72,24 +75,51 @@ final class ProbeServer: @unchecked Sendable {
         probe.onBufferHalfFull { loop.execute { hub.flush() } }
     }
 
+    /// One listener's bootstrap. The Unix and TCP listeners share `admission`, so the
+    /// limits count every connection, however it came.
+    private static func bootstrap(group: EventLoopGroup, limits: ServerLimits, hub: InspectorHub,
+                                  admission: Admission, token: String?) -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: limits.backlog)
+            // One accept per wake-up: NIO makes an accepted channel active on the loop's
+            // next turn, so a batch of accepts would hold descriptors Admission has not
+            // counted yet. One at a time, it counts each before the next is accepted.
+            .serverChannelOption(.maxMessagesPerRead, value: 1)
+            .childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(limits.sendBuffer))
+            .childChannelOption(.writeBufferWaterMark, value: limits.queued)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ConnectionHandler(hub: hub, admission: admission, token: token))
+                }
+            }
+    }
+
     /// PIPESCOPE_LISTEN=host:port serves inspectors over TCP too. Loopback only unless
     /// PIPESCOPE_TOKEN is set; with a token, every TCP inspector must present it.
-    private static func listenTCP(group: EventLoopGroup, hub: InspectorHub) throws -> Channel? {
-        let environment = ProcessInfo.processInfo.environment
+    private static func listenTCP(group: EventLoopGroup, limits: ServerLimits, hub: InspectorHub,
+                                  admission: Admission, environment: [String: String]) throws -> Channel? {
         guard let listen = environment["PIPESCOPE_LISTEN"], !listen.isEmpty else { return nil }
         let token = environment["PIPESCOPE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         let endpoint = try Endpoint.parseAddress(listen, what: "PIPESCOPE_LISTEN=host:port")
         guard case .tcp(let host, let port) = endpoint else { return nil }
         guard endpoint.isLoopback || token != nil else { throw TCPRefusal(address: listen) }
-        return try ServerBootstrap(group: group)
+        return try bootstrap(group: group, limits: limits, hub: hub, admission: admission, token: token)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ConnectionHandler(hub: hub, token: token))
-                }
-            }
             .bind(host: host, port: port).wait()
+    }
+
+    // MARK: - For tests and diagnostics
+
+    /// The connections held now, by state (read on the server's thread).
+    func connectionCounts() -> (handshaking: Int, greeted: Int, closing: Int) {
+        let admission = self.admission
+        return (try? channel.eventLoop.submit { admission.counts }.wait()) ?? (0, 0, 0)
+    }
+
+    /// Inspectors that were skipped for being slow and wait for their resync snapshot.
+    func inspectorsBehind() -> Int {
+        let hub = self.hub
+        return (try? channel.eventLoop.submit { hub.inspectorsBehind }.wait()) ?? 0
     }
 
     struct TCPRefusal: Error, CustomStringConvertible {

@@ -85,7 +85,9 @@ final class DemoTerminalTests: XCTestCase {
     func testGoingBackInHistoryAndReturningToLive() throws {
         let (session, _) = try startDemo(width: 120, height: 40)
         defer { session.kill() }
-        Thread.sleep(forTimeInterval: 1)
+        // Some history to go back through: a few ticks, however long they take to come.
+        XCTAssertNotNil(session.tmux.waitFor({ (TerminalSession.values(of: "TimerPublisher", in: $0) ?? 0) >= 3 }, timeout: 30),
+                        "the ticker ticks:\n\(session.tmux.lastScreen)")
         session.tmux.sendKeys("[", "[", "[")
         let past = session.expect("HISTORY")
         XCTAssertTrue(past.contains("◆ here"), "the stage of the event at the cursor is marked:\n\(past)")

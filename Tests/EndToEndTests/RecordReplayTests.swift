@@ -35,7 +35,13 @@ final class RecordReplayTests: XCTestCase {
             return self.nodes(live).contains { $0["operator"] as? String == "PassthroughSubject" && $0["values"] as? Int == 20 }
         }
         XCTAssertTrue(settled, "the example sent its 20 values")
-        Thread.sleep(forTimeInterval: 0.2)  // one more flush reaches the recorder
+        // The recorder has it all once its file, read so far, replays to the same picture.
+        XCTAssertTrue(eventually(timeout: 30) {
+            guard let out = try? Programs.run(Programs.pipescope, ["replay", file, "--json"]), out.status == 0,
+                  let sofar = (try? JSONSerialization.jsonObject(with: Data(out.stdout.utf8))) as? [String: Any]
+            else { return false }
+            return NSDictionary(dictionary: ["nodes": self.nodes(sofar)]) == NSDictionary(dictionary: ["nodes": self.nodes(live)])
+        }, "the recording caught up with the live picture")
         kill(program.pid, SIGKILL)
         recorder.waitUntilExit()
         XCTAssertEqual(recorder.terminationStatus, 0, "record ends cleanly when the program dies")
@@ -50,10 +56,12 @@ final class RecordReplayTests: XCTestCase {
         let file = directory + "/self.pipescope"
         let program = try ExampleProgram(socketPath: directory + "/self.sock",
                                          environment: ["PIPESCOPE_RECORD": file, "EXAMPLE_SEND_LIMIT": "5"])
-        XCTAssertTrue(eventually(timeout: 20) {
-            (try? String(contentsOfFile: file, encoding: .isoLatin1))?.contains("Filter") == true
-        })
-        Thread.sleep(forTimeInterval: 0.5)
+        // Until the recording holds all five values, however long the program takes.
+        XCTAssertTrue(eventually(timeout: 30) {
+            guard FileManager.default.fileExists(atPath: file),
+                  let out = try? Programs.run(Programs.pipescope, ["replay", file, "--print"]) else { return false }
+            return out.stdout.contains("Filter -> Sink  active  demand unlimited  values 2")
+        }, "the program recorded its five values")
         kill(program.pid, SIGKILL)  // a crash: no chance to close the file
         program.stop()
         let out = try Programs.run(Programs.pipescope, ["replay", file, "--print"])

@@ -20,8 +20,14 @@ final class SnapshotCommandTests: XCTestCase {
     func testSnapshotJSONOfASeparateProgram() throws {
         let program = try ExampleProgram(socketPath: directory + "/example.sock")
         defer { program.stop() }
-        Thread.sleep(forTimeInterval: 0.3)  // let the driver send a few values
-        let document = try snapshotJSON(program.socketPath)
+        // Until the driver has sent a value, however long the machine takes to get there.
+        var document: [String: Any] = [:]
+        XCTAssertTrue(eventually(timeout: 30) {
+            document = (try? self.snapshotJSON(program.socketPath)) ?? [:]
+            return (document["nodes"] as? [[String: Any]] ?? []).contains {
+                $0["operator"] as? String == "PassthroughSubject" && ($0["values"] as? Int ?? 0) > 0
+            }
+        }, "the example sends values")
         XCTAssertEqual(document["dropped"] as? Int, 0)
         let nodes = try XCTUnwrap(document["nodes"] as? [[String: Any]])
         func node(_ op: String, status: String) -> [String: Any]? {

@@ -34,15 +34,20 @@ final class CommandTests: XCTestCase {
         return (connection, graph)
     }
 
-    /// Sends a command and folds what arrives until its ack.
-    private func command(_ connection: ProbeConnection, _ graph: inout Graph, _ edit: (inout WireCommand) -> Void) -> WireAck? {
+    /// Sends a command and folds what arrives until its ack; `batches` gets every batch
+    /// folded on the way.
+    private func command(_ connection: ProbeConnection, _ graph: inout Graph, batches: ((WireEventBatch) -> Void)? = nil,
+                         _ edit: (inout WireCommand) -> Void) -> WireAck? {
         var command = WireCommand()
         edit(&command)
         let id = connection.send(command)
-        while let message = connection.next(timeout: 5) {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, let message = connection.next(timeout: deadline.timeIntervalSinceNow) {
             switch message {
             case .ack(let ack) where ack.commandID == id: return ack
-            case .batch(let b): graph.apply(b)
+            case .batch(let b):
+                batches?(b)
+                graph.apply(b)
             case .snapshot(let s): graph.load(s)
             default: continue
             }
@@ -50,10 +55,15 @@ final class CommandTests: XCTestCase {
         return nil
     }
 
-    private func settle(_ connection: ProbeConnection, _ graph: inout Graph) {
-        while let message = connection.next(timeout: 0.2) {
-            if case .batch(let b) = message { graph.apply(b) }
-        }
+    /// Folds everything the program has done so far, however slow the machine: the probe
+    /// answers a snapshot request after a flush, so by its ack every earlier event has
+    /// arrived. Returns the batches folded on the way.
+    @discardableResult
+    private func catchUp(_ connection: ProbeConnection, _ graph: inout Graph) -> [WireEventBatch] {
+        var seen: [WireEventBatch] = []
+        let ack = command(connection, &graph, batches: { seen.append($0) }) { $0.kind = .commandSnapshot }
+        XCTAssertEqual(ack?.ok, true, "the probe answers a snapshot request")
+        return seen
     }
 
     private func id(of op: String, in graph: Graph) -> NodeID? {
@@ -75,7 +85,7 @@ final class CommandTests: XCTestCase {
         XCTAssertTrue(ack.message.contains("cancelled #\(map)"), ack.message)
         subject.send(2)
         subject.send(completion: .finished)
-        settle(connection, &graph)
+        catchUp(connection, &graph)
         XCTAssertEqual(GraphDump.lines(graph), [
             "ReceiveOn<-Sink active req=unlimited values=1",
             "  Map<-ReceiveOn cancelled(inspector) req=unlimited values=1",
@@ -117,7 +127,7 @@ final class CommandTests: XCTestCase {
             XCTAssertFalse(ack.ok)
             XCTAssertTrue(ack.message.contains("--readonly"), ack.message)
         }
-        settle(connection, &graph)
+        catchUp(connection, &graph)
         XCTAssertEqual(graph[stage]?.status, .active, "nothing was cancelled")
         c.cancel()
     }
@@ -164,10 +174,8 @@ final class CommandTests: XCTestCase {
         })
         XCTAssertTrue(every.ok, every.message)
         for i in 1...3 { subject.send(i) }
-        while let message = connection.next(timeout: 0.3) {
-            guard case .batch(let b) = message else { continue }
+        for b in catchUp(connection, &graph) {
             texts += b.events.filter { $0.kind == .eventValue && $0.node == map }.map(\.text)
-            graph.apply(b)
         }
         XCTAssertEqual(texts, ["2", "3", "4"])
 
@@ -176,9 +184,12 @@ final class CommandTests: XCTestCase {
         XCTAssertTrue(none.ok)
         subject.send(10)
         var lastValues: [UInt64: String] = [:]
-        while let message = connection.next(timeout: 0.3) {
-            if case .batch(let b) = message { lastValues.merge(b.lastValues) { $1 } }
+        var values = 0
+        for b in catchUp(connection, &graph) {
+            lastValues.merge(b.lastValues) { $1 }
+            values += b.events.filter { $0.kind == .eventValue }.count
         }
+        XCTAssertEqual(values, 2, "the value went through both stages")
         XCTAssertTrue(lastValues.isEmpty, "\(lastValues)")
         c.cancel()
     }

@@ -23,7 +23,7 @@ final class GateTests: XCTestCase {
     }
 
     /// Polls until the gate shows `count` waiting events, the oldest not `after`.
-    private func waitForPending(_ count: Int, after ticket: UInt64? = nil, timeout: Double = 5) -> [WirePending] {
+    private func waitForPending(_ count: Int, after ticket: UInt64? = nil, timeout: Double = 30) -> [WirePending] {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let pending = probe.gate.state().pending
@@ -72,7 +72,7 @@ final class GateTests: XCTestCase {
         XCTAssertEqual(received.value, 1, "the first value reached the sink and nothing else did")
 
         probe.gate.resume()
-        XCTAssertEqual(done.wait(timeout: .now() + 5), .success, "after resuming, the program finishes")
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "after resuming, the program finishes")
         collect()
         XCTAssertEqual(delivered.count, 12, "every value delivered through all three stages")
         XCTAssertEqual(received.value, 4)
@@ -99,7 +99,7 @@ final class GateTests: XCTestCase {
         let left = waitForPending(1, after: pending[0].ticket)
         XCTAssertEqual(left.map(\.node), [stageB], "the oldest was released")
         probe.gate.resume()
-        XCTAssertEqual(group.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(group.wait(timeout: .now() + 30), .success)
         ca.cancel(); cb.cancel()
     }
 
@@ -123,7 +123,7 @@ final class GateTests: XCTestCase {
         XCTAssertEqual(left.map(\.node), [stageA], "the oldest still waits")
         XCTAssertFalse(probe.gate.release(ticket: pending[1].ticket), "no longer waiting")
         probe.gate.resume()
-        XCTAssertEqual(group.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(group.wait(timeout: .now() + 30), .success)
         ca.cancel(); cb.cancel()
     }
 
@@ -145,7 +145,7 @@ final class GateTests: XCTestCase {
         Thread { subject.send(1); done.signal() }.start()
         _ = waitForPending(1)
         connection.close()   // the inspector dies
-        XCTAssertEqual(done.wait(timeout: .now() + 5), .success, "the program resumed by itself")
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "the program resumed by itself")
         XCTAssertFalse(probe.gate.isPaused)
         c.cancel()
     }
@@ -157,14 +157,14 @@ final class GateTests: XCTestCase {
         probe.gate.pause(by: ObjectIdentifier(self))
         let done = DispatchSemaphore(value: 0)
         Thread { subject.send(1); done.signal() }.start()
-        XCTAssertEqual(done.wait(timeout: .now() + 5), .success, "released at the deadline")
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "released at the deadline")
         let state = probe.gate.state()
         XCTAssertFalse(state.paused)
         XCTAssertTrue(state.resumedBecause.contains("deadline"), state.resumedBecause)
         c.cancel()
     }
 
-    private func eventuallyTrue(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
+    private func eventuallyTrue(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {
             if Date() > deadline { return false }

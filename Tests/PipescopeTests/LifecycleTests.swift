@@ -82,9 +82,9 @@ final class LifecycleTests: RecordedProbeTestCase {
             stopped.fulfill()
         }
         task.eraseToAnyCancellable(name: "poller").store(in: bag!)
-        await fulfillment(of: [running], timeout: 5)
+        await fulfillment(of: [running], timeout: 30)
         bag = nil
-        await fulfillment(of: [stopped], timeout: 5)
+        await fulfillment(of: [stopped], timeout: 30)
         recorder.flush()
         let poller = try XCTUnwrap(roots(named: "poller").first)
         XCTAssertEqual(poller.status, .cancelled)
@@ -107,7 +107,11 @@ final class LifecycleTests: RecordedProbeTestCase {
 
         task.cancel()
         _ = await task.result
-        try await Task.sleep(nanoseconds: 50_000_000)  // the watcher records the end
+        // The watcher, a task of its own, records the end when it next runs.
+        let deadline = Date().addingTimeInterval(30)
+        while lints().contains(where: { $0.kind == .ownerLeak }), Date() < deadline {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
         XCTAssertFalse(lints().contains { $0.kind == .ownerLeak }, "once it ends, it no longer leaks")
     }
 

@@ -31,7 +31,7 @@ final class ProbeServerTests: XCTestCase {
 
     /// Waits until the connection's graph satisfies `condition`, folding what arrives.
     private func waitForGraph(_ connection: ProbeConnection, start: WireSnapshot,
-                              timeout: Double = 5, _ condition: (Graph) -> Bool) -> Graph {
+                              timeout: Double = 30, _ condition: (Graph) -> Bool) -> Graph {
         var graph = Graph()
         graph.load(start)
         let deadline = Date().addingTimeInterval(timeout)
@@ -181,7 +181,7 @@ final class ProbeServerTests: XCTestCase {
     }
 
     private func errorText(_ connection: ProbeConnection) -> String? {
-        while let message = connection.next(timeout: 3) {
+        while let message = connection.next(timeout: 20) {
             if case .error(let text) = message { return text }
             if case .disconnected = message { return nil }
         }

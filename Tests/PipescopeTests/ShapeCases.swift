@@ -70,8 +70,11 @@ enum Shapes {
             "  PassthroughSubject<-Map active req=unlimited values=1",
         ]),
         ShapeCase(name: "Timer publisher on the main run loop", run: {
-            let c = Timer.publish(every: 0.01, on: RunLoop.main, in: .default).autoconnect().first().sink { _ in }
-            RunLoop.main.run(until: Date().addingTimeInterval(0.1))
+            var fired = false
+            let c = Timer.publish(every: 0.01, on: RunLoop.main, in: .default).autoconnect().first().sink { _ in fired = true }
+            // Until the first tick, however late it comes on a busy machine.
+            let deadline = Date().addingTimeInterval(30)
+            while !fired, Date() < deadline { RunLoop.main.run(until: Date().addingTimeInterval(0.01)) }
             return [c]
         }, expected: [
             "First<-Sink finished req=unlimited values=1",
@@ -84,7 +87,7 @@ enum Shapes {
             let c = URLSession.shared.ocombine.dataTaskPublisher(for: url)
                 .map { String(decoding: $0.data, as: UTF8.self) }
                 .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { _ in })
-            _ = done.wait(timeout: .now() + 10)
+            _ = done.wait(timeout: .now() + 30)
             return [c]
         }, expected: [
             "Map<-Sink finished req=unlimited values=1",

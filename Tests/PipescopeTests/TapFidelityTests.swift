@@ -77,7 +77,7 @@ final class TapFidelityTests: XCTestCase {
         done.expectedFulfillmentCount = 3
         let c = subject.receive(on: queue.ocombine).sink { _ in done.fulfill() }
         for i in 1...3 { subject.send(i) }
-        wait(for: [done], timeout: 5)
+        wait(for: [done], timeout: 30)
         queue.sync {}
         XCTAssertEqual(dump(), [
             "ReceiveOn<-Sink active req=unlimited values=3",
