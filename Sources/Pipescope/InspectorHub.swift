@@ -103,7 +103,10 @@ final class InspectorHub: @unchecked Sendable {
 
     func detach(_ channel: Channel) {
         probe.gate.inspectorLeft(ObjectIdentifier(channel))
-        inspectors[ObjectIdentifier(channel)] = nil
+        guard inspectors.removeValue(forKey: ObjectIdentifier(channel)) != nil else { return }
+        // Watched stages cost the program a description per value: nobody is left to
+        // read them once the last inspector has gone.
+        if inspectors.isEmpty { probe.registry.unwatchAll() }
     }
 
     static func welcome() -> ServerMessage {

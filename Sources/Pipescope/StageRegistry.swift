@@ -279,6 +279,14 @@ final class StageRegistry: @unchecked Sendable {
         }
     }
 
+    /// The stages whose every value is described now.
+    var watchedStages: Set<NodeID> { state.withLockedValue { $0.capture.watched } }
+
+    /// Back to sampling for every stage (the inspectors that watched them have gone).
+    func unwatchAll() {
+        state.withLockedValue { $0.capture.watched = [] }
+    }
+
     // MARK: - Lifecycle: owners, tasks, contracts
 
     /// Records an event made outside OpenCombine's callbacks (owners, tasks, contracts),

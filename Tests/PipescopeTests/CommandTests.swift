@@ -183,14 +183,29 @@ final class CommandTests: XCTestCase {
         let none = try XCTUnwrap(command(connection, &graph) { $0.kind = .commandSetCapture; $0.capture = .captureNone })
         XCTAssertTrue(none.ok)
         subject.send(10)
-        var lastValues: [UInt64: String] = [:]
-        var values = 0
+        var valueTexts: [String] = []
         for b in catchUp(connection, &graph) {
-            lastValues.merge(b.lastValues) { $1 }
-            values += b.events.filter { $0.kind == .eventValue }.count
+            XCTAssertTrue(b.lastValues.isEmpty, "\(b.lastValues)")
+            valueTexts += b.events.filter { $0.kind == .eventValue }.map(\.text)
         }
-        XCTAssertEqual(values, 2, "the value went through both stages")
-        XCTAssertTrue(lastValues.isEmpty, "\(lastValues)")
+        XCTAssertEqual(valueTexts, ["", ""], "the value went through both stages, without text")
+        c.cancel()
+    }
+
+    func testWatchedStagesGoBackToSamplingWhenTheLastInspectorLeaves() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let c = subject.map { $0 + 1 }.sink { _ in }
+        var (connection, graph) = try connect()
+        let map = try XCTUnwrap(id(of: "Map", in: graph))
+        let watch = try XCTUnwrap(command(connection, &graph) {
+            $0.kind = .commandSetCapture; $0.capture = .captureEveryValue; $0.nodes = [map]
+        })
+        XCTAssertTrue(watch.ok, watch.message)
+        XCTAssertEqual(probe.registry.watchedStages, [map])
+        connection.close()
+        let deadline = Date().addingTimeInterval(30)
+        while !probe.registry.watchedStages.isEmpty, Date() < deadline { usleep(2_000) }
+        XCTAssertEqual(probe.registry.watchedStages, [], "nobody is left to read every value")
         c.cancel()
     }
 }

@@ -299,7 +299,8 @@ enum WireBench {
         return history
     }
 
-    /// `stages` stages in chains of 10, then `events` value events spread over them.
+    /// `stages` stages in chains of 10, then `events` value events spread over them, each
+    /// with its text, as a probe sends `Int` values (scalars: every value's text).
     static func batch(events: Int, stages: Int) -> WireEventBatch {
         var batch = WireEventBatch()
         for id in 1...UInt64(stages) {
@@ -320,9 +321,9 @@ enum WireBench {
             e.kind = .eventValue
             e.node = UInt64(i % stages) + 1
             e.timeNs = 1_700_000_000_000_000_000 + Int64(i) * 1000
+            e.text = String(i)
             batch.events.append(e)
         }
-        for id in 1...UInt64(stages) { batch.lastValues[id] = "\(id)" }
         return batch
     }
 
