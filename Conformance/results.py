@@ -36,7 +36,7 @@ AGAIN = int(os.environ.get("CONFORMANCE_REPEATS", "2"))
 # The suite at 0.14.0 lists this many tests on Linux (NotificationCenterTests left out).
 EXPECTED_TESTS = int(os.environ.get("CONFORMANCE_EXPECTED_TESTS", "1486"))
 VERDICT = re.compile(r"^Test Case '([A-Za-z0-9_]+)\.([A-Za-z0-9_]+)' (passed|failed|skipped) \(")
-ERROR = re.compile(r": error: ([A-Za-z0-9_]+)\.([A-Za-z0-9_]+) : (.*)$")
+ERROR = re.compile(r"([^/\s]+:\d+): error: ([A-Za-z0-9_]+)\.([A-Za-z0-9_]+) : (.*)$")
 FATAL = re.compile(r"(Fatal error|Precondition failed|Assertion failed)[^\n]*")
 TIMED_OUT = {124, 137}
 KINDS = ["passed", "failed", "hung", "crashed", "skipped", "mixed", "not run"]
@@ -84,8 +84,10 @@ def messages(text, test):
     out = []
     for line in text.splitlines():
         m = ERROR.search(line)
-        if m and (m.group(1), m.group(2)) == test and m.group(3) not in out:
-            out.append(m.group(3).strip(" -"))
+        if m and (m.group(2), m.group(3)) == test:
+            said = f"{m.group(1)}: {m.group(4).strip(' -')}"
+            if said not in out:
+                out.append(said)
     return out
 
 
@@ -227,6 +229,7 @@ def report(directory, list_path):
         for t in unsteady:
             lines.append(f"| {t[0]}/{t[1]} | {shown(runs['empty', t])} | {shown(runs['pipescope', t])} |")
         lines.append("")
+    problems = list(dict.fromkeys(problems))
     if problems:
         lines += ["## The run cannot be trusted", ""] + [f"- {p}" for p in problems[:50]]
         if len(problems) > 50:
