@@ -9,25 +9,9 @@ final class RemoteAndSecurityTests: XCTestCase {
     override func setUp() { directory = makeTemporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
 
-    /// A TCP port nobody is using right now.
-    private func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 
     func testLoopbackTCPNeedsNoToken() throws {
-        let port = freePort()
+        let port = freeTCPPort()
         let program = try ExampleProgram(socketPath: directory + "/t.sock", environment: ["PIPESCOPE_LISTEN": "127.0.0.1:\(port)"])
         defer { program.stop() }
         let out = try Programs.run(Programs.pipescope, ["snapshot", "tcp://127.0.0.1:\(port)", "--json"])
@@ -37,7 +21,7 @@ final class RemoteAndSecurityTests: XCTestCase {
 
     func testANonLoopbackListenerRefusesToStartWithoutAToken() throws {
         let out = try Programs.run(Programs.example, [], environment: [
-            "PIPESCOPE_SOCKET": directory + "/open.sock", "PIPESCOPE_LISTEN": "0.0.0.0:\(freePort())",
+            "PIPESCOPE_SOCKET": directory + "/open.sock", "PIPESCOPE_LISTEN": "0.0.0.0:\(freeTCPPort())",
         ], timeout: 20)
         XCTAssertEqual(out.status, 1)
         XCTAssertTrue(out.stderr.contains("needs PIPESCOPE_TOKEN"), out.stderr)
@@ -45,7 +29,7 @@ final class RemoteAndSecurityTests: XCTestCase {
     }
 
     func testATokenIsRequiredAndChecked() throws {
-        let port = freePort()
+        let port = freeTCPPort()
         let program = try ExampleProgram(socketPath: directory + "/tok.sock", environment: [
             "PIPESCOPE_LISTEN": "0.0.0.0:\(port)", "PIPESCOPE_TOKEN": "s3cret",
         ])

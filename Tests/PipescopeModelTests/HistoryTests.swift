@@ -174,17 +174,7 @@ final class HistoryTests: XCTestCase {
     /// 100 stages, the first value of each described once per batch, as the probe's
     /// default policy does for values that are not scalars), checkpoints aside.
     func testAnEventCostsAtMost48Bytes() {
-        var history = History()
-        history.limit = 1_000_000
-        var live = Graph()
-        var first = BatchBuilder()
-        first.chain(from: 1, subscriber: "Sink", ops: (0..<100).map { "Op\($0)" })
-        history.append(first.build(), folding: &live)
-        for batch in 0..<100 {
-            var b = BatchBuilder()
-            for i in 0..<1_000 { b.value(NodeID(i % 100 + 1), i < 100 ? "value \(batch * 1_000 + i)" : nil) }
-            history.append(b.build(), folding: &live)
-        }
+        let history = valueTraffic { batch, i in i < 100 ? "value \(batch * 1_000 + i)" : nil }
         XCTAssertLessThanOrEqual(history.bytesPerEvent, 48, "\(history.bytesPerEvent) bytes per event")
         XCTAssertEqual(history.event(at: history.end - 900)?.text, "value 99099", "the newest value text is kept")
         XCTAssertEqual(history.event(at: history.end)?.text, "", "a value that was not described has no text")
@@ -223,17 +213,7 @@ final class HistoryTests: XCTestCase {
     /// Probes send the text of every scalar value (numbers, short strings): those texts
     /// live inside the 32-byte entries, so such traffic costs no more than bare events.
     func testScalarValueTextsCostNothingExtra() {
-        var history = History()
-        history.limit = 1_000_000
-        var live = Graph()
-        var first = BatchBuilder()
-        first.chain(from: 1, subscriber: "Sink", ops: (0..<100).map { "Op\($0)" })
-        history.append(first.build(), folding: &live)
-        for batch in 0..<100 {
-            var b = BatchBuilder()
-            for i in 0..<1_000 { b.value(NodeID(i % 100 + 1), String(batch * 1_000 + i)) }
-            history.append(b.build(), folding: &live)
-        }
+        let history = valueTraffic { batch, i in String(batch * 1_000 + i) }
         XCTAssertLessThanOrEqual(history.bytesPerEvent, 33, "\(history.bytesPerEvent) bytes per event")
         XCTAssertEqual(history.event(at: history.end)?.text, "99999")
         XCTAssertEqual(history.event(at: history.end - 1)?.text, "99998")
@@ -251,5 +231,22 @@ final class HistoryTests: XCTestCase {
         let back = (0..<texts.count).map { history.event(at: history.end - texts.count + 1 + $0)?.text }
         XCTAssertEqual(back, texts)
         XCTAssertEqual(history.event(at: history.end)?.other, 0, "a value has no other stage")
+    }
+
+    /// 100 batches of 1,000 values over 100 stages; `text(batch, i)` is the text of the
+    /// `i`th value of the batch, or nil for none.
+    private func valueTraffic(text: (Int, Int) -> String?) -> History {
+        var history = History()
+        history.limit = 1_000_000
+        var live = Graph()
+        var first = BatchBuilder()
+        first.chain(from: 1, subscriber: "Sink", ops: (0..<100).map { "Op\($0)" })
+        history.append(first.build(), folding: &live)
+        for batch in 0..<100 {
+            var b = BatchBuilder()
+            for i in 0..<1_000 { b.value(NodeID(i % 100 + 1), text(batch, i)) }
+            history.append(b.build(), folding: &live)
+        }
+        return history
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Pipescope
 import PipescopeClient
+import PipescopeTestSupport
 import PipescopeWire
 import XCTest
 
@@ -93,7 +94,7 @@ final class ConnectionLimitTests: XCTestCase {
     }
 
     func testSilentTCPConnectionsNeedNoTokenAndAreBoundedToo() throws {
-        let port = freePort()
+        let port = freeTCPPort()
         try startServer(environment: ["PIPESCOPE_LISTEN": "127.0.0.1:\(port)"])
         try raiseDescriptorLimit(toAtLeast: 200 + 256)
         let baseline = Set(openDescriptors().keys)
@@ -225,21 +226,6 @@ final class ConnectionLimitTests: XCTestCase {
         return nil
     }
 
-    private func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 
     // MARK: - Counting descriptors
 
