@@ -684,8 +684,8 @@ public nonisolated struct Pipescope_V1_Event: Sendable {
   /// SUBSCRIPTION: the owner of the subscription object
   public var other: UInt64 = 0
 
-  /// FAILED: the error's description; VALUE: the value's text, when
-  /// captured (empty: not described, see CapturePolicy)
+  /// FAILED: the error's description. VALUE: the value's text when it was captured
+  /// (empty: not described; see CapturePolicy).
   public var text: String = String()
 
   /// CANCELLED
