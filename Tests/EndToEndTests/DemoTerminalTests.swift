@@ -18,8 +18,12 @@ final class DemoTerminalTests: XCTestCase {
     private func checkDemo(width: Int, height: Int) throws {
         let (session, child) = try startDemo(width: width, height: height)
         defer { session.kill() }
-        let screen = session.tmux.capture()
-        for text in ["Filter → Sink", "Map", "Autoconnect", "FlatMap → Sink", "Pipelines (", "Stage", "? help", "q quit"] {
+        // The demo builds its pipelines one after another: wait until they are all there
+        // (the first frame can come before the FlatMap's).
+        let expected = ["Filter → Sink", "Map", "Autoconnect", "FlatMap → Sink", "Pipelines (", "Stage", "? help", "q quit"]
+        let screen = session.tmux.waitFor({ screen in expected.allSatisfy { screen.contains($0) } }, timeout: 30)
+            ?? session.tmux.lastScreen
+        for text in expected {
             XCTAssertTrue(screen.contains(text), "\(text) missing at \(width)x\(height):\n\(screen)")
         }
         XCTAssertTrue(screen.split(separator: "\n").allSatisfy { $0.count <= width }, "nothing overflows the width")
