@@ -9,9 +9,9 @@ public enum ConfirmCancelOverlay {
     public static func render(_ preview: CancelPreview, state: AppState, theme: Theme, area: Rect,
                               into buffer: inout ScreenBuffer) {
         func names(_ ids: [NodeID]) -> String {
-            ids.isEmpty ? "none" : ids.map { "#\($0) \(state.graph[$0]?.operatorName ?? "?")" }.joined(separator: ", ")
+            ids.isEmpty ? "none" : ids.map { "#\($0) \(state.history.graph[$0]?.operatorName ?? "?")" }.joined(separator: ", ")
         }
-        let target = state.graph[preview.target]
+        let target = state.history.graph[preview.target]
         var lines: [(String, Style)] = [
             ("Cancel #\(preview.target) \(target?.operatorName ?? "")?", theme.title),
             ("", .plain),

@@ -39,7 +39,7 @@ public enum DetailView {
         if node.orphaned {
             lines.append(("orphaned: an upstream stage was cancelled, nothing more will arrive", theme.style(.cancelled)))
         }
-        if let owner = node.subscriptionOwner, let o = state.graph[owner] {
+        if let owner = node.subscriptionOwner, let o = state.history.graph[owner] {
             lines.append(("shares the subscription of #\(owner) \(o.operatorName)", theme.dim))
         } else if !node.sharers.isEmpty {
             lines.append(("its subscription passes through #" + node.sharers.map(String.init).joined(separator: ", #"), theme.dim))
@@ -61,10 +61,10 @@ public enum DetailView {
     /// Whether the stage's newest values went undescribed (sampled), or every value is
     /// being described (watched); nil when there is nothing to say.
     static func captureLine(_ node: NodeSummary, state: AppState, theme: Theme) -> String? {
-        if state.watched.contains(node.id) { return "watched: every value described (v stops)" }
+        if state.session.watched.contains(node.id) { return "watched: every value described (v stops)" }
         guard node.values > 0 else { return nil }
-        let position = state.cursor ?? state.timeline.end
-        guard let newest = state.timeline.events(endingAt: position, count: 1, node: node.id, kinds: [.eventValue]).last,
+        let position = state.history.cursor ?? state.history.log.end
+        guard let newest = state.history.log.events(endingAt: position, count: 1, node: node.id, kinds: [.eventValue]).last,
               newest.event.text.isEmpty else { return nil }
         return node.lastValue == nil
             ? "values not described (v describes every value)"
@@ -82,8 +82,8 @@ public enum DetailView {
     /// The stage's last values up to the history position shown, with their times and,
     /// where the program described them, their text. Newest last.
     static func recentValues(_ node: NodeSummary, state: AppState, count: Int) -> [String] {
-        let position = state.cursor ?? state.timeline.end
-        let found = state.timeline.events(endingAt: position, count: count, node: node.id, kinds: [.eventValue])
+        let position = state.history.cursor ?? state.history.log.end
+        let found = state.history.log.events(endingAt: position, count: count, node: node.id, kinds: [.eventValue])
         if found.isEmpty, let time = node.lastValueNanos {
             return ["  \(Format.time(time))  \(node.lastValue ?? "")"]
         }

@@ -9,18 +9,18 @@ import TerminalKit
 public enum EventLogView {
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard area.height >= 2 else { return }
-        let filter = state.logFollowsSelection ? state.selectedNode?.id : nil
+        let filter = state.timeline.logFollowsSelection ? state.selectedNode?.id : nil
         let header = filter.map { "only #\($0)  (f: all)" } ?? "all stages  (f: selected only)"
         buffer.putTruncated(header, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
-        let anchor = state.cursor ?? state.timeline.end
-        let events = state.timeline.events(endingAt: anchor, count: area.height - 1, node: filter)
+        let anchor = state.history.cursor ?? state.history.log.end
+        let events = state.history.log.events(endingAt: anchor, count: area.height - 1, node: filter)
         for (line, item) in events.enumerated() {
             let e = item.event
-            let op = state.graph[e.node]?.operatorName ?? state.liveGraph[e.node]?.operatorName ?? "?"
+            let op = state.history.graph[e.node]?.operatorName ?? state.history.liveGraph[e.node]?.operatorName ?? "?"
             let text = "\(Format.time(e.timeNs))  #\(e.node) \(op)  \(describe(e, theme: theme))"
             let y = area.y + 1 + line
             buffer.putTruncated(text, x: area.x, y: y, maxWidth: area.width, glyphs: theme.glyphs)
-            if state.cursor != nil, item.position == anchor {
+            if state.history.cursor != nil, item.position == anchor {
                 buffer.setStyle(Rect(x: area.x, y: y, width: area.width, height: 1)) { $0.reverse = true }
             }
         }

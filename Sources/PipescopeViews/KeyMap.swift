@@ -72,6 +72,12 @@ public enum KeyMap {
 
     public static func action(for key: Key) -> Action? { table[key] }
 
+    /// The action for `key` in the layer that has the keyboard: text while the filter is
+    /// typed, the table otherwise. The reducer then decides what the mode does with it.
+    public static func action(for key: Key, in mode: Mode) -> Action? {
+        mode == .filtering ? filterAction(for: key) : action(for: key)
+    }
+
     /// While the filter is being typed, keys are text.
     public static func filterAction(for key: Key) -> Action? {
         switch key {

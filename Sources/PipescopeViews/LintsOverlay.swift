@@ -22,7 +22,7 @@ public enum LintsOverlay {
         for lint in state.lints {
             let message = DetailView.wrap(lint.message, width: max(1, inner.width - 3), maxLines: 2)
             guard y + message.count < inner.maxY - 1 else { break }
-            let op = state.graph[lint.node]?.operatorName ?? "?"
+            let op = state.history.graph[lint.node]?.operatorName ?? "?"
             buffer.putTruncated(" " + theme.text("⚠ ") + "#\(lint.node) \(op)  \(lint.kind.rawValue)", x: inner.x, y: y,
                                 maxWidth: inner.width, style: warn, glyphs: theme.glyphs)
             for (i, line) in message.enumerated() {

@@ -32,22 +32,26 @@ public enum MainScreen {
         renderOverlays(state, body: body, theme: theme, into: &buffer)
     }
 
+    /// The mode's overlay, if it has one: the layer the keys go to is the one on top.
     static func renderOverlays(_ state: AppState, body: Rect, theme: Theme, into buffer: inout ScreenBuffer) {
-        if state.showHelp {
+        switch state.mode {
+        case .help:
             HelpOverlay.render(theme: theme, area: body, into: &buffer)
-        } else if state.showLints {
+        case .warnings:
             LintsOverlay.render(state, theme: theme, area: body, into: &buffer)
-        } else if let preview = state.pendingCancel {
+        case .confirmingCancel(let preview):
             ConfirmCancelOverlay.render(preview, state: state, theme: theme, area: body, into: &buffer)
+        case .browsing, .filtering:
+            break
         }
     }
 
     /// "Pipelines (12 stages)", with the filter and the hidden ended pipelines when set.
     static func treeTitle(_ state: AppState) -> String {
-        let count = state.graph.nodes.count
+        let count = state.history.graph.nodes.count
         var title = "Pipelines (\(count) \(count == 1 ? "stage" : "stages"))"
-        if !state.filter.isEmpty { title += " /\(state.filter): \(state.matches.count) match\(state.matches.count == 1 ? "" : "es")" }
-        if state.hideEnded { title += " ended hidden" }
+        if !state.tree.filter.isEmpty { title += " /\(state.tree.filter): \(state.tree.matches.count) match\(state.tree.matches.count == 1 ? "" : "es")" }
+        if state.tree.hideEnded { title += " ended hidden" }
         return title
     }
 

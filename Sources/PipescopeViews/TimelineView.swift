@@ -10,14 +10,14 @@ import TerminalKit
 public enum TimelineView {
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard area.height >= 2, area.width >= 10 else { return }
-        let scale = state.timelineScale
+        let scale = state.timeline.scale
         let end = state.timelineEnd
         let label = "\(Format.duration(scale))/col  " + theme.text("+ - zoom  = fit")
         buffer.putTruncated(label, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         let (_, rows) = TreeView.visibleRows(state, height: body.height)
         for (line, row) in rows.enumerated() {
-            guard let marks = state.lanes[row.id], row.isStage else { continue }
+            guard let marks = state.timeline.lanes[row.id], row.isStage else { continue }
             let y = body.y + line
             // Oldest first, so a later, weightier mark in the same column wins.
             for mark in marks {
@@ -32,7 +32,7 @@ public enum TimelineView {
                 }
             }
         }
-        if state.cursor != nil {
+        if state.history.cursor != nil {
             buffer.setStyle(Rect(x: body.maxX - 1, y: body.y, width: 1, height: body.height)) { $0.reverse = true }
         }
     }

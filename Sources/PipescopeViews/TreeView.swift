@@ -23,10 +23,10 @@ public enum TreeView {
             + Format.pad("VALUES", valuesWidth + 1, right: true)
         buffer.putTruncated(header, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
 
-        let rows = state.rows
+        let rows = state.tree.rows
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         if rows.isEmpty {
-            let lines = state.connection == .connecting
+            let lines = state.session.connection == .connecting
                 ? [theme.text("Waiting for the program…")]
                 : ["No pipelines yet.", "Subscriptions made after Pipescope.start() appear here."]
             for (i, text) in lines.enumerated() where i < body.height {
@@ -38,7 +38,7 @@ public enum TreeView {
         let selectedID = state.selectedNode?.id
         let (_, visible) = visibleRows(state, height: body.height)
         for (line, row) in visible.enumerated() {
-            guard let node = state.graph[row.id] else { continue }
+            guard let node = state.history.graph[row.id] else { continue }
             let y = body.y + line
             if row.isReference {
                 renderReference(node, row: row, theme: theme, y: y, x: body.x, labelWidth: labelWidth, into: &buffer)
@@ -65,10 +65,10 @@ public enum TreeView {
         // Marks that matter while debugging come before the name's tail: a long name is
         // shortened rather than hiding where the cursor or the next step is.
         var marks: [(text: String, style: Style)] = []
-        if let cursor = state.cursor, state.timeline.event(at: cursor)?.node == node.id {
+        if let cursor = state.history.cursor, state.history.log.event(at: cursor)?.node == node.id {
             marks.append((theme.text(" ◆ here"), Style(foreground: theme.colors ? .magenta : nil, bold: true)))
         }
-        if state.nextPending?.node == node.id {
+        if state.session.nextPending?.node == node.id {
             marks.append((theme.text(" ▶ next"), Style(foreground: theme.colors ? .yellow : nil, bold: true)))
         }
         if state.lintedNodes.contains(node.id) {
@@ -108,7 +108,7 @@ public enum TreeView {
     /// released (its pipelines then show "cancelled by owner", or an owner-leak lint).
     private static func renderOwner(_ owner: NodeOwner, held: Int, state: AppState, theme: Theme, y: Int, x: Int,
                                     width: Int, into buffer: inout ScreenBuffer) {
-        let released = state.graph.owners[owner.id]?.releasedNanos != nil
+        let released = state.history.graph.owners[owner.id]?.releasedNanos != nil
         let text = theme.text("▾ ⌂ ") + owner.name + "  owner of \(held) pipeline\(held == 1 ? "" : "s")"
             + (released ? " · released" : "")
         buffer.putTruncated(text, x: x, y: y, maxWidth: width, style: released ? theme.dim : Style(foreground: theme.colors ? .cyan : nil, bold: true),
@@ -119,10 +119,10 @@ public enum TreeView {
     /// and a render for another size still shows the selection. The timeline uses the
     /// same rows, so its lanes line up with the tree.
     public static func visibleRows(_ state: AppState, height: Int) -> (offset: Int, rows: ArraySlice<TreeRow>) {
-        let rows = state.rows
+        let rows = state.tree.rows
         let selectedID = state.selectedNode?.id
         let selectedIndex = rows.firstIndex { $0.id == selectedID && $0.isStage } ?? 0
-        var offset = min(state.treeOffset, max(0, rows.count - height))
+        var offset = min(state.tree.offset, max(0, rows.count - height))
         if selectedIndex < offset || selectedIndex >= offset + height {
             offset = max(0, selectedIndex - height + 1)
         }

@@ -86,7 +86,7 @@ struct InspectorLoop {
                 terminal.invalidate()
                 continue
             }
-            guard let action = state.editingFilter ? KeyMap.filterAction(for: key) : KeyMap.action(for: key) else { continue }
+            guard let action = KeyMap.action(for: key, in: state.mode) else { continue }
             for effect in reduce(&state, .action(action)) {
                 switch effect {
                 case .quit:

@@ -1,5 +1,5 @@
 import PipescopeGraph
-import PipescopeModel
+@testable import PipescopeModel
 import PipescopeTestSupport
 import PipescopeWire
 import XCTest
@@ -24,32 +24,32 @@ final class CancelFlowTests: XCTestCase {
 
     func testTheConfirmationNamesWhatTheCancelReaches() {
         var s = state()
-        s.selection = 3
+        s.tree.selection = 3
         XCTAssertEqual(reduce(&s, .action(.cancelSelected)), [])
-        let preview = try? XCTUnwrap(s.pendingCancel)
+        let preview = try? XCTUnwrap(s.mode.cancelPreview)
         XCTAssertEqual(preview?.sharing, [2, 3, 4], "the subscription Map and Filter pass along")
         XCTAssertEqual(preview?.upstream, [])
         XCTAssertEqual(preview?.orphaned, [1], "ReceiveOn gets nothing more")
         XCTAssertEqual(reduce(&s, .action(.confirm)), [.cancelNode(3)])
-        XCTAssertNil(s.pendingCancel)
+        XCTAssertNil(s.mode.cancelPreview)
     }
 
     func testCancellingTheRootReachesEverythingUpstream() {
         var s = state()
-        s.selection = 1
+        s.tree.selection = 1
         _ = reduce(&s, .action(.cancelSelected))
-        XCTAssertEqual(s.pendingCancel?.sharing, [1])
-        XCTAssertEqual(s.pendingCancel?.upstream, [2, 3, 4])
-        XCTAssertEqual(s.pendingCancel?.orphaned, [])
+        XCTAssertEqual(s.mode.cancelPreview?.sharing, [1])
+        XCTAssertEqual(s.mode.cancelPreview?.upstream, [2, 3, 4])
+        XCTAssertEqual(s.mode.cancelPreview?.orphaned, [])
     }
 
     func testAnyOtherKeyKeepsTheStage() {
         var s = state()
-        s.selection = 2
+        s.tree.selection = 2
         _ = reduce(&s, .action(.cancelSelected))
         XCTAssertEqual(reduce(&s, .action(.dismiss)), [])
-        XCTAssertNil(s.pendingCancel)
-        XCTAssertEqual(s.notice?.text, "not cancelled")
+        XCTAssertNil(s.mode.cancelPreview)
+        XCTAssertEqual(s.session.notice?.text, "not cancelled")
     }
 
     func testNothingIsSentWhenItCannotWork() {
@@ -57,22 +57,22 @@ final class CancelFlowTests: XCTestCase {
         var b = BatchBuilder()
         b.finish(1)
         _ = reduce(&ended, .batch(b.build()))
-        ended.selection = 1
+        ended.tree.selection = 1
         _ = reduce(&ended, .action(.cancelSelected))
-        XCTAssertNil(ended.pendingCancel)
-        XCTAssertTrue(ended.notice?.text.contains("has already finished") == true, "\(String(describing: ended.notice))")
+        XCTAssertNil(ended.mode.cancelPreview)
+        XCTAssertTrue(ended.session.notice?.text.contains("has already finished") == true, "\(String(describing: ended.session.notice))")
 
         var readOnly = state()
         _ = reduce(&readOnly, .readOnly)
         _ = reduce(&readOnly, .action(.cancelSelected))
-        XCTAssertNil(readOnly.pendingCancel)
-        XCTAssertEqual(readOnly.notice, Notice(text: "read-only: cancelling is refused", isError: true))
+        XCTAssertNil(readOnly.mode.cancelPreview)
+        XCTAssertEqual(readOnly.session.notice, Notice(text: "read-only: cancelling is refused", isError: true))
 
         var replay = state()
         _ = reduce(&replay, .replaying(file: "f", process: "t", pid: 1))
         _ = reduce(&replay, .action(.cancelSelected))
-        XCTAssertNil(replay.pendingCancel)
-        XCTAssertTrue(replay.notice?.isError == true)
+        XCTAssertNil(replay.mode.cancelPreview)
+        XCTAssertTrue(replay.session.notice?.isError == true)
     }
 
     func testChoosingWhichWaitingEventToRelease() {
@@ -86,19 +86,19 @@ final class CancelFlowTests: XCTestCase {
         second.ticket = 9; second.node = 2
         batch.pending = [first, second]
         _ = reduce(&s, .batch(batch))
-        XCTAssertEqual(s.nextPending?.ticket, 7, "the oldest by default")
+        XCTAssertEqual(s.session.nextPending?.ticket, 7, "the oldest by default")
         XCTAssertEqual(reduce(&s, .action(.step)), [.step(1)])
         _ = reduce(&s, .action(.choosePending))
-        XCTAssertEqual(s.nextPending?.ticket, 9)
+        XCTAssertEqual(s.session.nextPending?.ticket, 9)
         XCTAssertEqual(reduce(&s, .action(.step)), [.release(ticket: 9)])
-        XCTAssertEqual(s.nextPending?.ticket, 7, "back to the oldest after releasing the chosen one")
+        XCTAssertEqual(s.session.nextPending?.ticket, 7, "back to the oldest after releasing the chosen one")
     }
 
     func testTheProgramsAnswerBecomesTheNotice() {
         var s = state()
         _ = reduce(&s, .acknowledged(ok: false, text: "#9 has already ended"))
-        XCTAssertEqual(s.notice, Notice(text: "#9 has already ended", isError: true))
+        XCTAssertEqual(s.session.notice, Notice(text: "#9 has already ended", isError: true))
         _ = reduce(&s, .action(.dismiss))
-        XCTAssertNil(s.notice)
+        XCTAssertNil(s.session.notice)
     }
 }

@@ -29,30 +29,30 @@ final class FilterTests: XCTestCase {
     func testASubstringKeepsMatchesAndTheirDownstream() {
         var s = state()
         type("subject", into: &s)
-        XCTAssertEqual(s.rows.map(\.id), [1, 2, 3], "the match and the stages downstream of it")
-        XCTAssertEqual(s.matches, [3])
-        XCTAssertEqual(s.selection, 3, "the first match is selected")
+        XCTAssertEqual(s.tree.rows.map(\.id), [1, 2, 3], "the match and the stages downstream of it")
+        XCTAssertEqual(s.tree.matches, [3])
+        XCTAssertEqual(s.tree.selection, 3, "the first match is selected")
     }
 
     func testLastValuesAndRegularExpressionsMatchToo() {
         var s = state()
         type("hello", into: &s)
-        XCTAssertEqual(s.matches, [3], "matched on the last value")
+        XCTAssertEqual(s.tree.matches, [3], "matched on the last value")
         var r = state()
         type("^(Map|Debounce)$", into: &r)
-        XCTAssertEqual(r.matches, [1, 4])
+        XCTAssertEqual(r.tree.matches, [1, 4])
     }
 
     func testNJumpsBetweenMatchesWhileRunningAndEscClears() {
         var s = state()
         type("e", into: &s)   // PassthroughSubject, Filter, Debounce, TimerPublisher… and their roots
-        let first = s.selection
+        let first = s.tree.selection
         _ = reduce(&s, .action(.step))
-        XCTAssertNotEqual(s.selection, first, "n moved to the next match")
-        XCTAssertTrue(s.matches.contains(s.selection ?? 0))
+        XCTAssertNotEqual(s.tree.selection, first, "n moved to the next match")
+        XCTAssertTrue(s.tree.matches.contains(s.tree.selection ?? 0))
         _ = reduce(&s, .action(.dismiss))
-        XCTAssertEqual(s.filter, "")
-        XCTAssertEqual(s.rows.count, 5)
+        XCTAssertEqual(s.tree.filter, "")
+        XCTAssertEqual(s.tree.rows.count, 5)
     }
 
     func testEscWhileTypingClearsTheFilter() {
@@ -60,17 +60,17 @@ final class FilterTests: XCTestCase {
         _ = reduce(&s, .action(.startFilter))
         _ = reduce(&s, .action(.filterType("M")))
         _ = reduce(&s, .action(.filterType("a")))
-        XCTAssertEqual(s.rows.map(\.id), [1], "typing filters as you go")
+        XCTAssertEqual(s.tree.rows.map(\.id), [1], "typing filters as you go")
         _ = reduce(&s, .action(.dismiss))
-        XCTAssertFalse(s.editingFilter)
-        XCTAssertEqual(s.rows.count, 5)
+        XCTAssertEqual(s.mode, .browsing)
+        XCTAssertEqual(s.tree.rows.count, 5)
     }
 
     func testEndedPipelinesCanBeHidden() {
         var s = state()
         _ = reduce(&s, .action(.toggleEnded))
-        XCTAssertEqual(s.rows.map(\.id), [1, 2, 3], "the cancelled Debounce pipeline is hidden")
+        XCTAssertEqual(s.tree.rows.map(\.id), [1, 2, 3], "the cancelled Debounce pipeline is hidden")
         _ = reduce(&s, .action(.toggleEnded))
-        XCTAssertEqual(s.rows.count, 5)
+        XCTAssertEqual(s.tree.rows.count, 5)
     }
 }

@@ -84,9 +84,9 @@ final class HistoryTests: XCTestCase {
             XCTAssertEqual(state.focus, expected)
         }
         _ = reduce(&state, .action(.moveUp))
-        XCTAssertEqual(state.cursor, state.timeline.end - 1, "up in the event log: one event back")
+        XCTAssertEqual(state.history.cursor, state.history.log.end - 1, "up in the event log: one event back")
         _ = reduce(&state, .action(.moveDown))
-        XCTAssertNil(state.cursor, "down again: live")
+        XCTAssertNil(state.history.cursor, "down again: live")
         _ = reduce(&state, .action(.focusNext))
         XCTAssertEqual(state.focus, .tree, "Tab wraps around")
         _ = reduce(&state, .action(.focusPrevious))
@@ -97,25 +97,25 @@ final class HistoryTests: XCTestCase {
         var state = AppState(targetName: "t")
         _ = reduce(&state, .attached(process: "t", pid: 1))
         for batch in batches() { _ = reduce(&state, .batch(batch)) }
-        let liveValues = state.graph[1]?.values
+        let liveValues = state.history.graph[1]?.values
         _ = reduce(&state, .action(.history(-100)))
-        XCTAssertEqual(state.cursor, state.timeline.end - 100)
-        XCTAssertLessThan(state.graph[1]?.values ?? 0, liveValues ?? 0, "the past shows fewer values")
-        XCTAssertEqual(state.liveGraph[1]?.values, liveValues, "history never rewrites the live graph")
+        XCTAssertEqual(state.history.cursor, state.history.log.end - 100)
+        XCTAssertLessThan(state.history.graph[1]?.values ?? 0, liveValues ?? 0, "the past shows fewer values")
+        XCTAssertEqual(state.history.liveGraph[1]?.values, liveValues, "history never rewrites the live graph")
         // New events keep arriving while looking at the past; the view stays put.
         var more = BatchBuilder()
         more.value(1, "later")
-        let before = state.graph
+        let before = state.history.graph
         _ = reduce(&state, .batch(more.build()))
-        XCTAssertEqual(state.graph, before)
+        XCTAssertEqual(state.history.graph, before)
         _ = reduce(&state, .action(.historyStart))
-        XCTAssertEqual(state.cursor, 0)
-        XCTAssertEqual(state.graph.nodes.count, 0, "before the first event: nothing yet")
+        XCTAssertEqual(state.history.cursor, 0)
+        XCTAssertEqual(state.history.graph.nodes.count, 0, "before the first event: nothing yet")
         _ = reduce(&state, .action(.historyLive))
-        XCTAssertNil(state.cursor)
-        XCTAssertEqual(state.graph[1]?.values, (liveValues ?? 0) + 1)
+        XCTAssertNil(state.history.cursor)
+        XCTAssertEqual(state.history.graph[1]?.values, (liveValues ?? 0) + 1)
         _ = reduce(&state, .action(.history(5)))
-        XCTAssertNil(state.cursor, "past the newest event is live")
+        XCTAssertNil(state.history.cursor, "past the newest event is live")
     }
 
     /// The probe skipped this inspector (it fell behind) and sent a snapshot: the history
@@ -126,8 +126,8 @@ final class HistoryTests: XCTestCase {
         let all = batches()
         _ = reduce(&state, .batch(all[0]))
         _ = reduce(&state, .batch(all[1]))
-        let beforeGap = state.timeline.end
-        let pastValues = state.graph[1]?.values
+        let beforeGap = state.history.log.end
+        let pastValues = state.history.graph[1]?.values
 
         // The third batch never arrives; a snapshot that includes it does.
         var probeGraph = Graph()
@@ -136,21 +136,21 @@ final class HistoryTests: XCTestCase {
         snapshot.skippedEvents = UInt64(all[2].events.count)
         _ = reduce(&state, .snapshot(snapshot))
 
-        XCTAssertEqual(state.graph[1]?.values, probeGraph[1]?.values, "live shows the program's state")
-        XCTAssertEqual(state.skippedEvents, UInt64(all[2].events.count))
-        XCTAssertEqual(state.notice?.text, "fell behind: 801 events skipped, resynchronised from a snapshot")
-        XCTAssertEqual(state.timeline.end, beforeGap, "history before the gap is kept")
-        XCTAssertEqual(state.timeline.graph(at: all[0].events.count + 40)[1]?.values, 1,
+        XCTAssertEqual(state.history.graph[1]?.values, probeGraph[1]?.values, "live shows the program's state")
+        XCTAssertEqual(state.session.skippedEvents, UInt64(all[2].events.count))
+        XCTAssertEqual(state.session.notice?.text, "fell behind: 801 events skipped, resynchronised from a snapshot")
+        XCTAssertEqual(state.history.log.end, beforeGap, "history before the gap is kept")
+        XCTAssertEqual(state.history.log.graph(at: all[0].events.count + 40)[1]?.values, 1,
                        "the cursor can still go back before the gap")
-        XCTAssertEqual(state.timeline.graph(at: beforeGap - 1)[1]?.values, pastValues)
+        XCTAssertEqual(state.history.log.graph(at: beforeGap - 1)[1]?.values, pastValues)
 
         // Events after the gap fold onto the snapshot.
         var more = BatchBuilder()
         more.value(1, "after the gap")
         _ = reduce(&state, .batch(more.build()))
-        XCTAssertEqual(state.graph[1]?.values, (probeGraph[1]?.values ?? 0) + 1)
-        XCTAssertEqual(state.timeline.graph(at: state.timeline.end)[1]?.values, state.graph[1]?.values)
-        XCTAssertEqual(state.timeline.graph(at: beforeGap)[1]?.values, probeGraph[1]?.values)
+        XCTAssertEqual(state.history.graph[1]?.values, (probeGraph[1]?.values ?? 0) + 1)
+        XCTAssertEqual(state.history.log.graph(at: state.history.log.end)[1]?.values, state.history.graph[1]?.values)
+        XCTAssertEqual(state.history.log.graph(at: beforeGap)[1]?.values, probeGraph[1]?.values)
     }
 
     /// One burst of 5,000 events still gets a checkpoint every 512, and the graph at any

@@ -17,5 +17,13 @@ enum ModelFixtures {
         return state
     }
 
-    static func visibleIDs(_ state: AppState) -> [NodeID] { state.rows.map(\.id) }
+    static func visibleIDs(_ state: AppState) -> [NodeID] { state.tree.rows.map(\.id) }
+}
+
+extension Mode {
+    /// The cancel waiting for confirmation, if that is the mode.
+    var cancelPreview: CancelPreview? {
+        if case .confirmingCancel(let preview) = self { return preview }
+        return nil
+    }
 }

@@ -1,5 +1,5 @@
 import PipescopeGraph
-import PipescopeModel
+@testable import PipescopeModel
 import PipescopeTestSupport
 import PipescopeWire
 import XCTest
@@ -28,21 +28,21 @@ final class ReducerDataTests: XCTestCase {
 
         var state = AppState(targetName: "demo")
         XCTAssertTrue(reduce(&state, .snapshot(snapshot)).isEmpty)
-        XCTAssertEqual(state.graph.nodes.count, 3)
-        XCTAssertEqual(state.timeline.end, 0, "a snapshot is a state, not events")
+        XCTAssertEqual(state.history.graph.nodes.count, 3)
+        XCTAssertEqual(state.history.log.end, 0, "a snapshot is a state, not events")
 
         XCTAssertTrue(reduce(&state, .batch(second.build(sequence: 99, dropped: 4))).isEmpty)
         // History keeps each stage's newest value text on its last value event of the batch.
         var expected = second.batch.events
         expected[0].text = "2"
         expected[1].text = "20"
-        XCTAssertEqual((1...state.timeline.end).compactMap { state.timeline.event(at: $0) }, expected)
-        XCTAssertEqual(state.graph[2]?.values, 2)
-        XCTAssertEqual(state.graph[2]?.lastValue, "20")
-        XCTAssertEqual(state.graph[1]?.status, .cancelled)
-        XCTAssertEqual(state.graph.dropped, 4)
-        XCTAssertEqual(state.graph.sequence, 99)
-        XCTAssertEqual(GraphDump.lines(state.graph), GraphDump.lines(Graph.folding(first.build(), second.build())))
+        XCTAssertEqual((1...state.history.log.end).compactMap { state.history.log.event(at: $0) }, expected)
+        XCTAssertEqual(state.history.graph[2]?.values, 2)
+        XCTAssertEqual(state.history.graph[2]?.lastValue, "20")
+        XCTAssertEqual(state.history.graph[1]?.status, .cancelled)
+        XCTAssertEqual(state.history.graph.dropped, 4)
+        XCTAssertEqual(state.history.graph.sequence, 99)
+        XCTAssertEqual(GraphDump.lines(state.history.graph), GraphDump.lines(Graph.folding(first.build(), second.build())))
     }
 
     /// History evicts oldest first, a checkpoint span (512 events) at a time.
@@ -54,12 +54,12 @@ final class ReducerDataTests: XCTestCase {
             let b = batch(events: 600, firstID: NodeID(i + 1), start: t0 + Int64(i) * second)
             all += b.events
             _ = reduce(&state, .batch(b))
-            XCTAssertLessThanOrEqual(state.timeline.end - state.timeline.start, 1000 + History.checkpointStride)
+            XCTAssertLessThanOrEqual(state.history.log.end - state.history.log.start, 1000 + History.checkpointStride)
         }
-        XCTAssertGreaterThan(state.timeline.start, 0, "the oldest events were evicted")
-        let kept = ((state.timeline.start + 1)...state.timeline.end).compactMap { state.timeline.event(at: $0) }
+        XCTAssertGreaterThan(state.history.log.start, 0, "the oldest events were evicted")
+        let kept = ((state.history.log.start + 1)...state.history.log.end).compactMap { state.history.log.event(at: $0) }
         XCTAssertEqual(kept, Array(all.suffix(kept.count)), "what is kept is the newest, in order")
-        XCTAssertEqual(state.graph.nodes.count, 5, "node summaries outlive evicted events")
+        XCTAssertEqual(state.history.graph.nodes.count, 5, "node summaries outlive evicted events")
     }
 
     func testOneBatchLargerThanTheLimit() {
@@ -67,23 +67,23 @@ final class ReducerDataTests: XCTestCase {
         state.historyLimit = 600
         let b = batch(events: 2000)
         _ = reduce(&state, .batch(b))
-        XCTAssertLessThanOrEqual(state.timeline.end - state.timeline.start, 600)
-        XCTAssertEqual(state.timeline.graph(at: state.timeline.end).nodes, state.liveGraph.nodes,
+        XCTAssertLessThanOrEqual(state.history.log.end - state.history.log.start, 600)
+        XCTAssertEqual(state.history.log.graph(at: state.history.log.end).nodes, state.history.liveGraph.nodes,
                        "the newest position is still exact")
     }
 
     func testRateFromBatchesAndTicks() {
         var state = AppState(targetName: "demo")
         _ = reduce(&state, .tick(nanos: t0))
-        XCTAssertEqual(state.rate.perSecond, 0)
+        XCTAssertEqual(state.session.rate.perSecond, 0)
         _ = reduce(&state, .batch(batch(events: 50)))
         _ = reduce(&state, .tick(nanos: t0 + second))
-        XCTAssertEqual(state.rate.perSecond, 50, accuracy: 0.001)
+        XCTAssertEqual(state.session.rate.perSecond, 50, accuracy: 0.001)
         _ = reduce(&state, .batch(batch(events: 100, firstID: 2)))
         _ = reduce(&state, .tick(nanos: t0 + 2 * second))
-        XCTAssertEqual(state.rate.perSecond, 75, accuracy: 0.001)
+        XCTAssertEqual(state.session.rate.perSecond, 75, accuracy: 0.001)
         _ = reduce(&state, .tick(nanos: t0 + 4 * second))
-        XCTAssertEqual(state.rate.perSecond, 0, accuracy: 0.001, "idle for a whole window")
+        XCTAssertEqual(state.session.rate.perSecond, 0, accuracy: 0.001, "idle for a whole window")
     }
 
     func testRateOverHalfSecondTicks() {
@@ -104,32 +104,32 @@ final class ReducerDataTests: XCTestCase {
         b.subscribe(2, op: "Timer", subscriber: "Sink")
         _ = reduce(&state, .batch(b.build()))
         _ = reduce(&state, .tick(nanos: t0 + 30 * second))
-        XCTAssertEqual(state.graph.roots, [1, 2])
+        XCTAssertEqual(state.history.graph.roots, [1, 2])
         _ = reduce(&state, .tick(nanos: t0 + 61 * second))
-        XCTAssertEqual(state.graph.roots, [2])
+        XCTAssertEqual(state.history.graph.roots, [2])
     }
 
     func testAttachedSetsConnectionAndPid() {
         var state = AppState(targetName: "")
-        XCTAssertEqual(state.connection, .connecting)
+        XCTAssertEqual(state.session.connection, .connecting)
         _ = reduce(&state, .attached(process: "server", pid: 77))
-        XCTAssertEqual(state.connection, .connected)
-        XCTAssertEqual(state.pid, 77)
-        XCTAssertEqual(state.targetName, "server", "an unnamed target takes the process name")
+        XCTAssertEqual(state.session.connection, .connected)
+        XCTAssertEqual(state.session.pid, 77)
+        XCTAssertEqual(state.session.targetName, "server", "an unnamed target takes the process name")
 
         var named = AppState(targetName: "demo")
         _ = reduce(&named, .attached(process: "server", pid: 77))
-        XCTAssertEqual(named.targetName, "demo")
+        XCTAssertEqual(named.session.targetName, "demo")
     }
 
     func testDisconnectedKeepsTheGraph() {
         var state = ModelFixtures.realistic()
-        state.selection = 5
-        let before = state.graph
+        state.tree.selection = 5
+        let before = state.history.graph
         XCTAssertTrue(reduce(&state, .disconnected("the program exited")).isEmpty)
-        XCTAssertEqual(state.connection, .disconnected("the program exited"))
-        XCTAssertEqual(state.graph, before)
-        XCTAssertEqual(state.selection, 5)
+        XCTAssertEqual(state.session.connection, .disconnected("the program exited"))
+        XCTAssertEqual(state.history.graph, before)
+        XCTAssertEqual(state.tree.selection, 5)
     }
 
     func testResize() {
@@ -142,11 +142,11 @@ final class ReducerDataTests: XCTestCase {
     func testBatchForPrunedStagesChangesNothing() {
         var state = ModelFixtures.realistic()
         _ = reduce(&state, .tick(nanos: t0 + 3600 * second))
-        let before = state.graph
+        let before = state.history.graph
         var b = BatchBuilder(start: t0 + 3601 * second)
         b.value(5, "late")
         b.cancel(7)
         _ = reduce(&state, .batch(b.build(sequence: before.sequence)))
-        XCTAssertEqual(GraphDump.lines(state.graph), GraphDump.lines(before))
+        XCTAssertEqual(GraphDump.lines(state.history.graph), GraphDump.lines(before))
     }
 }

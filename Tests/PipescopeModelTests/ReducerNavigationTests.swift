@@ -1,5 +1,5 @@
 import PipescopeGraph
-import PipescopeModel
+@testable import PipescopeModel
 import PipescopeTestSupport
 import PipescopeWire
 import XCTest
@@ -12,105 +12,105 @@ final class ReducerNavigationTests: XCTestCase {
 
     func testNothingSelectedMeansTheFirstRow() {
         let state = ModelFixtures.realistic()
-        XCTAssertNil(state.selection)
+        XCTAssertNil(state.tree.selection)
         XCTAssertEqual(state.selectedNode?.id, 1)
     }
 
     func testMoveDownAndUpClamp() {
         var state = ModelFixtures.realistic()
         _ = send(&state, .moveDown)
-        XCTAssertEqual(state.selection, 2)
+        XCTAssertEqual(state.tree.selection, 2)
         _ = send(&state, .moveDown, .moveDown, .moveDown, .moveDown, .moveDown)
-        XCTAssertEqual(state.selection, 7)
+        XCTAssertEqual(state.tree.selection, 7)
         _ = send(&state, .moveDown)
-        XCTAssertEqual(state.selection, 7, "moveDown stops at the last row")
+        XCTAssertEqual(state.tree.selection, 7, "moveDown stops at the last row")
         _ = send(&state, .moveUp)
-        XCTAssertEqual(state.selection, 6)
+        XCTAssertEqual(state.tree.selection, 6)
         _ = send(&state, .home, .moveUp)
-        XCTAssertEqual(state.selection, 1, "moveUp stops at the first row")
+        XCTAssertEqual(state.tree.selection, 1, "moveUp stops at the first row")
     }
 
     func testHomeEndAndPaging() {
         var state = ModelFixtures.realistic()
-        state.treePageSize = 3
+        state.tree.pageSize = 3
         _ = send(&state, .end)
-        XCTAssertEqual(state.selection, 7)
+        XCTAssertEqual(state.tree.selection, 7)
         _ = send(&state, .home)
-        XCTAssertEqual(state.selection, 1)
+        XCTAssertEqual(state.tree.selection, 1)
         _ = send(&state, .pageDown)
-        XCTAssertEqual(state.selection, 4)
+        XCTAssertEqual(state.tree.selection, 4)
         _ = send(&state, .pageDown)
-        XCTAssertEqual(state.selection, 7, "pageDown clamps at the last row")
+        XCTAssertEqual(state.tree.selection, 7, "pageDown clamps at the last row")
         _ = send(&state, .pageUp)
-        XCTAssertEqual(state.selection, 4)
+        XCTAssertEqual(state.tree.selection, 4)
         _ = send(&state, .pageUp, .pageUp)
-        XCTAssertEqual(state.selection, 1, "pageUp clamps at the first row")
+        XCTAssertEqual(state.tree.selection, 1, "pageUp clamps at the first row")
     }
 
     func testMovesOnAnEmptyTreeDoNothing() {
         var state = AppState(targetName: "demo")
         for action: Action in [.moveUp, .moveDown, .pageUp, .pageDown, .home, .end, .collapse, .expand] {
             XCTAssertEqual(send(&state, action), [])
-            XCTAssertNil(state.selection)
+            XCTAssertNil(state.tree.selection)
         }
     }
 
     func testCollapseHidesChildren() {
         var state = ModelFixtures.realistic()
         _ = send(&state, .home, .collapse)
-        XCTAssertEqual(state.collapsed, [1])
-        XCTAssertEqual(state.selection, 1)
+        XCTAssertEqual(state.tree.collapsed, [1])
+        XCTAssertEqual(state.tree.selection, 1)
         XCTAssertEqual(ModelFixtures.visibleIDs(state), [1, 4, 5, 6, 7])
-        XCTAssertEqual(state.rows.first?.isCollapsed, true)
+        XCTAssertEqual(state.tree.rows.first?.isCollapsed, true)
         _ = send(&state, .moveDown)
-        XCTAssertEqual(state.selection, 4, "moving skips the hidden stages")
+        XCTAssertEqual(state.tree.selection, 4, "moving skips the hidden stages")
     }
 
     func testCollapseOnALeafSelectsItsParent() {
         var state = ModelFixtures.realistic()
-        state.selection = 3
+        state.tree.selection = 3
         _ = send(&state, .collapse)
-        XCTAssertEqual(state.selection, 2)
-        XCTAssertEqual(state.collapsed, [])
+        XCTAssertEqual(state.tree.selection, 2)
+        XCTAssertEqual(state.tree.collapsed, [])
         _ = send(&state, .collapse)
-        XCTAssertEqual(state.collapsed, [2], "the parent has children, so it folds")
+        XCTAssertEqual(state.tree.collapsed, [2], "the parent has children, so it folds")
         _ = send(&state, .collapse)
-        XCTAssertEqual(state.selection, 1, "a folded stage goes to its downstream")
+        XCTAssertEqual(state.tree.selection, 1, "a folded stage goes to its downstream")
     }
 
     func testCollapseOnAFoldedRootStays() {
         var state = ModelFixtures.realistic()
         _ = send(&state, .home, .collapse, .collapse)
-        XCTAssertEqual(state.selection, 1)
-        XCTAssertEqual(state.collapsed, [1])
+        XCTAssertEqual(state.tree.selection, 1)
+        XCTAssertEqual(state.tree.collapsed, [1])
     }
 
     func testExpand() {
         var state = ModelFixtures.realistic()
         _ = send(&state, .home, .collapse)
         _ = send(&state, .expand)
-        XCTAssertEqual(state.collapsed, [])
-        XCTAssertEqual(state.selection, 1)
+        XCTAssertEqual(state.tree.collapsed, [])
+        XCTAssertEqual(state.tree.selection, 1)
         _ = send(&state, .expand)
-        XCTAssertEqual(state.selection, 2, "expanding an open stage goes upstream")
+        XCTAssertEqual(state.tree.selection, 2, "expanding an open stage goes upstream")
         _ = send(&state, .expand, .expand)
-        XCTAssertEqual(state.selection, 3, "a leaf does not move")
+        XCTAssertEqual(state.tree.selection, 3, "a leaf does not move")
     }
 
     func testSelectionHiddenByAFoldMovesToTheVisibleAncestor() {
         var state = ModelFixtures.realistic()
-        state.selection = 3
-        state.collapsed = [1, 2]
+        state.tree.selection = 3
+        state.tree.collapsed = [1, 2]
         _ = reduce(&state, .tick(nanos: ModelFixtures.t0))
-        XCTAssertEqual(state.selection, 1)
+        XCTAssertEqual(state.tree.selection, 1)
     }
 
     func testSelectionHiddenByAnInnerFold() {
         var state = ModelFixtures.realistic()
-        state.selection = 3
-        state.collapsed = [2]
+        state.tree.selection = 3
+        state.tree.collapsed = [2]
         _ = reduce(&state, .resize(width: 100, height: 30))
-        XCTAssertEqual(state.selection, 2)
+        XCTAssertEqual(state.tree.selection, 2)
     }
 
     /// A flatMap's inner pipeline ends and is pruned while selected: the selection goes to
@@ -125,9 +125,9 @@ final class ReducerNavigationTests: XCTestCase {
         b.finish(5)
         var state = AppState(targetName: "demo")
         _ = reduce(&state, .batch(b.build()))
-        state.selection = 6
+        state.tree.selection = 6
         _ = reduce(&state, .tick(nanos: ModelFixtures.t0 + 61 * ModelFixtures.second))
-        XCTAssertNil(state.graph[6])
+        XCTAssertNil(state.history.graph[6])
         XCTAssertEqual(state.selectedNode?.id, 3, "selection jumped to \(String(describing: state.selectedNode?.id))")
     }
 
@@ -138,7 +138,7 @@ final class ReducerNavigationTests: XCTestCase {
         b.finish(2)
         var state = AppState(targetName: "demo")
         _ = reduce(&state, .batch(b.build()))
-        state.selection = 2
+        state.tree.selection = 2
         _ = reduce(&state, .tick(nanos: ModelFixtures.t0 + 61 * ModelFixtures.second))
         XCTAssertEqual(state.selectedNode?.id, 1)
     }
@@ -151,21 +151,21 @@ final class ReducerNavigationTests: XCTestCase {
 
     func testHelpSwallowsMovementAndClosesWithEscOrQuestionMark() {
         var state = ModelFixtures.realistic()
-        state.selection = 2
+        state.tree.selection = 2
         _ = send(&state, .toggleHelp)
-        XCTAssertTrue(state.showHelp)
+        XCTAssertEqual(state.mode, .help)
         for action: Action in [.moveUp, .moveDown, .pageUp, .pageDown, .home, .end, .collapse, .expand] {
             XCTAssertEqual(send(&state, action), [])
         }
-        XCTAssertEqual(state.selection, 2)
-        XCTAssertEqual(state.collapsed, [])
-        XCTAssertTrue(state.showHelp)
+        XCTAssertEqual(state.tree.selection, 2)
+        XCTAssertEqual(state.tree.collapsed, [])
+        XCTAssertEqual(state.mode, .help)
         _ = send(&state, .dismiss)
-        XCTAssertFalse(state.showHelp, "Esc closes help")
+        XCTAssertEqual(state.mode, .browsing, "Esc closes help")
         _ = send(&state, .toggleHelp, .toggleHelp)
-        XCTAssertFalse(state.showHelp, "? closes help")
+        XCTAssertEqual(state.mode, .browsing, "? closes help")
         _ = send(&state, .dismiss)
-        XCTAssertFalse(state.showHelp, "Esc without help does nothing")
+        XCTAssertEqual(state.mode, .browsing, "Esc without help does nothing")
         _ = send(&state, .toggleHelp)
         XCTAssertEqual(send(&state, .quit), [.quit], "q quits even with help open")
     }

@@ -1,6 +1,6 @@
 import Foundation
 import PipescopeGraph
-import PipescopeModel
+@testable import PipescopeModel
 import PipescopeTestSupport
 import PipescopeViews
 import PipescopeWire
@@ -60,7 +60,7 @@ final class MainScreenSemanticTests: XCTestCase {
         var buffer = render(state)
         let line = try? XCTUnwrap(selectedLine(buffer), "the selected row is on screen")
         XCTAssertTrue(line.map { buffer.lines()[$0].contains("Scan") } == true, "\(buffer.lines())")
-        state.selection = 1
+        state.tree.selection = 1
         buffer = render(state)
         XCTAssertTrue(buffer.lines()[3].contains("▾ Map → Sink"), buffer.lines()[3])
     }
@@ -161,7 +161,7 @@ final class MainScreenSemanticTests: XCTestCase {
         b.subscribe(1, op: "Just", subscriber: "Sink")
         b.value(1, "two\nlines\tand\u{7}bell")
         var state = ViewFixtures.connected(b.build())
-        state.selection = 1
+        state.tree.selection = 1
         let lines = render(state, 120, 40).lines()
         XCTAssertTrue(lines.contains { $0.contains("last two?lines and?bell") }, lines.joined(separator: "\n"))
     }
@@ -264,7 +264,7 @@ final class MainScreenSemanticTests: XCTestCase {
         XCTAssertTrue(lines[heading + 1].hasPrefix("│    Map → Sink"), lines[heading + 1])
         XCTAssertTrue(lines[heading + 2].hasPrefix("│    Scan → Sink"), lines[heading + 2])
         XCTAssertTrue(lines[heading + 3].hasPrefix("│  Timer → Sink"), lines[heading + 3])
-        XCTAssertEqual(state.rows.filter(\.isStage).map(\.id), [1, 3, 2], "the grouped roots, then the others")
+        XCTAssertEqual(state.tree.rows.filter(\.isStage).map(\.id), [1, 3, 2], "the grouped roots, then the others")
 
         var released = BatchBuilder(start: b.now)
         released.add(.eventOwnerReleased, 0) { $0.other = 7; $0.text = "ProfileScreen" }
@@ -284,7 +284,7 @@ final class ValueTextDetailTests: XCTestCase {
         var state = AppState(targetName: "t")
         _ = reduce(&state, .attached(process: "t", pid: 1))
         _ = reduce(&state, .batch(b.build()))
-        state.selection = 1
+        state.tree.selection = 1
         return state
     }
 
@@ -305,7 +305,7 @@ final class ValueTextDetailTests: XCTestCase {
         var s = state()
         XCTAssertEqual(reduce(&s, .action(.toggleWatch)), [.watch([1])])
         XCTAssertTrue(captureLine(s)?.hasPrefix("│watched: every value described (v stops)  ") == true)
-        XCTAssertEqual(s.notice?.text, "watching #1 Map: every value is described, on the program's thread (v stops)")
+        XCTAssertEqual(s.session.notice?.text, "watching #1 Map: every value is described, on the program's thread (v stops)")
         XCTAssertEqual(reduce(&s, .action(.toggleWatch)), [.watch([])])
         XCTAssertTrue(captureLine(s)?.hasPrefix("│newer values not described") == true)
     }
@@ -314,6 +314,6 @@ final class ValueTextDetailTests: XCTestCase {
         var s = state()
         _ = reduce(&s, .replaying(file: "f", process: "t", pid: 1))
         XCTAssertEqual(reduce(&s, .action(.toggleWatch)), [])
-        XCTAssertEqual(s.notice?.text, "this is a recording: its values were captured as it was recorded")
+        XCTAssertEqual(s.session.notice?.text, "this is a recording: its values were captured as it was recorded")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import PipescopeGraph
-import PipescopeModel
+@testable import PipescopeModel
 import PipescopeTestSupport
 import PipescopeViews
 import PipescopeWire
@@ -29,13 +29,13 @@ enum ViewFixtures {
     /// The filter/map/subject pipeline plus a cancelled and a failed one (ids 1…7).
     static func realistic(selection: NodeID? = 2) -> AppState {
         var state = connected(WireFixtures.realisticBatch())
-        state.selection = selection
+        state.tree.selection = selection
         return state
     }
 
     static func deep(depth: Int = 12, selection: NodeID? = nil) -> AppState {
         var state = connected(WireFixtures.deepChain(depth: depth))
-        state.selection = selection ?? NodeID(depth)
+        state.tree.selection = selection ?? NodeID(depth)
         return state
     }
 
@@ -55,7 +55,7 @@ enum ViewFixtures {
         b.value(2, "UserRecord(id: 42)")
         b.value(1, longValue)
         var state = connected(b.build())
-        state.selection = 1
+        state.tree.selection = 1
         return state
     }
 
@@ -78,7 +78,7 @@ enum ViewFixtures {
         b.request(4, .unlimited)
         b.cancel(4, cause: .inspector)
         var state = connected(b.build())
-        state.selection = 1
+        state.tree.selection = 1
         return state
     }
 

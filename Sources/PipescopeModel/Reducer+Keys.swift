@@ -1,0 +1,73 @@
+import PipescopeGraph
+
+// MARK: - Keys, by mode
+
+/// A key, acted on by the layer that has the keyboard and by no other.
+///
+/// | mode             | acts on                                                   | any other action            |
+/// |------------------|-----------------------------------------------------------|-----------------------------|
+/// | browsing         | every action                                              | —                           |
+/// | filtering        | `filterType`, `filterBackspace`, `filterAccept`; `dismiss` clears | ignored             |
+/// | help             | `toggleHelp`, `dismiss` close; `toggleLints` switches; `quit` | ignored, kept in `ignoredKey` |
+/// | warnings         | `toggleLints`, `dismiss` close; `toggleHelp` switches; `quit` | ignored, kept in `ignoredKey` |
+/// | confirmingCancel | `confirm` sends the cancel; `quit`                        | keeps the stage, says so    |
+func apply(_ action: Action, to state: inout AppState) -> [Effect] {
+    state.ignoredKey = nil
+    switch state.mode {
+    case .browsing:
+        return browse(action, &state)
+    case .filtering:
+        editFilter(action, &state)
+        return []
+    case .help, .warnings:
+        return readOverlay(action, &state)
+    case .confirmingCancel(let preview):
+        return confirmCancel(preview, action, &state)
+    }
+}
+
+/// Typing the filter: the tree filters as you type, and the first match is selected.
+private func editFilter(_ action: Action, _ state: inout AppState) {
+    switch action {
+    case .filterType(let c): state.tree.filter.append(c)
+    case .filterBackspace: if !state.tree.filter.isEmpty { state.tree.filter.removeLast() }
+    case .filterAccept: state.mode = .browsing
+    case .dismiss:
+        state.mode = .browsing
+        state.tree.filter = ""
+    default: break
+    }
+    state.refreshRows()
+    if let first = state.tree.matches.first { state.tree.selection = first }
+}
+
+/// Help and warnings cover the middle of the screen, so they keep the keys: their own
+/// key or Esc closes them, the other's key switches to it, `q` quits, and any other key
+/// does nothing (the hint bar names it and says how to close).
+private func readOverlay(_ action: Action, _ state: inout AppState) -> [Effect] {
+    switch action {
+    case .quit: return [.quit]
+    case .dismiss: state.mode = .browsing
+    case .toggleHelp: state.mode = state.mode == .help ? .browsing : .help
+    case .toggleLints: state.mode = state.mode == .warnings ? .browsing : .warnings
+    default: state.ignoredKey = action
+    }
+    return []
+}
+
+/// The confirmation is on top and names what the cancel reaches: `y` sends it, `q`
+/// quits, and any other key keeps the stage.
+private func confirmCancel(_ preview: CancelPreview, _ action: Action, _ state: inout AppState) -> [Effect] {
+    switch action {
+    case .confirm:
+        state.mode = .browsing
+        state.session.notice = Notice(text: "cancelling #\(preview.target)…", isError: false)
+        return [.cancelNode(preview.target)]
+    case .quit:
+        return [.quit]
+    default:
+        state.mode = .browsing
+        state.session.notice = Notice(text: "not cancelled", isError: false)
+        return []
+    }
+}
