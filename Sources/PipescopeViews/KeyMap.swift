@@ -78,15 +78,25 @@ public enum KeyMap {
         mode == .filtering ? filterAction(for: key) : action(for: key)
     }
 
+    /// The keys that edit the filter while it is typed; every other character is text.
+    public static let filterBindings: [KeyBinding] = [
+        KeyBinding(keys: [.backspace, .delete], label: "Backspace", action: .filterBackspace,
+                   help: "delete the last character", hint: nil),
+        KeyBinding(keys: [.enter], label: "Enter", action: .filterAccept, help: "keep the filter", hint: "Enter keep"),
+        KeyBinding(keys: [.escape], label: "Esc", action: .dismiss, help: "clear the filter", hint: "Esc clear"),
+    ]
+
+    private static let filterTable: [Key: Action] = {
+        var t: [Key: Action] = [:]
+        for b in filterBindings { for k in b.keys { t[k] = b.action } }
+        return t
+    }()
+
     /// While the filter is being typed, keys are text.
     public static func filterAction(for key: Key) -> Action? {
-        switch key {
-        case .character(let c): return .filterType(c)
-        case .backspace, .delete: return .filterBackspace
-        case .enter: return .filterAccept
-        case .escape: return .dismiss
-        default: return nil
-        }
+        if let action = filterTable[key] { return action }
+        if case .character(let c) = key { return .filterType(c) }
+        return nil
     }
 
     /// The hint bar's entries, in table order.
@@ -101,6 +111,58 @@ public enum KeyMap {
         case .timeline: return ["←→ history", "+ - zoom"] + everywhere.prefix(5)
         case .events: return ["↑↓ history", "f this stage"] + everywhere.prefix(5)
         case .detail: return ["Tab next pane"] + everywhere.prefix(6)
+        }
+    }
+
+    // MARK: - Hints for the hint bar's other lines
+
+    /// How the first key bound to `action` is written ("c"); a digit is itself.
+    public static func label(for action: Action) -> String? {
+        if case .digit(let d) = action { return String(d) }
+        return (bindings + filterBindings).first { $0.action == action }?.label
+    }
+
+    /// The keys bound to `actions` and what they do, as the hint bar writes it:
+    /// `hint(.history(-1), .history(1), does: "step")` is "[ ] step".
+    public static func hint(_ actions: Action..., does what: String) -> String {
+        (actions.compactMap { label(for: $0) } + [what]).joined(separator: " ")
+    }
+
+    /// The binding's own hint for `action` ("? help"), or its label and `fallback`.
+    static func ownHint(_ action: Action, or fallback: String) -> String {
+        bindings.first { $0.action == action }?.hint ?? hint(action, does: fallback)
+    }
+
+    /// While looking at the past: stepping through it and back to live.
+    public static var historyHints: [String] {
+        [hint(.history(-1), .history(1), does: "step"), hint(.history(-50), .history(50), does: "50"),
+         hint(.historyLive, does: "live")]
+    }
+
+    /// While paused: stepping and resuming (``chooseHint`` when several threads wait).
+    public static var pausedHints: [String] { [hint(.step, does: "step"), hint(.togglePause, does: "resume")] }
+    public static var chooseHint: String { hint(.choosePending, does: "choose") }
+
+    /// While the filter is typed.
+    public static var filterHints: [String] { filterBindings.compactMap(\.hint) }
+
+    /// The keys that act in a mode that keeps the keyboard (everything but browsing and
+    /// filtering): what closes it, what switches, what quits.
+    public static func hints(for mode: Mode) -> [String] {
+        let quit = ownHint(.quit, or: "quit")
+        switch mode {
+        case .help:
+            return [hint(.toggleHelp, does: "or " + (label(for: .dismiss) ?? "Esc") + " close"),
+                    ownHint(.toggleLints, or: "warnings"), quit]
+        case .warnings:
+            return [hint(.toggleLints, does: "or " + (label(for: .dismiss) ?? "Esc") + " close"),
+                    ownHint(.toggleHelp, or: "help"), quit]
+        case .confirmingCancel:
+            return [hint(.confirm, does: "cancel"), "any other key keeps it", quit]
+        case .filtering:
+            return filterHints
+        case .browsing:
+            return hints
         }
     }
 }

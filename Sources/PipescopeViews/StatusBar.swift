@@ -32,19 +32,51 @@ public enum StatusBar {
         var stats = "  \(Format.rate(state.session.rate.perSecond))  dropped \(state.history.graph.dropped)\(skipped)  "
         if case .replay(let file) = state.session.connection { stats = "  \(file)  dropped \(state.history.graph.dropped)\(skipped)  " }
         x += buffer.put(stats, x: x, y: area.y, style: bar, maxWidth: area.maxX - x)
-        let help = "? help "
+        let help = KeyMap.ownHint(.toggleHelp, or: "help") + " "
         if area.maxX - x >= help.count {
             buffer.put(help, x: area.maxX - help.count, y: area.y, style: bar)
         }
     }
 }
 
-/// The bottom line: the most useful keys, from the keymap; or why the connection ended.
+/// The bottom line: the keys that act now, from the keymap; or why the connection ended.
+///
+/// A mode that keeps the keyboard (help, warnings, a confirmation, the filter being
+/// typed) has the line to itself, so it never advertises keys that would do nothing.
 public enum HintBar {
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard !area.isEmpty else { return }
+        switch state.mode {
+        case .browsing:
+            renderBrowsing(state, theme: theme, area: area, into: &buffer)
+        case .filtering:
+            let text = " /" + state.tree.filter + (theme.glyphs.isUnicode ? "█" : "_")
+                + "   \(state.tree.matches.count) match\(state.tree.matches.count == 1 ? "" : "es")  "
+                + KeyMap.filterHints.joined(separator: "  ")
+            buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width, style: Style(bold: true), glyphs: theme.glyphs)
+        case .help, .warnings, .confirmingCancel:
+            renderModeKeys(state, theme: theme, area: area, into: &buffer)
+        }
+    }
+
+    /// The keys the open overlay acts on; after a key it ignored, which key and why first.
+    static func renderModeKeys(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
+        let keys = KeyMap.hints(for: state.mode).joined(separator: "  ")
+        guard let ignored = state.ignoredKey else {
+            buffer.putTruncated(" " + theme.text(keys), x: area.x, y: area.y, maxWidth: area.width, style: theme.dim,
+                                glyphs: theme.glyphs)
+            return
+        }
+        let key = KeyMap.label(for: ignored) ?? "that key"
+        let open = state.mode == .help ? "the help is open" : "the warnings are open"
+        let text = " \(key) does nothing while \(open)  " + keys
+        buffer.putTruncated(theme.text(text), x: area.x, y: area.y, maxWidth: area.width,
+                            style: Style(foreground: theme.colors ? .red : nil, bold: true), glyphs: theme.glyphs)
+    }
+
+    static func renderBrowsing(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         if case .disconnected(let why) = state.session.connection {
-            let text = theme.text(" disconnected: \(why)  (what was seen stays on screen; q quits)")
+            let text = theme.text(" disconnected: \(why)  (what was seen stays on screen; \(KeyMap.hint(.quit, does: "quits")))")
             buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width,
                                 style: Style(foreground: theme.colors ? .red : nil, bold: true), glyphs: theme.glyphs)
             return
@@ -55,12 +87,6 @@ public enum HintBar {
                                 style: style, glyphs: theme.glyphs)
             return
         }
-        if state.mode == .filtering {
-            let text = " /" + state.tree.filter + (theme.glyphs.isUnicode ? "█" : "_")
-                + "   \(state.tree.matches.count) match\(state.tree.matches.count == 1 ? "" : "es")  Enter keep  Esc clear"
-            buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width, style: Style(bold: true), glyphs: theme.glyphs)
-            return
-        }
         if let cursor = state.history.cursor {
             var text = " history"
             if let event = state.history.log.event(at: cursor) {
@@ -69,7 +95,7 @@ public enum HintBar {
             } else {
                 text += " · before the first event kept"
             }
-            text += "  [ ] step  { } 50  G live"
+            text += "  " + KeyMap.historyHints.joined(separator: "  ")
             buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width,
                                 style: Style(foreground: theme.colors ? .magenta : nil, bold: true), glyphs: theme.glyphs)
             return
@@ -80,11 +106,11 @@ public enum HintBar {
                 let op = state.history.graph[next.node]?.operatorName ?? "?"
                 let which = state.session.pending.count > 1 ? " [\(min(state.session.chosenPending, state.session.pending.count - 1) + 1)/\(state.session.pending.count)]" : ""
                 text += theme.text(" · next\(which): #\(next.node) \(op) \(Format.word(for: next.kind)) on \(next.thread)")
-                if state.session.pending.count > 1 { text += "  > choose" }
+                if state.session.pending.count > 1 { text += "  " + KeyMap.chooseHint }
             } else {
                 text += " · no thread has reached an event yet"
             }
-            text += "  n step  space resume"
+            text += "  " + KeyMap.pausedHints.joined(separator: "  ")
             if state.session.countPrefix > 0 { text += "  count \(state.session.countPrefix)" }
             buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width,
                                 style: Style(foreground: theme.colors ? .yellow : nil, bold: true), glyphs: theme.glyphs)

@@ -1,0 +1,116 @@
+import Foundation
+import PipescopeGraph
+import PipescopeModel
+import PipescopeViews
+import TerminalKit
+import XCTest
+
+/// No key reaches a layer the user cannot see: with the help or the warnings open, `c`
+/// and `y` cancel nothing, and the screen says why; a confirmation is always on top and
+/// names the stage.
+final class ModeKeysTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        setenv("TZ", "UTC", 1)
+        tzset()
+    }
+
+    /// Presses keys the way the app loop does: through the keymap of the current mode.
+    private func press(_ state: inout AppState, _ keys: Key...) -> [Effect] {
+        keys.flatMap { key in KeyMap.action(for: key, in: state.mode).map { reduce(&state, .action($0)) } ?? [] }
+    }
+
+    private func screen(_ state: AppState, _ width: Int = 80, _ height: Int = 24) -> [String] {
+        ViewFixtures.render(state, width: width, height: height, theme: .plainUnicode).lines()
+    }
+
+    /// Map (#2) is active, so `c` on it would open a confirmation when browsing.
+    private func browsing() -> AppState { ViewFixtures.realistic(selection: 2) }
+
+    func testWithTheWarningsOpenCAndYCancelNothingAndTheScreenSaysWhy() {
+        var state = browsing()
+        XCTAssertEqual(press(&state, .character("w")), [])
+        XCTAssertEqual(state.mode, .warnings)
+        XCTAssertEqual(press(&state, .character("c")), [])
+        XCTAssertEqual(state.mode, .warnings, "the warnings keep the keyboard")
+        var lines = screen(state)
+        XCTAssertTrue(lines.contains { $0.contains("Warnings (") }, "the warnings are still on screen")
+        XCTAssertFalse(lines.contains { $0.contains("Cancel #2") }, "no confirmation, drawn or hidden")
+        XCTAssertEqual(lines[23], " c does nothing while the warnings are open  w or Esc close  ? help  q quit")
+        XCTAssertEqual(press(&state, .character("y")), [], "no cancel is sent")
+        lines = screen(state)
+        XCTAssertEqual(lines[23], " y does nothing while the warnings are open  w or Esc close  ? help  q quit")
+        XCTAssertEqual(state.session.notice, nil, "nothing was sent, so the program has nothing to answer")
+    }
+
+    func testWithTheHelpOpenCAndYCancelNothingAndTheScreenSaysWhy() {
+        for (width, height) in [(80, 24), (120, 40)] {
+            var state = browsing()
+            XCTAssertEqual(press(&state, .character("?"), .character("c")), [])
+            XCTAssertEqual(state.mode, .help)
+            var lines = screen(state, width, height)
+            XCTAssertTrue(lines.contains { $0.contains(" Keys ") }, "the help is still on screen")
+            XCTAssertFalse(lines.contains { $0.contains("Cancel #2") })
+            XCTAssertEqual(lines[height - 1], " c does nothing while the help is open  ? or Esc close  w warnings  q quit")
+            XCTAssertEqual(press(&state, .character("y")), [], "no cancel is sent")
+            lines = screen(state, width, height)
+            XCTAssertTrue(lines[height - 1].hasPrefix(" y does nothing while the help is open"), lines[height - 1])
+        }
+    }
+
+    /// Once the overlay is closed, `c` opens the confirmation on top, naming the stage
+    /// and what it reaches, and only then does `y` send the cancel.
+    func testAfterClosingTheConfirmationIsOnTopAndNamesTheStage() {
+        var state = browsing()
+        _ = press(&state, .character("w"), .character("c"), .escape)
+        XCTAssertEqual(state.mode, .browsing)
+        XCTAssertEqual(press(&state, .character("c")), [])
+        let lines = screen(state)
+        XCTAssertTrue(lines.contains { $0.contains("Cancel #2 Map?") }, lines.joined(separator: "\n"))
+        XCTAssertFalse(lines.contains { $0.contains("Warnings (") })
+        XCTAssertEqual(lines[23], " y cancel  any other key keeps it  q quit")
+        XCTAssertEqual(press(&state, .character("y")), [.cancelNode(2)])
+        XCTAssertEqual(state.mode, .browsing)
+    }
+
+    /// The help and the warnings switch to each other rather than stack: the layer with
+    /// the keys is always the one drawn.
+    func testHelpAndWarningsSwitchRatherThanStack() {
+        var state = browsing()
+        _ = press(&state, .character("w"), .character("?"))
+        XCTAssertEqual(state.mode, .help)
+        XCTAssertFalse(screen(state).contains { $0.contains("Warnings (") })
+        _ = press(&state, .character("w"))
+        XCTAssertEqual(state.mode, .warnings)
+        XCTAssertFalse(screen(state).contains { $0.contains(" Keys ") })
+        _ = press(&state, .escape)
+        XCTAssertEqual(state.mode, .browsing)
+        XCTAssertTrue(screen(state)[23].hasPrefix(" ↑↓ move"), "back to the browsing keys")
+    }
+
+    /// Every key of the keymap, pressed with the help or the warnings open, does
+    /// nothing behind them: no effect but quitting, and nothing under the overlay moves.
+    func testNoKeyActsBehindTheHelpOrTheWarnings() {
+        let keys = KeyMap.bindings.flatMap(\.keys) + (0...9).map { Key.character(Character(String($0))) }
+        for overlay: Key in [.character("?"), .character("w")] {
+            for key in keys {
+                var state = browsing()
+                _ = press(&state, overlay)
+                let before = (state.tree.selection, state.tree.collapsed, state.tree.filter, state.tree.hideEnded,
+                              state.history.cursor, state.focus, state.session.countPrefix, state.timeline.scale)
+                let effects = press(&state, key)
+                let action = KeyMap.action(for: key)
+                XCTAssertEqual(effects, action == .quit ? [.quit] : [], "\(key) in \(overlay)")
+                XCTAssertTrue([.help, .warnings, .browsing].contains(state.mode), "\(key) in \(overlay): \(state.mode)")
+                XCTAssertEqual(state.tree.selection, before.0, "\(key) in \(overlay)")
+                XCTAssertEqual(state.tree.collapsed, before.1, "\(key) in \(overlay)")
+                XCTAssertEqual(state.tree.filter, before.2, "\(key) in \(overlay)")
+                XCTAssertEqual(state.tree.hideEnded, before.3, "\(key) in \(overlay)")
+                XCTAssertEqual(state.history.cursor, before.4, "\(key) in \(overlay)")
+                XCTAssertEqual(state.focus, before.5, "\(key) in \(overlay)")
+                XCTAssertEqual(state.session.countPrefix, before.6, "\(key) in \(overlay)")
+                XCTAssertEqual(state.timeline.scale, before.7, "\(key) in \(overlay)")
+            }
+        }
+    }
+}
