@@ -39,11 +39,8 @@ extension AppState {
             let graph = history.graph
             var all = graph.rows(collapsed: collapsed)
             if hideEnded {
-                all = all.filter { row in
-                    var root = row.id
-                    while let p = graph[root]?.parent { root = p }
-                    return !graph.isEnded(root)
-                }
+                var ended = EndedPipelines(graph)
+                all.removeAll { ended.contains($0.id) }
             }
             guard !filter.isEmpty else {
                 rows = all

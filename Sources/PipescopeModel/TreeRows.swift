@@ -64,3 +64,79 @@ extension Graph {
         }
     }
 }
+
+// MARK: - Hiding ended pipelines
+
+/// Answers "has the pipeline this stage belongs to ended?" for the rows of one graph,
+/// in time linear in the graph however many rows ask.
+///
+/// A pipeline has ended when its root and every stage upstream of it are terminal
+/// (``Graph/isEnded(_:)``). Each stage's root is found once (walks up are remembered
+/// along the way), and each root is decided once, by an iterative post-order pass that
+/// stops at the first stage still live.
+///
+/// ```swift
+/// var ended = EndedPipelines(graph)
+/// rows.removeAll { ended.contains($0.id) }
+/// ```
+struct EndedPipelines {
+    private let graph: Graph
+    /// Each stage's root, for stages already walked.
+    private var rootOf: [NodeID: NodeID] = [:]
+    /// Whether a stage and everything upstream of it have ended, for stages decided.
+    private var ended: [NodeID: Bool] = [:]
+
+    init(_ graph: Graph) {
+        self.graph = graph
+    }
+
+    /// Whether the pipeline `id` belongs to has ended (a stage the graph no longer has
+    /// counts as ended, as in ``Graph/isEnded(_:)``).
+    mutating func contains(_ id: NodeID) -> Bool {
+        isEnded(root(of: id))
+    }
+
+    /// The most downstream stage above `id` (following `parent`), remembering the answer
+    /// for every stage on the way.
+    private mutating func root(of id: NodeID) -> NodeID {
+        var walked: [NodeID] = []
+        var current = id
+        while walked.count <= graph.nodes.count {
+            if let known = rootOf[current] {
+                current = known
+                break
+            }
+            guard let parent = graph[current]?.parent else { break }
+            walked.append(current)
+            current = parent
+        }
+        for stage in walked { rootOf[stage] = current }
+        return current
+    }
+
+    /// ``Graph/isEnded(_:)`` without recursion, each stage decided at most once.
+    private mutating func isEnded(_ top: NodeID) -> Bool {
+        if let known = ended[top] { return known }
+        var stack: [(id: NodeID, childrenDecided: Bool)] = [(top, false)]
+        var entered: Set<NodeID> = []
+        while let (id, childrenDecided) = stack.popLast() {
+            guard ended[id] == nil else { continue }
+            guard let node = graph[id] else {
+                ended[id] = true
+                continue
+            }
+            // A live stage decides its whole subtree: no need to look upstream.
+            guard node.status.isTerminal else {
+                ended[id] = false
+                continue
+            }
+            if childrenDecided {
+                ended[id] = node.children.allSatisfy { ended[$0] ?? true }
+            } else if entered.insert(id).inserted {
+                stack.append((id, true))
+                for child in node.children where ended[child] == nil { stack.append((child, false)) }
+            }
+        }
+        return ended[top] ?? true
+    }
+}

@@ -73,4 +73,60 @@ final class FilterTests: XCTestCase {
         _ = reduce(&s, .action(.toggleEnded))
         XCTAssertEqual(s.tree.rows.count, 5)
     }
+
+    /// 10,000 stages: pipelines ended in every stage are hidden; pipelines whose root
+    /// ended while a stage upstream still runs are not, nor the ended branch of a live
+    /// one; chains 1,000 deep are decided without recursion. (Correctness only; the work
+    /// is linear by construction.)
+    func testHidingEndedPipelinesOfTenThousandStages() {
+        var b = BatchBuilder(step: 0)
+        var shown: [NodeID] = []
+        var next: NodeID = 1
+        func pipeline(_ length: Int, ended: Bool, liveAtTheTop: Bool = false) {
+            let ids = (0..<length).map { next + NodeID($0) }
+            b.chain(from: next, subscriber: "Sink", ops: (0..<length).map { "Op\($0)" })
+            if ended || liveAtTheTop {
+                for id in ids.dropLast(liveAtTheTop ? 1 : 0) { b.cancel(id) }
+            }
+            if !ended { shown += ids }
+            next += NodeID(length)
+        }
+        for p in 0..<80 {
+            switch p % 3 {
+            case 0: pipeline(100, ended: true)
+            case 1: pipeline(100, ended: false, liveAtTheTop: true)
+            default: pipeline(100, ended: false)
+            }
+        }
+        pipeline(900, ended: true)
+        // A live Zip whose first input has ended entirely: the pipeline has not ended, so
+        // its ended branch stays with it.
+        let zip = next
+        b.subscribe(zip, op: "Zip", subscriber: "Sink")
+        for i in 0..<50 {
+            b.subscribe(zip + 1 + NodeID(i), parent: i == 0 ? zip : zip + NodeID(i), op: "Ended\(i)", subscriber: "Zip")
+        }
+        for i in 0..<49 {
+            b.subscribe(zip + 51 + NodeID(i), parent: i == 0 ? zip : zip + 50 + NodeID(i), op: "Live\(i)", subscriber: "Zip")
+        }
+        for i in 0..<50 { b.cancel(zip + 1 + NodeID(i)) }
+        shown += (0..<100).map { zip + NodeID($0) }
+        next += 100
+        pipeline(1_000, ended: false, liveAtTheTop: true)
+        var s = AppState(targetName: "t")
+        _ = reduce(&s, .attached(process: "t", pid: 1))
+        _ = reduce(&s, .batch(b.build()))
+        XCTAssertEqual(s.tree.rows.count, 10_000)
+        _ = reduce(&s, .action(.toggleEnded))
+        XCTAssertEqual(s.tree.rows.count, shown.count)
+        XCTAssertEqual(s.tree.rows.map(\.id), shown, "exactly the pipelines with a stage still running, in order")
+        // New events keep the hidden set right: the last live stage of one ends.
+        var more = BatchBuilder(step: 0)
+        more.cancel(NodeID(10_000))
+        _ = reduce(&s, .batch(more.build()))
+        XCTAssertEqual(s.tree.rows.count, shown.count - 1_000, "that pipeline has ended now")
+        _ = reduce(&s, .action(.toggleEnded))
+        XCTAssertEqual(s.tree.rows.count, 10_000)
+    }
 }
+
