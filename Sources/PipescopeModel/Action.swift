@@ -66,7 +66,9 @@ public enum Message: Sendable {
     case disconnected(String)
     /// Wall-clock time, sent by the app loop a few times a second.
     case tick(nanos: Int64)
-    case resize(width: Int, height: Int)
+    /// The terminal's size, and how many tree rows fit in it (the views know the layout;
+    /// `MainScreen.resized(width:height:)` makes this message), so paging moves a screenful.
+    case resize(width: Int, height: Int, treePageSize: Int)
 }
 
 /// What the app loop must do after a message.

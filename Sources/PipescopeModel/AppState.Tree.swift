@@ -22,7 +22,7 @@ extension AppState {
         /// The first row on screen. Kept in the state so that moving the selection inside
         /// the visible rows does not scroll the list.
         public internal(set) var offset = 0
-        /// Rows the pane shows at once; the app reports it so paging moves a screenful.
+        /// Rows the pane shows at once, from the resize message, so paging moves a screenful.
         public internal(set) var pageSize = 10
 
         /// An input changed since `rows` was built.

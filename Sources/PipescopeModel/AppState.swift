@@ -28,12 +28,6 @@ public struct AppState: Sendable {
     public internal(set) var focus: Pane = .tree
     public internal(set) var width = 80
     public internal(set) var height = 24
-    /// Rows the tree pane shows at once: the app reports it after a resize, so paging
-    /// moves a screenful.
-    public var treePageSize: Int {
-        get { tree.pageSize }
-        set { tree.pageSize = newValue }
-    }
 
     // MARK: Warnings
 

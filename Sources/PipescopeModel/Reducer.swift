@@ -70,9 +70,10 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
             state.history.showLiveIfFollowing()
             state.timeline.keepLanes(of: state.history.liveGraph)
         }
-    case .resize(let width, let height):
+    case .resize(let width, let height, let treePageSize):
         state.width = width
         state.height = height
+        state.tree.pageSize = treePageSize
     }
     return []
 }

@@ -55,6 +55,16 @@ public enum MainScreen {
         return title
     }
 
+    /// The message for a terminal of this size, with the page size its layout gives the
+    /// tree: the model cannot know the layout, so the size and the page arrive together.
+    ///
+    /// ```swift
+    /// _ = reduce(&state, MainScreen.resized(width: 120, height: 40))
+    /// ```
+    public static func resized(width: Int, height: Int) -> Message {
+        .resize(width: width, height: height, treePageSize: treePageSize(width: width, height: height))
+    }
+
     /// How many tree rows fit, so paging can move by a screenful.
     public static func treePageSize(width: Int, height: Int) -> Int {
         let body = Rect(x: 0, y: 1, width: width, height: max(0, height - 2))

@@ -74,8 +74,7 @@ struct InspectorLoop {
             }
             let size = terminal.size
             if size.width != state.width || size.height != state.height {
-                _ = reduce(&state, .resize(width: size.width, height: size.height))
-                state.treePageSize = MainScreen.treePageSize(width: size.width, height: size.height)
+                _ = reduce(&state, MainScreen.resized(width: size.width, height: size.height))
             }
             var buffer = ScreenBuffer(width: size.width, height: size.height)
             MainScreen.render(state, theme: theme, into: &buffer)

@@ -134,9 +134,10 @@ final class ReducerDataTests: XCTestCase {
 
     func testResize() {
         var state = AppState(targetName: "demo")
-        _ = reduce(&state, .resize(width: 132, height: 50))
+        _ = reduce(&state, .resize(width: 132, height: 50, treePageSize: 40))
         XCTAssertEqual(state.width, 132)
         XCTAssertEqual(state.height, 50)
+        XCTAssertEqual(state.tree.pageSize, 40, "the tree's page size arrives with the size, through the reducer")
     }
 
     func testBatchForPrunedStagesChangesNothing() {

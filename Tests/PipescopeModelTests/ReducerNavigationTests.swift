@@ -32,7 +32,7 @@ final class ReducerNavigationTests: XCTestCase {
 
     func testHomeEndAndPaging() {
         var state = ModelFixtures.realistic()
-        state.tree.pageSize = 3
+        _ = reduce(&state, .resize(width: 80, height: 24, treePageSize: 3))
         _ = send(&state, .end)
         XCTAssertEqual(state.tree.selection, 7)
         _ = send(&state, .home)
@@ -109,7 +109,7 @@ final class ReducerNavigationTests: XCTestCase {
         var state = ModelFixtures.realistic()
         state.tree.selection = 3
         state.tree.collapsed = [2]
-        _ = reduce(&state, .resize(width: 100, height: 30))
+        _ = reduce(&state, .resize(width: 100, height: 30, treePageSize: 20))
         XCTAssertEqual(state.tree.selection, 2)
     }
 

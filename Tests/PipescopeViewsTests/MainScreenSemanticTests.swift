@@ -74,6 +74,19 @@ final class MainScreenSemanticTests: XCTestCase {
         }
     }
 
+    /// The page size arrives with the size, through the reducer: paging moves by exactly
+    /// the rows the layout shows.
+    func testPagingMovesByTheRowsTheLayoutShows() {
+        for (width, height) in [(80, 24), (120, 40)] {
+            var state = ViewFixtures.deep(depth: 60, selection: 1)
+            _ = reduce(&state, MainScreen.resized(width: width, height: height))
+            let page = MainScreen.treePageSize(width: width, height: height)
+            XCTAssertEqual(state.tree.pageSize, page, "\(width)x\(height)")
+            _ = reduce(&state, .action(.pageDown))
+            XCTAssertEqual(state.tree.selection, NodeID(1 + page), "\(width)x\(height)")
+        }
+    }
+
     /// Indentation grows two columns per level without limit, so past about 24 levels
     /// on 80 columns the operator name has no room left at all.
     func testVeryDeepStagesStillShowTheirName() {
