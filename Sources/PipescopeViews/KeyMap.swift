@@ -146,8 +146,8 @@ public enum KeyMap {
     /// While the filter is typed.
     public static var filterHints: [String] { filterBindings.compactMap(\.hint) }
 
-    /// The keys that act in a mode that keeps the keyboard (everything but browsing and
-    /// filtering): what closes it, what switches, what quits.
+    /// The keys that act in `mode`, for the hint bar: over the help or the warnings, what
+    /// closes, what switches to the other, and quit; over a confirmation, what confirms.
     public static func hints(for mode: Mode) -> [String] {
         let quit = ownHint(.quit, or: "quit")
         switch mode {
