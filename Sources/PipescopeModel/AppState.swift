@@ -1,7 +1,6 @@
 import DequeModule
 import Foundation
 import PipescopeGraph
-import PipescopeWire
 
 /// Whether the inspector is attached to a live program.
 public enum ConnectionState: Equatable, Sendable {
@@ -75,14 +74,14 @@ public struct AppState: Sendable {
     /// The program's pipelines are paused at the gate.
     public private(set) var paused = false
     /// Events waiting at the gate, oldest (next to be released) first.
-    public private(set) var pending: [WirePending] = []
+    public private(set) var pending: [PendingEvent] = []
     /// Digits typed before `n`.
     public var countPrefix = 0
     /// Which waiting event `n` releases: an index into `pending`, 0 the oldest (`>` moves it).
     public internal(set) var chosenPending = 0
 
     /// The waiting event `n` will release.
-    public var nextPending: WirePending? {
+    public var nextPending: PendingEvent? {
         pending.isEmpty ? nil : pending[min(chosenPending, pending.count - 1)]
     }
     /// Each stage's recent events for its timeline lane, newest last.
@@ -172,11 +171,11 @@ public struct AppState: Sendable {
 
     /// Adds each event's mark to its stage's lane. A cancel is recorded on the stage that
     /// owns the subscription; like the graph, every stage sharing it shows the cancel.
-    mutating func recordLanes(_ events: [WireEvent]) {
-        for e in events where e.kind != .eventDemand && e.kind != .eventUnknown {
-            let stages = e.kind == .eventCancelled ? [e.node] + (liveGraph[e.node]?.sharers ?? []) : [e.node]
+    mutating func recordLanes(_ events: [StageEvent]) {
+        for e in events where e.kind != .demand && e.kind != .unknown {
+            let stages = e.kind == .cancelled ? [e.node] + (liveGraph[e.node]?.sharers ?? []) : [e.node]
             for stage in stages {
-                lanes[stage, default: []].append(LaneMark(time: e.timeNs, kind: e.kind))
+                lanes[stage, default: []].append(LaneMark(time: e.time, kind: e.kind))
                 if lanes[stage]!.count > Self.laneLength { lanes[stage]!.removeFirst() }
             }
         }
@@ -184,24 +183,24 @@ public struct AppState: Sendable {
 
     /// The time at the right edge of the timeline: the cursor's event, or now.
     public var timelineEnd: Int64 {
-        if let cursor, let event = timeline.event(at: cursor) { return event.timeNs }
+        if let cursor, let event = timeline.event(at: cursor) { return event.time }
         return max(now, lastEventNanos)
     }
 
-    mutating func setGate(paused: Bool, pending: [WirePending]) {
-        self.paused = paused
-        self.pending = paused ? pending : []
+    mutating func setGate(_ gate: GateState) {
+        paused = gate.paused
+        pending = gate.paused ? gate.pending : []
     }
 
-    mutating func noteLastEvent(_ events: [WireEvent]) {
-        if let last = events.last?.timeNs, last > lastEventNanos { lastEventNanos = last }
+    mutating func noteLastEvent(_ events: [StageEvent]) {
+        if let last = events.last?.time, last > lastEventNanos { lastEventNanos = last }
     }
 }
 
 /// One event on a stage's timeline lane.
 public struct LaneMark: Hashable, Sendable {
     public var time: Int64
-    public var kind: WireEventKind
+    public var kind: EventKind
 }
 
 /// Matches stages against the `/` filter: a case-insensitive substring, or a regular

@@ -12,11 +12,11 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     switch message {
     case .action(let action):
         return apply(action, to: &state)
-    case .attached(let process, let pid):
+    case .attached(let process, let pid, let readOnly):
         state.connection = .connected
         state.pid = pid
         if state.targetName.isEmpty { state.targetName = process }
-        state.readOnly = false
+        state.readOnly = readOnly
     case .replaying(let file, let process, let pid):
         state.connection = .replay(file)
         state.pid = pid
@@ -37,18 +37,16 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.cursor = nil
         state.graph = state.liveGraph
     case .batch(let batch):
-        state.setGate(paused: batch.paused, pending: batch.pending)
-        if !batch.resumedBecause.isEmpty {
-            state.notice = Notice(text: "resumed by itself: \(batch.resumedBecause)", isError: true)
+        state.setGate(batch.trailer.gate)
+        if !batch.trailer.gate.resumedBecause.isEmpty {
+            state.notice = Notice(text: "resumed by itself: \(batch.trailer.gate.resumedBecause)", isError: true)
         }
         state.timeline.append(batch, folding: &state.liveGraph)
         if state.cursor == nil { state.graph = state.liveGraph }
         state.noteLastEvent(batch.events)
         state.recordLanes(batch.events)
         state.rate.record(batch.events.count)
-    case .readOnly:
-        state.readOnly = true
-    case .acknowledged(let ok, let text):
+    case .acknowledged(_, let ok, let text):
         state.notice = Notice(text: text, isError: !ok)
     case .disconnected(let why):
         if case .replay = state.connection { break }

@@ -1,5 +1,4 @@
 import PipescopeModel
-import PipescopeWire
 import TerminalKit
 
 /// The top line: what is attached, whether it is connected, the event rate and drops.
@@ -65,7 +64,7 @@ public enum HintBar {
             var text = " history"
             if let event = state.timeline.event(at: cursor) {
                 let op = state.graph[event.node]?.operatorName ?? "?"
-                text += theme.text(" · event \(cursor): \(Format.word(for: event.kind)) at #\(event.node) \(op), \(Format.time(event.timeNs))")
+                text += theme.text(" · event \(cursor): \(Format.word(for: event.kind)) at #\(event.node) \(op), \(Format.time(event.time))")
             } else {
                 text += " · before the first event kept"
             }
