@@ -17,9 +17,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
-        .target(name: "PipescopeWire", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
+        .target(name: "PipescopeGraph", path: "Shared/PipescopeGraph"),
+        .target(name: "PipescopeWire", dependencies: ["PipescopeGraph", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
                 path: "Shared/PipescopeWire"),
-        .target(name: "PipescopeGraph", dependencies: ["PipescopeWire"], path: "Shared/PipescopeGraph"),
         .target(name: "CPipescopeClock", path: "Shared/CPipescopeClock"),
         .target(
             name: "Pipescope",
@@ -34,16 +34,17 @@ let package = Package(
             path: "Shared/Pipescope"
         ),
         .target(name: "PipescopeModel", dependencies: [
-            "PipescopeWire", "PipescopeGraph", .product(name: "DequeModule", package: "swift-collections"),
+            "PipescopeGraph", .product(name: "DequeModule", package: "swift-collections"),
         ], path: "Shared/PipescopeModel"),
         .target(name: "PipescopeClient", dependencies: [
-            "PipescopeWire",
+            "PipescopeWire", "PipescopeModel", "PipescopeGraph",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Shared/PipescopeClient"),
         .target(name: "TerminalKit", path: "Shared/TerminalKit"),
-        .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "TerminalKit"], path: "Shared/PipescopeViews"),
+        .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "PipescopeGraph", "TerminalKit"],
+                path: "Shared/PipescopeViews"),
         // A plain loop over the tapped chain, for `perf record` and quick comparisons.
         .executableTarget(
             name: "TapProfile",

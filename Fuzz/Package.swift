@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // libFuzzer harness for the wire protocol's decoding: frames, client and server
 // messages, and recordings. A package of its own, so the fuzzer's flags never reach
-// the normal build; it compiles the real PipescopeWire sources (a symlink).
+// the normal build; it compiles the real PipescopeWire and PipescopeGraph sources (symlinks).
 //
 //   Fuzz/run.sh 30          # build, then fuzz for 30 seconds
 import PackageDescription
@@ -10,9 +10,10 @@ let package = Package(
     name: "PipescopeFuzz",
     dependencies: [.package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0")],
     targets: [
+        .target(name: "PipescopeGraph"),
         .target(
             name: "PipescopeWire",
-            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]
+            dependencies: ["PipescopeGraph", .product(name: "SwiftProtobuf", package: "swift-protobuf")]
         ),
         .executableTarget(name: "FuzzWire", dependencies: ["PipescopeWire"]),
     ],

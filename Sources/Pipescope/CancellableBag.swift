@@ -78,7 +78,7 @@ public final class CancellableBag: Cancellable, @unchecked Sendable {
     public func watch<Success, Failure>(_ task: Task<Success, Failure>, name: String = "Task") {
         guard let registry = ActiveTap.registry else { return }
         let node = TaskStage.start(task, name: name, registry: registry)
-        registry.record(RawEvent(kind: .eventOwned, node: node, time: eventTicks(), other: id), text: self.name)
+        registry.record(RawEvent(kind: .owned, node: node, time: eventTicks(), other: id), text: self.name)
     }
 
     /// Cancels everything held now, as the owner asking (not released).
@@ -95,7 +95,7 @@ public final class CancellableBag: Cancellable, @unchecked Sendable {
         frames.releasingOwner += 1
         for entry in entries { entry.cancellable.cancel() }
         frames.releasingOwner -= 1
-        ActiveTap.registry?.record(RawEvent(kind: .eventOwnerReleased, node: 0, time: eventTicks(), other: id),
+        ActiveTap.registry?.record(RawEvent(kind: .ownerReleased, node: 0, time: eventTicks(), other: id),
                                    text: name)
     }
 
@@ -109,7 +109,7 @@ public final class CancellableBag: Cancellable, @unchecked Sendable {
         if let registry {
             let time = eventTicks()
             for node in owned {
-                registry.record(RawEvent(kind: .eventOwned, node: node, time: time, other: id), text: name)
+                registry.record(RawEvent(kind: .owned, node: node, time: time, other: id), text: name)
             }
         }
         let pruned = lock.withLock { () -> [Entry] in

@@ -138,6 +138,6 @@ final class ContractChecker<Downstream: Subscriber>: Subscriber, Subscription, C
     private func report(_ text: String) {
         guard lock.withLock({ reported.insert(text).inserted }),
               let registry = ActiveTap.registry, let node else { return }
-        registry.record(RawEvent(kind: .eventContractBroken, node: node, time: eventTicks()), text: text)
+        registry.record(RawEvent(kind: .contractBroken, node: node, time: eventTicks()), text: text)
     }
 }

@@ -1,4 +1,4 @@
-import PipescopeWire
+import PipescopeGraph
 
 /// The bounded buffer between the program's threads and the flush.
 ///
@@ -18,7 +18,7 @@ struct EventRing {
     struct Buffers {
         var events: [RawEvent] = []
         var texts: [String] = []
-        var infos: [WireNodeInfo] = []
+        var infos: [NodeInfo] = []
 
         var isEmpty: Bool { events.isEmpty && texts.isEmpty && infos.isEmpty }
 
@@ -78,7 +78,7 @@ struct EventRing {
     }
 
     /// Appends a subscribe `event` with its stage's node info.
-    mutating func append(_ event: RawEvent, info: WireNodeInfo, halfFull: inout Bool) -> Bool {
+    mutating func append(_ event: RawEvent, info: NodeInfo, halfFull: inout Bool) -> Bool {
         var event = event
         event.payload = .info
         event.bits = UInt64(buffers.infos.count)

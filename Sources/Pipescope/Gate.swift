@@ -1,6 +1,5 @@
 import Foundation
 import PipescopeGraph
-import PipescopeWire
 import Synchronization
 
 /// Pauses the program's pipelines on request, and releases them one event at a time.
@@ -19,7 +18,7 @@ final class Gate: @unchecked Sendable {
     private var credits = 0
     /// Waiting events the user chose to release, out of turn.
     private var chosen = Set<UInt64>()
-    private var waiting: [WirePending] = []
+    private var waiting: [PendingEvent] = []
     private var nextTicket: UInt64 = 1
     private var touched = Date()
     private var owner: ObjectIdentifier?
@@ -39,12 +38,12 @@ final class Gate: @unchecked Sendable {
 
     /// Called before a value or completion is delivered; returns at once when open.
     @inline(__always)
-    func pass(node: @autoclosure () -> NodeID?, kind: WireEventKind, thread: @autoclosure () -> String) {
+    func pass(node: @autoclosure () -> NodeID?, kind: EventKind, thread: @autoclosure () -> String) {
         guard paused.load(ordering: .relaxed) else { return }
         wait(node: node() ?? 0, kind: kind, thread: thread())
     }
 
-    private func wait(node: NodeID, kind: WireEventKind, thread: String) {
+    private func wait(node: NodeID, kind: EventKind, thread: String) {
         condition.lock()
         defer { condition.unlock() }
         guard paused.load(ordering: .relaxed) else { return }
@@ -53,12 +52,8 @@ final class Gate: @unchecked Sendable {
             version &+= 1
             return
         }
-        var pending = WirePending()
-        pending.ticket = nextTicket
-        pending.node = node
-        pending.kind = kind
-        pending.thread = thread
-        pending.sinceNs = Int64(Date().timeIntervalSince1970 * 1e9)
+        let pending = PendingEvent(ticket: nextTicket, node: node, kind: kind, thread: thread,
+                                   sinceNanos: Int64(Date().timeIntervalSince1970 * 1e9))
         nextTicket += 1
         waiting.append(pending)
         version &+= 1
@@ -154,13 +149,11 @@ final class Gate: @unchecked Sendable {
 
     /// What the inspectors should show now: paused, the waiting events, and why the
     /// gate last opened by itself (reported once).
-    func state() -> (paused: Bool, pending: [WirePending], resumedBecause: String) {
+    func state() -> GateState {
         condition.lock()
         defer { condition.unlock() }
         let reason = resumedBecause
         resumedBecause = ""
-        return (paused.load(ordering: .relaxed), waiting, reason)
+        return GateState(paused: paused.load(ordering: .relaxed), pending: waiting, resumedBecause: reason)
     }
 }
-
-typealias WirePending = Pipescope_V1_PendingEvent

@@ -33,26 +33,20 @@ final class InspectorHub: @unchecked Sendable {
         self.recorder = recorder
         commands = CommandHandler(probe: probe, programReadOnly: readOnly)
         recorder?.append(Self.welcome())
-        var snapshot = ServerMessage()
-        snapshot.snapshot = probe.snapshot()
-        recorder?.append(snapshot)
+        recorder?.append(probe.snapshot())
     }
 
     func flush() {
         let batch = probe.flush()
-        let hasNews = !batch.events.isEmpty || !batch.lastValues.isEmpty || batch.paused || !batch.resumedBecause.isEmpty
+        let hasNews = batch.hasNews
         // A flush can exceed one frame (every value captured, in a burst): send it in parts.
-        let messages = (hasNews ? batch.parts() : []).map { part in
-            var message = ServerMessage()
-            message.batch = part
-            return message
-        }
-        for message in messages { recorder?.append(message) }
+        let parts = hasNews ? batch.parts() : []
+        for part in parts { recorder?.append(part) }
         // Encode before any snapshot below: the parts may add names to the string table,
         // and a snapshot must carry every name later batches will refer to by id.
         var frames: [ByteBuffer] = []
         if let any = inspectors.values.first {
-            frames = messages.map { any.channel.allocator.buffer(bytes: stream.encode($0).framed()) }
+            frames = parts.map { any.channel.allocator.buffer(bytes: stream.message($0).framed()) }
         }
         for inspector in inspectors.values {
             guard inspector.channel.isWritable else {
@@ -120,10 +114,9 @@ final class InspectorHub: @unchecked Sendable {
 
     /// A snapshot for the socket stream, carrying its string table.
     private func snapshotMessage(skipped: UInt64 = 0) -> ServerMessage {
-        var message = ServerMessage()
-        message.snapshot = probe.snapshot()
-        message.snapshot.skippedEvents = skipped
-        return stream.encode(message)
+        var snapshot = probe.snapshot()
+        snapshot.skippedEvents = skipped
+        return stream.message(snapshot)
     }
 
     private func send(_ message: ServerMessage, to channel: Channel) {

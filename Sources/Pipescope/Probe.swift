@@ -2,16 +2,15 @@ import Foundation
 import NIOConcurrencyHelpers
 @preconcurrency import OpenCombine
 import PipescopeGraph
-import PipescopeWire
 
 /// The in-process half of Pipescope: the tap, its buffer, and the graph it feeds.
 ///
 /// The tap records into the buffer from any thread. ``flush()`` (called by the server
 /// every few milliseconds on its own thread, or directly by tests) turns the buffered
-/// events into one ``WireEventBatch``, folds it into ``graph`` and returns it for
-/// sending. Value texts travel on their value events (see ``ValueCapture``); the
-/// flush formats copied scalars and runs no user code. Snapshots are cut between flushes, so snapshot plus later batches never
-/// miss or repeat an event.
+/// events into one ``EventBatch``, folds it into ``graph`` with the fold the inspector
+/// uses, and returns it for sending. Value texts travel on their value events (see
+/// ``ValueCapture``); the flush formats copied scalars and runs no user code. Snapshots
+/// are cut between flushes, so snapshot plus later batches never miss or repeat an event.
 public final class Probe: @unchecked Sendable {
     let registry: StageRegistry
     let tap: Tap
@@ -65,28 +64,25 @@ public final class Probe: @unchecked Sendable {
 
     /// Moves buffered events into the graph and returns them as one batch.
     @discardableResult
-    public func flush() -> WireEventBatch {
+    public func flush() -> EventBatch {
         let (buffers, dropped) = registry.drain()
         let anchor = state.withLockedValue { $0.clock.anchor() }
-        var batch = WireEventBatch()
+        var batch = EventBatch()
         batch.events.reserveCapacity(buffers.events.count)
         for raw in buffers.events {
-            batch.events.append(raw.wire(clock: anchor, texts: buffers.texts, infos: buffers.infos, nodes: &batch.nodes))
+            batch.events.append(raw.stageEvent(clock: anchor, texts: buffers.texts, infos: buffers.infos,
+                                               nodes: &batch.nodes))
         }
         registry.recycle(consume buffers)
-        batch.dropped = dropped
         gate.checkDeadline()
-        let gateState = gate.state()
-        batch.paused = gateState.paused
-        batch.pending = gateState.pending
-        batch.resumedBecause = gateState.resumedBecause
+        let gate = gate.state()
         let now = wallClockNanos()
         return state.withLockedValue { state in
             state.sequence += UInt64(batch.events.count)
-            batch.droppedSinceLast = batch.dropped &- state.dropped
-            state.dropped = batch.dropped
-            batch.sequence = state.sequence
-            state.graph.apply(batch)
+            batch.trailer = BatchTrailer(sequence: state.sequence, dropped: dropped,
+                                         droppedSinceLast: dropped &- state.dropped, gate: gate)
+            state.dropped = dropped
+            state.graph.fold(batch)
             if now - state.lastPrune > 1_000_000_000 {
                 state.lastPrune = now
                 state.graph.prune(now: now, retention: retention)
@@ -116,7 +112,7 @@ public final class Probe: @unchecked Sendable {
     }
 
     /// The graph as a snapshot, cut at the last flush.
-    public func snapshot() -> WireSnapshot {
+    public func snapshot() -> GraphSnapshot {
         state.withLockedValue { $0.graph.snapshot() }
     }
 }

@@ -1,5 +1,4 @@
 import PipescopeGraph
-import PipescopeWire
 
 /// An event as the hot path records it: 40 bytes of plain data, and never a user object.
 ///
@@ -34,21 +33,21 @@ struct RawEvent {
     private var causeRaw: UInt8
     var payload: Payload = .none
 
-    init(kind: WireEventKind, node: NodeID, time: Int64, demand: Int64 = 0, other: NodeID = 0,
-         cause: WireCancelCause = .causeNone) {
+    init(kind: EventKind, node: NodeID, time: Int64, demand: Int64 = 0, other: NodeID = 0,
+         cause: CancelCause? = nil) {
         self.node = node
         self.time = time
         word = demand != 0 ? UInt64(bitPattern: demand) : other
-        kindRaw = UInt8(truncatingIfNeeded: kind.rawValue)
-        causeRaw = UInt8(truncatingIfNeeded: cause.rawValue)
+        kindRaw = kind.rawValue
+        causeRaw = cause?.code ?? 0
     }
 
-    var kind: WireEventKind {
-        get { WireEventKind(rawValue: Int(kindRaw)) ?? .eventUnknown }
-        set { kindRaw = UInt8(truncatingIfNeeded: newValue.rawValue) }
+    var kind: EventKind {
+        get { EventKind(rawValue: kindRaw) ?? .unknown }
+        set { kindRaw = newValue.rawValue }
     }
 
-    var cause: WireCancelCause { WireCancelCause(rawValue: Int(causeRaw)) ?? .causeNone }
+    var cause: CancelCause? { CancelCause(code: causeRaw) }
 
     /// Sets a scalar payload: the value's type, and its bits.
     @inline(__always)
@@ -57,21 +56,18 @@ struct RawEvent {
         bits = scalar.bits
     }
 
-    /// The event as it travels, its time in wall-clock nanoseconds from `clock`, reading
-    /// texts and node infos from the buffer's side arrays. `nodes` receives a
-    /// subscribe's node info.
-    func wire(clock: TickClock.Anchor, texts: [String], infos: [WireNodeInfo],
-              nodes: inout [WireNodeInfo]) -> WireEvent {
-        var event = WireEvent()
+    /// The domain's event, its time in wall-clock nanoseconds from `clock`, reading texts
+    /// and node infos from the buffer's side arrays. `nodes` receives a subscribe's node
+    /// info.
+    func stageEvent(clock: TickClock.Anchor, texts: [String], infos: [NodeInfo],
+                    nodes: inout [NodeInfo]) -> StageEvent {
         let kind = self.kind
-        event.kind = kind
-        event.node = node
-        event.timeNs = clock.wallNanos(ofTicks: time)
-        switch kind {
-        case .eventRequest, .eventDemand: event.demand = Int64(bitPattern: word)
-        default: event.other = word
+        var event = StageEvent(kind, node: node, time: clock.wallNanos(ofTicks: time), cause: cause)
+        if kind.carriesDemand {
+            event.demand = Demand(wire: Int64(bitPattern: word))
+        } else {
+            event.other = word
         }
-        event.cause = cause
         switch payload {
         case .none: break
         case .info: nodes.append(infos[Int(bits)])

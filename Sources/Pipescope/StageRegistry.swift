@@ -1,7 +1,6 @@
 import NIOConcurrencyHelpers
 @preconcurrency import OpenCombine
 import PipescopeGraph
-import PipescopeWire
 import Synchronization
 
 /// The tap's state, behind its one lock: the only place that lock is taken.
@@ -93,7 +92,7 @@ final class StageRegistry: @unchecked Sendable {
 
     /// Records a new stage. `makeInfo` builds its node info from its id, before the lock
     /// is taken.
-    func subscribe(_ s: Subscribe, info makeInfo: (NodeID) -> WireNodeInfo) -> NodeID {
+    func subscribe(_ s: Subscribe, info makeInfo: (NodeID) -> NodeInfo) -> NodeID {
         let id = nextNode.add(1, ordering: .relaxed).oldValue
         let info = makeInfo(id)
         let time = eventTicks()
@@ -101,15 +100,15 @@ final class StageRegistry: @unchecked Sendable {
             let owner: NodeID?
             if let f = s.forwarder, st.stages.isLive(f) { owner = st.stages.ownerOf(f) } else { owner = s.parent }
             st.stages.insert(id, key: s.key, owner: owner, parent: s.parent, publishes: s.publishes, feeds: s.feeds)
-            _ = st.ring.append(RawEvent(kind: .eventSubscribe, node: id, time: time), info: info,
+            _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), info: info,
                                halfFull: &st.halfFullPending)
             if let forwarder = s.forwarder {
                 st.stages.addForwarder(forwarder, to: id)
-                _ = st.append(RawEvent(kind: .eventForward, node: forwarder, time: time, other: id))
+                _ = st.append(RawEvent(kind: .forward, node: forwarder, time: time, other: id))
             }
             if s.publishes != nil || s.feeds != nil {
                 for pair in st.links.subscribed(id, publishes: s.publishes, feeds: s.feeds) {
-                    _ = st.append(RawEvent(kind: .eventFeeds, node: pair.upstream, time: time, other: pair.branch))
+                    _ = st.append(RawEvent(kind: .feeds, node: pair.upstream, time: time, other: pair.branch))
                 }
             }
         }
@@ -133,9 +132,9 @@ final class StageRegistry: @unchecked Sendable {
                 else { return }
                 (node, owner) = received
             }
-            _ = st.append(RawEvent(kind: .eventSubscription, node: node, time: time, other: owner))
+            _ = st.append(RawEvent(kind: .subscription, node: node, time: time, other: owner))
             if let orphan = st.stages.adoptOrphan(subscribedBy: asSubscriber, under: node) {
-                _ = st.append(RawEvent(kind: .eventAdopt, node: orphan, time: time, other: node))
+                _ = st.append(RawEvent(kind: .adopt, node: orphan, time: time, other: node))
             }
         }
     }
@@ -151,15 +150,15 @@ final class StageRegistry: @unchecked Sendable {
         let time = eventTicks()
         withState { st in
             guard let owner = st.stages.requestOwner(subscription) else { return }
-            _ = st.append(RawEvent(kind: .eventRequest, node: owner, time: time, demand: demand.wire))
+            _ = st.append(RawEvent(kind: .request, node: owner, time: time, demand: demand.wire))
         }
     }
 
-    func cancel(subscription: CombineIdentifier, cause: WireCancelCause) {
+    func cancel(subscription: CombineIdentifier, cause: CancelCause) {
         let time = eventTicks()
         withState { st in
             guard let shared = st.stages.cancel(subscription, links: &st.links) else { return }
-            _ = st.append(RawEvent(kind: .eventCancelled, node: shared.owner, time: time, cause: cause))
+            _ = st.append(RawEvent(kind: .cancelled, node: shared.owner, time: time, cause: cause))
         }
     }
 
@@ -176,7 +175,7 @@ final class StageRegistry: @unchecked Sendable {
         var position: UInt64 = 0
         let (stage, describe) = withState { st -> (Stage?, Bool) in
             guard let stage = st.stages.delivery(subscriber) else { return (nil, false) }
-            var event = RawEvent(kind: .eventValue, node: stage.node, time: time)
+            var event = RawEvent(kind: .value, node: stage.node, time: time)
             switch st.capture.decide(node: stage.node, described: stage.described,
                                      isScalar: scalar != nil || isString, paused: paused) {
             case .bare:
@@ -210,7 +209,7 @@ final class StageRegistry: @unchecked Sendable {
         guard demand != .none else { return }
         let time = eventTicks()
         withState { st in
-            _ = st.append(RawEvent(kind: .eventDemand, node: node, time: time, demand: demand.wire))
+            _ = st.append(RawEvent(kind: .demand, node: node, time: time, demand: demand.wire))
         }
     }
 
@@ -218,10 +217,10 @@ final class StageRegistry: @unchecked Sendable {
     /// thread, before the lock is taken, and not kept.
     func completion<Failure: Error>(subscriber: StageKey, _ completion: Subscribers.Completion<Failure>) -> Stage? {
         let time = eventTicks()
-        var event = RawEvent(kind: .eventFinished, node: 0, time: time)
+        var event = RawEvent(kind: .finished, node: 0, time: time)
         var text: String?
         if case .failure(let error) = completion {
-            event.kind = .eventFailed
+            event.kind = .failed
             text = ValueCapture.describe(error)
         }
         return withState { st in
@@ -257,7 +256,7 @@ final class StageRegistry: @unchecked Sendable {
             guard let target = st.stages.cancelTarget(node) else { return .ended }
             guard let subscription = target.shared.object as? any Subscription else { return .notCancellable }
             _ = st.stages.cancel(target.id, links: &st.links)
-            _ = st.append(RawEvent(kind: .eventCancelled, node: target.shared.owner, time: time, cause: .causeInspector))
+            _ = st.append(RawEvent(kind: .cancelled, node: target.shared.owner, time: time, cause: .inspector))
             return .subscription(subscription, owner: target.shared.owner, stages: target.shared.stages)
         }
     }
@@ -303,22 +302,22 @@ final class StageRegistry: @unchecked Sendable {
     }
 
     /// A stage that is not an OpenCombine subscription (a task), active at once.
-    func startSynthetic(key: StageKey, info makeInfo: (NodeID) -> WireNodeInfo) -> NodeID {
+    func startSynthetic(key: StageKey, info makeInfo: (NodeID) -> NodeInfo) -> NodeID {
         let id = nextNode.add(1, ordering: .relaxed).oldValue
         let info = makeInfo(id)
         let time = eventTicks()
         withState { st in
             st.stages.insertSynthetic(id, key: key)
-            _ = st.ring.append(RawEvent(kind: .eventSubscribe, node: id, time: time), info: info,
+            _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), info: info,
                                halfFull: &st.halfFullPending)
-            _ = st.append(RawEvent(kind: .eventSubscription, node: id, time: time, other: id))
+            _ = st.append(RawEvent(kind: .subscription, node: id, time: time, other: id))
         }
         return id
     }
 
     /// Ends a synthetic stage with `kind` (finished or cancelled by `cause`); a stage
     /// that already ended is left alone.
-    func endSynthetic(_ node: NodeID, _ kind: WireEventKind, cause: WireCancelCause = .causeNone) {
+    func endSynthetic(_ node: NodeID, _ kind: EventKind, cause: CancelCause? = nil) {
         let time = eventTicks()
         withState { st in
             guard st.stages.removeSynthetic(node) else { return }

@@ -55,15 +55,9 @@ final class Tap: _Introspection, @unchecked Sendable {
             publishes: SubjectLinks.subject(publishedBy: publisher),
             feeds: SubjectLinks.subject(fedBy: subscriber, typeName: subscriberNames.full))
         let node = registry.subscribe(request) { id in
-            var info = WireNodeInfo()
-            info.id = id
-            info.parent = parent ?? 0
-            info.operator = labelled?.pipescopeLabel ?? names.short
-            info.publisherType = names.full
-            info.subscriber = description
-            info.thread = thread
-            info.createdNs = wallClockNanos()
-            return info
+            NodeInfo(id: id, parent: parent, operatorName: labelled?.pipescopeLabel ?? names.short,
+                     publisherType: names.full, subscriber: description, thread: thread,
+                     createdNanos: wallClockNanos())
         }
         if parent == nil { frames.noteRoot(node) }
         frames.push(.subscribing(node: node, subscriber: key))
@@ -91,7 +85,7 @@ final class Tap: _Introspection, @unchecked Sendable {
     func willCancel(subscription: any Subscription) {
         let frames = ThreadFrames.current
         let byOwner = !frames.isCancelling && (frames.releasingOwner > 0 || OwnerRelease.isReleasingOwner())
-        let cause: WireCancelCause = byOwner ? .causeOwner : .causeDownstream
+        let cause: CancelCause = byOwner ? .owner : .downstream
         frames.push(.cancelling)
         registry.cancel(subscription: subscription.combineIdentifier, cause: cause)
     }
@@ -105,7 +99,7 @@ final class Tap: _Introspection, @unchecked Sendable {
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
         let key = StageKey(subscriber)
         ThreadFrames.with(key: frameKey) { frames in
-            gate.pass(node: registry.node(of: key), kind: .eventValue, thread: frames.label)
+            gate.pass(node: registry.node(of: key), kind: .value, thread: frames.label)
             let stage = registry.value(subscriber: key, input, paused: gate.isPaused)
             frames.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)
         }
@@ -125,8 +119,8 @@ final class Tap: _Introspection, @unchecked Sendable {
                                              completion: Subscribers.Completion<Downstream.Failure>) {
         let key = StageKey(subscriber)
         let frames = ThreadFrames.current
-        let kind: WireEventKind
-        if case .failure = completion { kind = .eventFailed } else { kind = .eventFinished }
+        let kind: EventKind
+        if case .failure = completion { kind = .failed } else { kind = .finished }
         gate.pass(node: registry.node(of: key), kind: kind, thread: frames.label)
         let stage = registry.completion(subscriber: key, completion)
         frames.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)

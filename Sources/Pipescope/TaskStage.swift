@@ -12,8 +12,8 @@ extension Task {
         ThreadFrames.current.noteRoot(node)
         return AnyCancellable {
             // Cancelled by the bag being released, or by someone calling cancel().
-            let cause: WireCancelCause = ThreadFrames.current.releasingOwner > 0 ? .causeOwner : .causeDownstream
-            registry.endSynthetic(node, .eventCancelled, cause: cause)
+            let cause: CancelCause = ThreadFrames.current.releasingOwner > 0 ? .owner : .downstream
+            registry.endSynthetic(node, .cancelled, cause: cause)
             self.cancel()
         }
     }
@@ -30,20 +30,14 @@ enum TaskStage {
         let key = StageKey(id: CombineIdentifier(marker), type: ObjectIdentifier(Marker.self))
         let thread = ThreadFrames.current.label
         let node = registry.startSynthetic(key: key) { id in
-            var info = WireNodeInfo()
-            info.id = id
-            info.operator = name
-            info.publisherType = "Task<\(Success.self), \(Failure.self)>"
-            info.subscriber = "Task"
-            info.thread = thread
-            info.createdNs = wallClockNanos()
-            return info
+            NodeInfo(id: id, operatorName: name, publisherType: "Task<\(Success.self), \(Failure.self)>",
+                     subscriber: "Task", thread: thread, createdNanos: wallClockNanos())
         }
         // Watch the task end without keeping it alive longer than it runs.
         Task<Void, Never>.detached {
             _ = await task.result
             withExtendedLifetime(marker) {}
-            registry.endSynthetic(node, task.isCancelled ? .eventCancelled : .eventFinished, cause: .causeDownstream)
+            registry.endSynthetic(node, task.isCancelled ? .cancelled : .finished, cause: .downstream)
         }
         return node
     }

@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import OpenCombine
+import PipescopeGraph
 
 /// What one thread is inside right now, innermost last.
 ///
@@ -12,10 +13,10 @@ import Foundation
 final class ThreadFrames: @unchecked Sendable {
     enum Frame {
         /// Inside the subscribe of `node`, whose subscriber is `subscriber`.
-        case subscribing(node: NodeIDValue, subscriber: StageKey)
+        case subscribing(node: NodeID, subscriber: StageKey)
         /// Delivering to the subscriber of stage `node`; that subscriber belongs to the
         /// operator of stage `owner` (the node's parent; nil when it is a root's sink).
-        case delivering(node: NodeIDValue, owner: NodeIDValue?)
+        case delivering(node: NodeID, owner: NodeID?)
         /// A stage Pipescope does not know (subscribed before start): nothing to link to.
         case unknown
         /// Inside a cancel: cancels made from here are its cascade upstream.
@@ -72,15 +73,15 @@ final class ThreadFrames: @unchecked Sendable {
 
     /// Root stages (sinks, assigns) subscribed on this thread and not yet stored in a
     /// CancellableBag, newest last: `store(in: bag)` right after `sink` claims them.
-    @exclusivity(unchecked) var unclaimedRoots: [NodeIDValue] = []
+    @exclusivity(unchecked) var unclaimedRoots: [NodeID] = []
     static let unclaimedLimit = 32
 
-    func noteRoot(_ node: NodeIDValue) {
+    func noteRoot(_ node: NodeID) {
         if unclaimedRoots.count == Self.unclaimedLimit { unclaimedRoots.removeFirst() }
         unclaimedRoots.append(node)
     }
 
-    func takeRoots() -> [NodeIDValue] {
+    func takeRoots() -> [NodeID] {
         defer { unclaimedRoots.removeAll() }
         return unclaimedRoots
     }
@@ -132,8 +133,6 @@ final class ThreadFrames: @unchecked Sendable {
         return "worker \(counter.next())"
     }
 }
-
-typealias NodeIDValue = UInt64
 
 /// The thread-specific slot of ``ThreadFrames/current``.
 private let threadKey: pthread_key_t = {

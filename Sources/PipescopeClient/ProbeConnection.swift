@@ -2,32 +2,22 @@ import Foundation
 import NIOCore
 import NIOConcurrencyHelpers
 import NIOPosix
+import PipescopeGraph
+import PipescopeModel
 import PipescopeWire
 
 /// A connection from the inspector to one probe.
 ///
-/// It says Hello, then collects everything the probe sends as ``Incoming`` messages in
-/// an inbox that the UI drains on its own schedule (``poll()``), or that a command
-/// waits on (``next(timeout:)``). The network runs on one NIO thread; the inbox is the
-/// only thing shared with the caller.
+/// It says Hello, then turns every frame the probe sends into the model's ``Message``
+/// (see ``Message/init(_:reader:)``) in an inbox that the UI drains on its own schedule
+/// (``poll()``), or that a command waits on (``next(timeout:)``). The network runs on one
+/// NIO thread; the inbox is the only thing shared with the caller.
 ///
 /// ```swift
 /// let connection = try ProbeConnection.connect(path: "/run/user/1000/pipescope/4242.sock")
 /// while let message = connection.next(timeout: 2) { … }
 /// ```
 public final class ProbeConnection: @unchecked Sendable {
-    public enum Incoming: Sendable {
-        case welcome(WireWelcome)
-        case snapshot(WireSnapshot)
-        case batch(WireEventBatch)
-        /// The answer to a command sent with ``send(_:)``.
-        case ack(WireAck)
-        /// The probe reported an error (the connection usually closes after it).
-        case error(String)
-        /// The connection is gone; the text says why.
-        case disconnected(String)
-    }
-
     public let path: String
     private let group: MultiThreadedEventLoopGroup
     private let channel: Channel
@@ -97,13 +87,17 @@ public final class ProbeConnection: @unchecked Sendable {
         return ProbeConnection(path: path, group: group, channel: channel, inbox: inbox)
     }
 
-    /// Everything received since the last call, without waiting.
-    public func poll() -> [Incoming] { inbox.takeAll() }
+    /// Everything received since the last call, without waiting. A `.disconnected`
+    /// message is the last one: the probe refused, closed, or sent something unreadable.
+    public func poll() -> [Message] { inbox.takeAll() }
 
     /// The next message, waiting at most `timeout` seconds.
-    public func next(timeout: Double) -> Incoming? { inbox.take(timeout: timeout) }
+    public func next(timeout: Double) -> Message? { inbox.take(timeout: timeout) }
 
-    /// Sends a command; its ``Incoming/ack(_:)`` will carry the returned id.
+    /// The probe's Welcome, once it arrived: who the program is, for a recording's header.
+    public var welcome: WireWelcome? { inbox.welcome }
+
+    /// Sends a command; the `.acknowledged` message answering it comes in order.
     @discardableResult
     public func send(_ command: WireCommand) -> UInt64 {
         var command = command
@@ -128,9 +122,8 @@ public final class ProbeConnection: @unchecked Sendable {
     }
 
     /// Waits for the Welcome and the first Snapshot; throws a ``ClientError`` if the probe
-    /// refuses, closes, or is silent past `timeout`.
-    public func handshake(timeout: Double = 5) throws -> (WireWelcome, WireSnapshot) {
-        var welcome: WireWelcome?
+    /// refuses (another protocol version included), closes, or is silent past `timeout`.
+    public func handshake(timeout: Double = 5) throws -> (welcome: WireWelcome, snapshot: GraphSnapshot) {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let left = deadline.timeIntervalSinceNow
@@ -138,17 +131,12 @@ public final class ProbeConnection: @unchecked Sendable {
                 throw ClientError.timedOut(path: path, waitingFor: welcome == nil ? "its welcome" : "a snapshot")
             }
             switch message {
-            case .welcome(let w):
-                guard w.protocolVersion == ProtocolVersion.current else {
-                    throw ClientError.refused(path: path, message: ProtocolVersion.mismatchMessage(
-                        local: ProtocolVersion.current, remote: w.protocolVersion))
-                }
-                welcome = w
             case .snapshot(let s):
                 if let welcome { return (welcome, s) }
-            case .batch, .ack: continue
-            case .error(let text), .disconnected(let text):
+            case .disconnected(let text):
                 throw ClientError.refused(path: path, message: text)
+            default:
+                continue
             }
         }
     }
@@ -157,10 +145,21 @@ public final class ProbeConnection: @unchecked Sendable {
 /// Messages received and not yet taken, guarded by a condition variable.
 final class Inbox: @unchecked Sendable {
     private let condition = NSCondition()
-    private var items: [ProbeConnection.Incoming] = []
+    private var items: [Message] = []
     private var closed = false
+    private var welcomeMessage: WireWelcome?
 
-    func put(_ item: ProbeConnection.Incoming) {
+    var welcome: WireWelcome? {
+        condition.lock(); defer { condition.unlock() }
+        return welcomeMessage
+    }
+
+    func noteWelcome(_ welcome: WireWelcome) {
+        condition.lock(); defer { condition.unlock() }
+        welcomeMessage = welcome
+    }
+
+    func put(_ item: Message) {
         condition.lock()
         if !closed { items.append(item) }
         if case .disconnected = item { closed = true }
@@ -168,14 +167,14 @@ final class Inbox: @unchecked Sendable {
         condition.unlock()
     }
 
-    func takeAll() -> [ProbeConnection.Incoming] {
+    func takeAll() -> [Message] {
         condition.lock(); defer { condition.unlock() }
         let all = items
         items.removeAll(keepingCapacity: true)
         return all
     }
 
-    func take(timeout: Double) -> ProbeConnection.Incoming? {
+    func take(timeout: Double) -> Message? {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock(); defer { condition.unlock() }
         while items.isEmpty {
@@ -185,7 +184,7 @@ final class Inbox: @unchecked Sendable {
     }
 }
 
-/// Reads frames from the probe into the inbox.
+/// Reads frames from the probe, as the model's messages, into the inbox.
 final class InboundFrames: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
@@ -200,15 +199,15 @@ final class InboundFrames: ChannelInboundHandler {
         decoder.append(unwrapInboundIn(data).readableBytesView)
         do {
             while let payload = try decoder.next() {
-                let message = try stream.decode(ServerMessage.decode(payload: payload))
-                switch message.body {
-                case .welcome(let w)?: inbox.put(.welcome(w))
-                case .snapshot(let s)?: inbox.put(.snapshot(s))
-                case .batch(let b)?: inbox.put(.batch(b))
-                case .error(let e)?: inbox.put(.error(e.message))
-                case .ack(let a)?: inbox.put(.ack(a))
-                case .packed?, nil: throw FrameError.malformed("a message of a kind this inspector does not know")
+                let frame = try ServerMessage.decode(payload: payload)
+                if case .welcome(let w)? = frame.body { inbox.noteWelcome(w) }
+                let message = try Message(frame, reader: &stream)
+                if case .disconnected(let why) = message {
+                    // Refused (a version mismatch, or the probe's own error): nothing more.
+                    disconnect(context, why)
+                    return
                 }
+                inbox.put(message)
             }
         } catch {
             disconnect(context, "\(error)")

@@ -1,4 +1,5 @@
 import Foundation
+import PipescopeGraph
 import PipescopeWire
 
 /// The instrumented programs of this user: the sockets in the per-user directory.
@@ -37,7 +38,7 @@ public enum ProbeDirectory {
                 let connection = try ProbeConnection.connect(path: path, client: "pipescope list")
                 defer { connection.close() }
                 let (welcome, snapshot) = try connection.handshake(timeout: 2)
-                let live = snapshot.nodes.filter { !NodeStatusWire.isTerminal($0.status) }.count
+                let live = snapshot.nodes.filter { !$0.status.isTerminal }.count
                 result.entries.append(Entry(path: path, pid: welcome.pid, processName: welcome.processName,
                                             startTimeNanos: welcome.startTimeNs, stages: snapshot.nodes.count,
                                             liveStages: live))
@@ -48,14 +49,5 @@ public enum ProbeDirectory {
             }
         }
         return result
-    }
-}
-
-enum NodeStatusWire {
-    static func isTerminal(_ status: WireStatus) -> Bool {
-        switch status {
-        case .finished, .failed, .cancelled: return true
-        default: return false
-        }
     }
 }

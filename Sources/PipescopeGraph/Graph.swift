@@ -1,5 +1,3 @@
-import PipescopeWire
-
 /// The pipeline graph as a fold over the event stream.
 ///
 /// The probe folds its own events into one `Graph` to answer snapshots; the inspector
@@ -9,19 +7,22 @@ import PipescopeWire
 /// ```swift
 /// var graph = Graph()
 /// graph.load(snapshot)
-/// graph.apply(batch)
+/// graph.fold(batch)                                   // a whole batch, or one event at a time:
+/// graph.insert(info)                                  // a new stage (its subscribe event)
+/// graph.apply(StageEvent(.value, node: info.id, time: t, text: "42"))
 /// graph.roots.map { graph.nodes[$0]!.operatorName }
 /// ```
 public struct Graph: Sendable, Equatable {
-    public private(set) var nodes: [NodeID: NodeSummary] = [:]
+    public internal(set) var nodes: [NodeID: NodeSummary] = [:]
     /// Root stages in the order they were created.
-    public private(set) var roots: [NodeID] = []
+    public internal(set) var roots: [NodeID] = []
     /// Events the probe dropped because its buffer was full.
     public private(set) var dropped: UInt64 = 0
-    /// The probe's sequence number of the last event folded in.
+    /// The probe's sequence number of the last event folded in: the snapshot's, plus one
+    /// for every event folded since.
     public private(set) var sequence: UInt64 = 0
     /// Owners (CancellableBags) that have held stages, by id.
-    public private(set) var owners: [UInt64: Owner] = [:]
+    public internal(set) var owners: [UInt64: Owner] = [:]
     /// Nodes that mirror another's events (forwarders), keyed by the stage they forward to.
     private var mirrors: [NodeID: [NodeID]] = [:]
 
@@ -31,103 +32,149 @@ public struct Graph: Sendable, Equatable {
 
     // MARK: - Folding
 
-    public mutating func load(_ snapshot: WireSnapshot) {
+    /// Starts over from a snapshot. Links between stages are rebuilt from each stage's
+    /// own fields, after every stage is in place (an adopted stage's parent can be newer
+    /// than the stage).
+    public mutating func load(_ snapshot: GraphSnapshot) {
         self = Graph()
-        for state in snapshot.nodes { insert(NodeSummary(state: state)) }
+        for var node in snapshot.nodes {
+            node.children = []
+            node.sharers = []
+            node.feeders = []
+            node.feeds = []
+            node.forwardsTo = nil
+            nodes[node.id] = node
+        }
         for state in snapshot.nodes {
-            let id = state.info.id
-            if state.subscriptionOwner != 0 { link(id, sharing: state.subscriptionOwner) }
-            if state.forwardsTo != 0 { forward(id, to: state.forwardsTo) }
-            for fed in state.feeds { feed(fed, from: id) }
+            if let parent = state.parent, nodes[parent] != nil, parent != state.id {
+                nodes[parent]?.children.append(state.id)
+            } else {
+                nodes[state.id]?.parent = nil
+                roots.append(state.id)
+            }
         }
-        for owner in snapshot.owners {
-            owners[owner.id] = Owner(name: owner.name, releasedNanos: owner.releasedNs == 0 ? nil : owner.releasedNs)
+        for state in snapshot.nodes {
+            if let owner = state.subscriptionOwner { link(state.id, sharing: owner) }
+            if let target = state.forwardsTo { forward(state.id, to: target) }
+            for fed in state.feeds { feed(fed, from: state.id) }
         }
+        owners = snapshot.owners
         dropped = snapshot.dropped
         sequence = snapshot.sequence
     }
 
-    public mutating func apply(_ batch: WireEventBatch) {
-        var infos: [NodeID: WireNodeInfo] = [:]
-        for info in batch.nodes { infos[info.id] = info }
+    /// Folds a whole batch: each subscribe event adds its stage (from ``EventBatch/nodes``),
+    /// every other event is applied, then the trailer's counts (and old recordings' value
+    /// texts) are taken.
+    public mutating func fold(_ batch: EventBatch) {
+        var next = 0
+        var byID: [NodeID: NodeInfo]?
         for event in batch.events {
-            if event.kind == .eventSubscribe, let info = infos[event.node] {
-                insert(NodeSummary(info: info))
-            } else {
-                apply(event)
+            if event.kind == .subscribe {
+                if next < batch.nodes.count, batch.nodes[next].id == event.node {
+                    insert(batch.nodes[next])
+                    next += 1
+                } else {
+                    // Not in event order (a hand-made or foreign batch): look it up.
+                    if byID == nil { byID = Dictionary(batch.nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
+                    if let info = byID?[event.node] { insert(info) }
+                }
             }
+            apply(event)
         }
-        for (id, text) in batch.lastValues { update(id) { $0.lastValue = text } }
-        dropped = batch.dropped
-        sequence = batch.sequence
+        finish(batch.trailer)
     }
 
-    /// Folds one event. Events for unknown stages (pruned, or from before a snapshot)
-    /// are ignored.
-    public mutating func apply(_ event: WireEvent) {
+    /// Takes what a batch's trailer says once its events are folded: the probe's
+    /// sequence and drop counts, and value texts from old recordings. (Applying an event
+    /// counts it in ``sequence`` too, so a graph folded one event at a time, such as the
+    /// history's between checkpoints, agrees with the probe's numbering.)
+    public mutating func finish(_ trailer: BatchTrailer) {
+        setLastValues(trailer.lastValues)
+        dropped = trailer.dropped
+        sequence = trailer.sequence
+    }
+
+    /// Sets the newest value text of these stages (recordings made before value texts
+    /// travelled on their value events carry them per batch).
+    public mutating func setLastValues(_ values: [NodeID: String]) {
+        for (id, text) in values { update(id) { $0.lastValue = text } }
+    }
+
+    /// Adds a new stage (its subscribe event; apply that event too, to count it). A
+    /// stage whose downstream is unknown becomes a root. A known id is ignored.
+    public mutating func insert(_ info: NodeInfo) {
+        insert(NodeSummary(info: info))
+    }
+
+    /// Folds one event and counts it in ``sequence``. A subscribe adds nothing by itself
+    /// (``insert(_:)`` does). Events for unknown stages (pruned, or from before a
+    /// snapshot) are ignored.
+    public mutating func apply(_ event: StageEvent) {
+        sequence &+= 1
         switch event.kind {
-        case .eventSubscribe, .eventUnknown, .UNRECOGNIZED:
+        case .subscribe, .unknown:
             return
-        case .eventForward:
+        case .forward:
             forward(event.node, to: event.other)
-        case .eventAdopt:
+        case .adopt:
             adopt(event.node, under: event.other)
-        case .eventFeeds:
+        case .feeds:
             feed(event.other, from: event.node)
-        case .eventOwned:
+        case .owned:
             guard nodes[event.node] != nil else { return }
             if owners[event.other] == nil { owners[event.other] = Owner(name: event.text) }
             update(event.node) { $0.owner = NodeOwner(id: event.other, name: event.text) }
-        case .eventOwnerReleased:
-            owners[event.other, default: Owner(name: event.text)].releasedNanos = event.timeNs
-        case .eventContractBroken:
+        case .ownerReleased:
+            owners[event.other, default: Owner(name: event.text)].releasedNanos = event.time
+        case .contractBroken:
             update(event.node) { $0.contractBroken.append(event.text) }
-        case .eventSubscription:
+        case .subscription:
             guard nodes[event.node] != nil else { return }
             let owner = event.other == 0 || event.other == event.node ? nil : event.other
             update(event.node) { node in
                 if node.status == .subscribing { node.status = .active }
             }
             if let owner { link(event.node, sharing: owner) }
-        case .eventRequest, .eventDemand:
+        case .request, .demand:
             // request(_:) goes to the shared subscription, so every stage passing it on
             // gets the demand; a demand returned from receive(_:) is one stage's.
-            let returned = event.kind == .eventDemand
-            let request = DemandRequest(time: event.timeNs, demand: Demand(wire: event.demand), returned: returned)
+            let returned = event.kind == .demand
+            let request = DemandRequest(time: event.time, demand: event.demand, returned: returned)
             for id in returned ? [event.node] : shareGroup(of: event.node) {
                 update(id) { node in
                     node.requested = node.requested + request.demand
                     node.noteRequest(request)
                 }
             }
-        case .eventValue:
+        case .value:
             update(event.node) { node in
                 node.values += 1
-                node.lastValueNanos = event.timeNs
+                node.lastValueNanos = event.time
                 if !event.text.isEmpty { node.lastValue = event.text }
                 if node.status.isTerminal { node.afterEnd += 1 }
             }
-        case .eventFinished:
+        case .finished:
             update(event.node) { node in
                 if node.status.isTerminal { node.afterEnd += 1 }
-                node.end(.finished, at: event.timeNs)
+                node.end(.finished, at: event.time)
             }
-        case .eventFailed:
+        case .failed:
             update(event.node) { node in
                 guard !node.status.isTerminal else {
                     node.afterEnd += 1
                     return
                 }
-                node.end(.failed, at: event.timeNs)
+                node.end(.failed, at: event.time)
                 node.error = event.text
             }
-        case .eventCancelled:
-            let cause = CancelCause(event.cause) ?? .downstream
+        case .cancelled:
+            let cause = event.cause ?? .downstream
             let group = shareGroup(of: event.node)
             for id in group {
                 update(id) { node in
                     guard !node.status.isTerminal else { return }
-                    node.end(.cancelled, at: event.timeNs)
+                    node.end(.cancelled, at: event.time)
                     node.cause = cause
                 }
             }
@@ -141,64 +188,22 @@ public struct Graph: Sendable, Equatable {
         return node.status.isTerminal && node.children.allSatisfy { isEnded($0) }
     }
 
-    // MARK: - Pruning
-
-    /// Removes ended subtrees, at any depth, whose top stage ended before
-    /// `now - retention.seconds`, then the oldest ended pipelines beyond
-    /// `retention.maxEndedPipelines`. A subtree counts as ended only when every stage
-    /// in it ended, so nothing live is ever removed.
-    public mutating func prune(now nanos: Int64, retention: Retention) {
-        let cutoff = nanos - Int64(retention.seconds * 1e9)
-        var ended: [NodeID: Bool] = [:]
-        func isEnded(_ id: NodeID) -> Bool {
-            if let known = ended[id] { return known }
-            guard let node = nodes[id] else { return true }
-            var result = node.status.isTerminal
-            for child in node.children where !isEnded(child) { result = false }
-            ended[id] = result
-            return result
+    /// The whole graph as a snapshot: what ``load(_:)`` turns back into this graph.
+    public func snapshot() -> GraphSnapshot {
+        let stages = nodes.keys.sorted().compactMap { id -> NodeSummary? in
+            guard var node = nodes[id] else { return nil }
+            // Derived from the other stages' fields; load(_:) rebuilds them.
+            node.children = []
+            node.sharers = []
+            node.feeders = []
+            return node
         }
-        func expired(_ id: NodeID) -> Bool {
-            isEnded(id) && (nodes[id]?.endedNanos ?? .max) < cutoff
-        }
-        var doomedRoots = Set(roots.filter(expired))
-        let endedRoots = roots.filter { isEnded($0) && !doomedRoots.contains($0) }
-        doomedRoots.formUnion(endedRoots.prefix(max(0, endedRoots.count - retention.maxEndedPipelines)))
-        for root in doomedRoots { remove(subtree: root) }
-        roots.removeAll { doomedRoots.contains($0) }
-        // Ended inner stages of live pipelines (flatMap's finished inner publishers).
-        var stack = roots
-        while let id = stack.popLast() {
-            guard let children = nodes[id]?.children else { continue }
-            let doomed = children.filter(expired)
-            if !doomed.isEmpty {
-                for child in doomed { remove(subtree: child) }
-                nodes[id]?.children.removeAll { doomed.contains($0) }
-            }
-            stack.append(contentsOf: nodes[id]?.children ?? [])
-        }
-        // A released owner is forgotten with its last stage.
-        if owners.contains(where: { $0.value.releasedNanos != nil }) {
-            let held = Set(roots.compactMap { nodes[$0]?.owner?.id })
-            owners = owners.filter { $0.value.releasedNanos == nil || held.contains($0.key) }
-        }
-    }
-
-    /// The whole graph as a snapshot message.
-    public func snapshot() -> WireSnapshot {
-        var s = WireSnapshot()
-        s.nodes = nodes.keys.sorted().compactMap { nodes[$0]?.wireState }
-        s.owners = owners.keys.sorted().compactMap { id in
-            owners[id].map { o in .with { $0.id = id; $0.name = o.name; $0.releasedNs = o.releasedNanos ?? 0 } }
-        }
-        s.dropped = dropped
-        s.sequence = sequence
-        return s
+        return GraphSnapshot(nodes: stages, owners: owners, dropped: dropped, sequence: sequence)
     }
 
     // MARK: - Internals
 
-    private mutating func insert(_ node: NodeSummary) {
+    mutating func insert(_ node: NodeSummary) {
         guard nodes[node.id] == nil else { return }
         var node = node
         if let parent = node.parent, nodes[parent] != nil {
@@ -301,7 +306,7 @@ public struct Graph: Sendable, Equatable {
         }
     }
 
-    private mutating func remove(subtree id: NodeID) {
+    mutating func remove(subtree id: NodeID) {
         guard let node = nodes.removeValue(forKey: id) else { return }
         mirrors[id] = nil
         for fed in node.feeds { nodes[fed]?.feeders.removeAll { $0 == id } }

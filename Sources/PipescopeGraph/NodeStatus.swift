@@ -1,5 +1,3 @@
-import PipescopeWire
-
 /// Where a stage is in its life.
 public enum NodeStatus: String, Hashable, Sendable, CaseIterable {
     case subscribing, active, finished, failed, cancelled
@@ -11,47 +9,29 @@ public enum NodeStatus: String, Hashable, Sendable, CaseIterable {
         case .finished, .failed, .cancelled: return true
         }
     }
-
-    public init(_ wire: WireStatus) {
-        switch wire {
-        case .subscribing: self = .subscribing
-        case .active: self = .active
-        case .finished: self = .finished
-        case .failed: self = .failed
-        case .cancelled: self = .cancelled
-        case .UNRECOGNIZED: self = .active
-        }
-    }
-
-    public var wire: WireStatus {
-        switch self {
-        case .subscribing: return .subscribing
-        case .active: return .active
-        case .finished: return .finished
-        case .failed: return .failed
-        case .cancelled: return .cancelled
-        }
-    }
 }
 
 /// Who cancelled a stage.
 public enum CancelCause: String, Hashable, Sendable {
     case downstream, inspector, owner
 
-    public init?(_ wire: WireCancelCause) {
-        switch wire {
-        case .causeDownstream: self = .downstream
-        case .causeInspector: self = .inspector
-        case .causeOwner: self = .owner
-        case .causeNone, .UNRECOGNIZED: return nil
+    /// A small number for compact records (the tap's buffer, the history): the wire
+    /// protocol's `CancelCause` number. 0 is no cause.
+    public var code: UInt8 {
+        switch self {
+        case .downstream: return 1
+        case .inspector: return 2
+        case .owner: return 3
         }
     }
 
-    public var wire: WireCancelCause {
-        switch self {
-        case .downstream: return .causeDownstream
-        case .inspector: return .causeInspector
-        case .owner: return .causeOwner
+    /// The cause with this ``code``; nil for 0 or a number this build does not know.
+    public init?(code: UInt8) {
+        switch code {
+        case 1: self = .downstream
+        case 2: self = .inspector
+        case 3: self = .owner
+        default: return nil
         }
     }
 }

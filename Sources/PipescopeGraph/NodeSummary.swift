@@ -1,5 +1,3 @@
-import PipescopeWire
-
 /// Pipescope's own id for a stage: sequential, never reused.
 public typealias NodeID = UInt64
 
@@ -50,14 +48,14 @@ public struct NodeSummary: Hashable, Sendable {
     /// How it broke the promise it was declared with (.pipescopeExpect), if it did.
     public var contractBroken: [String] = []
 
-    public init(info: WireNodeInfo) {
+    public init(info: NodeInfo) {
         id = info.id
-        parent = info.parent == 0 ? nil : info.parent
-        operatorName = info.operator
+        parent = info.parent
+        operatorName = info.operatorName
         publisherType = info.publisherType
         subscriber = info.subscriber
         thread = info.thread
-        createdNanos = info.createdNs
+        createdNanos = info.createdNanos
     }
 
     mutating func noteRequest(_ request: DemandRequest) {
@@ -68,62 +66,10 @@ public struct NodeSummary: Hashable, Sendable {
     /// Demand requested and not yet delivered.
     public var outstanding: Demand { requested.subtracting(values) }
 
-    public var info: WireNodeInfo {
-        var i = WireNodeInfo()
-        i.id = id
-        i.parent = parent ?? 0
-        i.operator = operatorName
-        i.publisherType = publisherType
-        i.subscriber = subscriber
-        i.thread = thread
-        i.createdNs = createdNanos
-        return i
-    }
-
-    public var wireState: WireNodeState {
-        var s = WireNodeState()
-        s.info = info
-        s.status = status.wire
-        s.cause = cause?.wire ?? .causeNone
-        s.error = error ?? ""
-        s.requested = requested.wire
-        s.values = Int64(values)
-        s.hasLastValue_p = lastValue != nil
-        s.lastValue = lastValue ?? ""
-        s.subscriptionOwner = subscriptionOwner ?? 0
-        s.endedNs = endedNanos ?? 0
-        s.forwardsTo = forwardsTo ?? 0
-        s.orphaned = orphaned
-        s.feeds = feeds
-        s.afterEnd = Int64(afterEnd)
-        s.lastValueNs = lastValueNanos ?? 0
-        s.owner = owner?.id ?? 0
-        s.ownerName = owner?.name ?? ""
-        s.contractBroken = contractBroken
-        s.recentRequests = recentRequests.map { r in
-            .with { $0.timeNs = r.time; $0.demand = r.demand.wire; $0.returned = r.returned }
-        }
-        return s
-    }
-
-    public init(state s: WireNodeState) {
-        self.init(info: s.info)
-        status = NodeStatus(s.status)
-        cause = CancelCause(s.cause)
-        error = s.error.isEmpty && s.status != .failed ? nil : s.error
-        requested = Demand(wire: s.requested)
-        values = Int(s.values)
-        lastValue = s.hasLastValue_p ? s.lastValue : nil
-        subscriptionOwner = s.subscriptionOwner == 0 ? nil : s.subscriptionOwner
-        endedNanos = s.endedNs == 0 ? nil : s.endedNs
-        orphaned = s.orphaned
-        afterEnd = Int(s.afterEnd)
-        lastValueNanos = s.lastValueNs == 0 ? nil : s.lastValueNs
-        owner = s.owner == 0 ? nil : NodeOwner(id: s.owner, name: s.ownerName)
-        contractBroken = s.contractBroken
-        recentRequests = s.recentRequests.suffix(Self.recentRequestLimit).map {
-            DemandRequest(time: $0.timeNs, demand: Demand(wire: $0.demand), returned: $0.returned)
-        }
+    /// What the stage is, as it was sent when it subscribed (with its parent now).
+    public var info: NodeInfo {
+        NodeInfo(id: id, parent: parent, operatorName: operatorName, publisherType: publisherType,
+                 subscriber: subscriber, thread: thread, createdNanos: createdNanos)
     }
 }
 

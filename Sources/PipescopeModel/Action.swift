@@ -54,15 +54,16 @@ public enum Action: Hashable, Sendable {
 /// Every input the app reacts to, applied by ``reduce(_:_:)``.
 public enum Message: Sendable {
     case action(Action)
-    case attached(process: String, pid: Int32)
+    /// The program said who it is; read-only when it (or this inspector) refuses commands
+    /// that change it.
+    case attached(process: String, pid: Int32, readOnly: Bool = false)
     /// A recording is being shown instead of a live program.
     case replaying(file: String, process: String, pid: Int32)
-    /// The program is read-only: commands that change it will be refused.
-    case readOnly
-    /// The program answered a command.
-    case acknowledged(ok: Bool, text: String)
-    case snapshot(PipescopeGraphSnapshot)
-    case batch(PipescopeEventBatch)
+    /// The program answered a command (`command` is its id, 0 when not one of ours).
+    case acknowledged(command: UInt64 = 0, ok: Bool, text: String)
+    /// The whole graph (on attach, or after the inspector fell behind).
+    case snapshot(GraphSnapshot)
+    case batch(EventBatch)
     case disconnected(String)
     /// Wall-clock time, sent by the app loop a few times a second.
     case tick(nanos: Int64)

@@ -1,5 +1,4 @@
 import PipescopeGraph
-import PipescopeWire
 
 extension AppState {
     /// Every event kept, the cursor into them, and the graph on screen: the live graph
@@ -53,12 +52,12 @@ extension AppState {
 
         /// The time at the right edge of the timeline: the cursor's event, or `now`.
         func end(now: Int64) -> Int64 {
-            if let cursor, let event = log.event(at: cursor) { return event.timeNs }
+            if let cursor, let event = log.event(at: cursor) { return event.time }
             return max(now, lastEventNanos)
         }
 
-        mutating func noteLastEvent(_ events: [WireEvent]) {
-            if let last = events.last?.timeNs, last > lastEventNanos { lastEventNanos = last }
+        mutating func noteLastEvent(_ events: [StageEvent]) {
+            if let last = events.last?.time, last > lastEventNanos { lastEventNanos = last }
         }
     }
 }

@@ -1,5 +1,4 @@
 import PipescopeGraph
-import PipescopeWire
 
 /// Whether the inspector is attached to a live program.
 public enum ConnectionState: Equatable, Sendable {
@@ -34,7 +33,7 @@ extension AppState {
         /// The program's pipelines are paused at the gate.
         public internal(set) var paused = false
         /// Events waiting at the gate, oldest (next to be released) first.
-        public internal(set) var pending: [WirePending] = []
+        public internal(set) var pending: [PendingEvent] = []
         /// Which waiting event `n` releases: an index into `pending`, 0 the oldest (`>` moves it).
         public internal(set) var chosenPending = 0
         /// Digits typed before `n`.
@@ -61,13 +60,13 @@ extension AppState {
         }
 
         /// The waiting event `n` will release.
-        public var nextPending: WirePending? {
+        public var nextPending: PendingEvent? {
             pending.isEmpty ? nil : pending[min(chosenPending, pending.count - 1)]
         }
 
-        mutating func setGate(paused: Bool, pending: [WirePending]) {
-            self.paused = paused
-            self.pending = paused ? pending : []
+        mutating func setGate(_ gate: GateState) {
+            paused = gate.paused
+            pending = gate.paused ? gate.pending : []
         }
     }
 }

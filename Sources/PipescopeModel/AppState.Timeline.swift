@@ -1,6 +1,5 @@
 import DequeModule
 import PipescopeGraph
-import PipescopeWire
 
 extension AppState {
     /// What the timeline and the event log show, apart from the history itself.
@@ -18,11 +17,11 @@ extension AppState {
 
         /// Adds each event's mark to its stage's lane. A cancel is recorded on the stage that
         /// owns the subscription; like the graph, every stage sharing it shows the cancel.
-        mutating func recordLanes(_ events: [WireEvent], liveGraph: Graph) {
-            for e in events where e.kind != .eventDemand && e.kind != .eventUnknown {
-                let stages = e.kind == .eventCancelled ? [e.node] + (liveGraph[e.node]?.sharers ?? []) : [e.node]
+        mutating func recordLanes(_ events: [StageEvent], liveGraph: Graph) {
+            for e in events where e.kind != .demand && e.kind != .unknown {
+                let stages = e.kind == .cancelled ? [e.node] + (liveGraph[e.node]?.sharers ?? []) : [e.node]
                 for stage in stages {
-                    lanes[stage, default: []].append(LaneMark(time: e.timeNs, kind: e.kind))
+                    lanes[stage, default: []].append(LaneMark(time: e.time, kind: e.kind))
                     if lanes[stage]!.count > Self.laneLength { lanes[stage]!.removeFirst() }
                 }
             }
@@ -57,5 +56,5 @@ extension AppState {
 /// One event on a stage's timeline lane.
 public struct LaneMark: Hashable, Sendable {
     public var time: Int64
-    public var kind: WireEventKind
+    public var kind: EventKind
 }

@@ -1,7 +1,6 @@
 import PipescopeGraph
-import PipescopeWire
 
-/// One event as the history keeps it: 32 bytes instead of a ``WireEvent``'s 96.
+/// One event as the history keeps it: 32 bytes instead of a ``StageEvent``'s 72.
 ///
 /// An event has a demand or another stage's id, never both, so one number holds
 /// whichever its kind has. A value has neither, so a value text of up to 8 UTF-8 bytes
@@ -11,25 +10,26 @@ import PipescopeWire
 struct HistoryEntry: Sendable {
     var node: NodeID
     var time: Int64
-    /// The demand of REQUEST and DEMAND, the other stage (or owner) of the kinds that
-    /// link two things; 0 otherwise.
+    /// The demand of request and demand events (-1 unlimited), the other stage (or owner)
+    /// of the kinds that link two things; 0 otherwise.
     var number: Int64
-    var kind: Int32
-    var cause: Int16
+    var kind: EventKind
+    /// ``CancelCause/code``; 0 for none.
+    var cause: UInt8
     var hasText: Bool
     /// The text is in `number` (a value's short text), not beside the entries.
     private(set) var textInline = false
 
     /// The entry for `event`, whose text (which may differ from the event's own, for
     /// older recordings) is `text`.
-    init(_ event: WireEvent, text: String) {
+    init(_ event: StageEvent, text: String) {
         node = event.node
-        time = event.timeNs
-        kind = Int32(truncatingIfNeeded: event.kind.rawValue)
-        cause = Int16(truncatingIfNeeded: event.cause.rawValue)
+        time = event.time
+        kind = event.kind
+        cause = event.cause?.code ?? 0
         hasText = !text.isEmpty
-        number = Self.carriesDemand(event.kind) ? event.demand : Int64(bitPattern: event.other)
-        if hasText, event.kind == .eventValue, text.utf8.count <= 8, !text.utf8.contains(0) {
+        number = event.kind.carriesDemand ? event.demand.wire : Int64(bitPattern: event.other)
+        if hasText, event.kind == .value, text.utf8.count <= 8, !text.utf8.contains(0) {
             var packed: UInt64 = 0
             for (i, byte) in text.utf8.enumerated() { packed |= UInt64(byte) << (8 * UInt64(i)) }
             number = Int64(bitPattern: packed)
@@ -50,26 +50,15 @@ struct HistoryEntry: Sendable {
     }
 
     /// The event again; `text` is looked up by the history when ``hasText``.
-    func event(text: String) -> WireEvent {
-        var e = WireEvent()
-        e.kind = WireEventKind(rawValue: Int(kind)) ?? .UNRECOGNIZED(Int(kind))
-        e.node = node
-        e.timeNs = time
+    func event(text: String) -> StageEvent {
+        var e = StageEvent(kind, node: node, time: time, cause: CancelCause(code: cause), text: text)
         if textInline {
             // a value: it has neither demand nor other stage
-        } else if Self.carriesDemand(e.kind) {
-            e.demand = number
+        } else if kind.carriesDemand {
+            e.demand = Demand(wire: number)
         } else {
             e.other = UInt64(bitPattern: number)
         }
-        e.cause = WireCancelCause(rawValue: Int(cause)) ?? .UNRECOGNIZED(Int(cause))
-        e.text = text
         return e
-    }
-
-    var eventKind: WireEventKind { WireEventKind(rawValue: Int(kind)) ?? .UNRECOGNIZED(Int(kind)) }
-
-    private static func carriesDemand(_ kind: WireEventKind) -> Bool {
-        kind == .eventRequest || kind == .eventDemand
     }
 }

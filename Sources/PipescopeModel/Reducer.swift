@@ -16,11 +16,11 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     switch message {
     case .action(let action):
         return apply(action, to: &state)
-    case .attached(let process, let pid):
+    case .attached(let process, let pid, let readOnly):
         state.session.connection = .connected
         state.session.pid = pid
         if state.session.targetName.isEmpty { state.session.targetName = process }
-        state.session.readOnly = false
+        state.session.readOnly = readOnly
     case .replaying(let file, let process, let pid):
         state.session.connection = .replay(file)
         state.session.pid = pid
@@ -40,18 +40,16 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.timeline.lanes = [:]
         state.history.goLive()
     case .batch(let batch):
-        state.session.setGate(paused: batch.paused, pending: batch.pending)
-        if !batch.resumedBecause.isEmpty {
-            state.session.notice = Notice(text: "resumed by itself: \(batch.resumedBecause)", isError: true)
+        state.session.setGate(batch.trailer.gate)
+        if !batch.trailer.gate.resumedBecause.isEmpty {
+            state.session.notice = Notice(text: "resumed by itself: \(batch.trailer.gate.resumedBecause)", isError: true)
         }
         state.history.log.append(batch, folding: &state.history.liveGraph)
         state.history.showLiveIfFollowing()
         state.history.noteLastEvent(batch.events)
         state.timeline.recordLanes(batch.events, liveGraph: state.history.liveGraph)
         state.session.rate.record(batch.events.count)
-    case .readOnly:
-        state.session.readOnly = true
-    case .acknowledged(let ok, let text):
+    case .acknowledged(_, let ok, let text):
         state.session.notice = Notice(text: text, isError: !ok)
     case .disconnected(let why):
         if state.session.isReplay { break }

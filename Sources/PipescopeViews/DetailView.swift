@@ -64,7 +64,7 @@ public enum DetailView {
         if state.session.watched.contains(node.id) { return "watched: every value described (v stops)" }
         guard node.values > 0 else { return nil }
         let position = state.history.cursor ?? state.history.log.end
-        guard let newest = state.history.log.events(endingAt: position, count: 1, node: node.id, kinds: [.eventValue]).last,
+        guard let newest = state.history.log.events(endingAt: position, count: 1, node: node.id, kinds: [.value]).last,
               newest.event.text.isEmpty else { return nil }
         return node.lastValue == nil
             ? "values not described (v describes every value)"
@@ -83,11 +83,11 @@ public enum DetailView {
     /// where the program described them, their text. Newest last.
     static func recentValues(_ node: NodeSummary, state: AppState, count: Int) -> [String] {
         let position = state.history.cursor ?? state.history.log.end
-        let found = state.history.log.events(endingAt: position, count: count, node: node.id, kinds: [.eventValue])
+        let found = state.history.log.events(endingAt: position, count: count, node: node.id, kinds: [.value])
         if found.isEmpty, let time = node.lastValueNanos {
             return ["  \(Format.time(time))  \(node.lastValue ?? "")"]
         }
-        return found.map { "  \(Format.time($0.event.timeNs))  \($0.event.text.isEmpty ? "(not described)" : $0.event.text)" }
+        return found.map { "  \(Format.time($0.event.time))  \($0.event.text.isEmpty ? "(not described)" : $0.event.text)" }
     }
 
     /// "finished", "cancelled by inspector", "failed" (the error has its own line).

@@ -1,6 +1,5 @@
 import PipescopeGraph
 import PipescopeModel
-import PipescopeWire
 import TerminalKit
 
 /// Every event as a row, newest at the bottom: time, stage, operator, kind, and what it
@@ -17,7 +16,7 @@ public enum EventLogView {
         for (line, item) in events.enumerated() {
             let e = item.event
             let op = state.history.graph[e.node]?.operatorName ?? state.history.liveGraph[e.node]?.operatorName ?? "?"
-            let text = "\(Format.time(e.timeNs))  #\(e.node) \(op)  \(describe(e, theme: theme))"
+            let text = "\(Format.time(e.time))  #\(e.node) \(op)  \(describe(e, theme: theme))"
             let y = area.y + 1 + line
             buffer.putTruncated(text, x: area.x, y: y, maxWidth: area.width, glyphs: theme.glyphs)
             if state.history.cursor != nil, item.position == anchor {
@@ -26,20 +25,20 @@ public enum EventLogView {
         }
     }
 
-    static func describe(_ e: WireEvent, theme: Theme) -> String {
+    static func describe(_ e: StageEvent, theme: Theme) -> String {
         switch e.kind {
-        case .eventSubscription where e.other != 0 && e.other != e.node: return "subscription (shares #\(e.other)'s)"
-        case .eventRequest: return "request \(Format.demand(Demand(wire: e.demand), theme: theme))"
-        case .eventDemand: return "demand +\(Format.demand(Demand(wire: e.demand), theme: theme))"
-        case .eventValue where !e.text.isEmpty: return "value \(e.text)"
-        case .eventFailed: return "failed: \(e.text)"
-        case .eventCancelled: return "cancelled by \(CancelCause(e.cause)?.rawValue ?? "downstream")"
-        case .eventForward: return "forwards to #\(e.other)"
-        case .eventAdopt: return "found its downstream #\(e.other)"
-        case .eventFeeds: return "feeds #\(e.other) through a subject"
-        case .eventOwned: return "owned by \(e.text)"
-        case .eventOwnerReleased: return "owner \(e.text.isEmpty ? "#\(e.other)" : e.text) released"
-        case .eventContractBroken: return "broke its contract: \(e.text)"
+        case .subscription where e.other != 0 && e.other != e.node: return "subscription (shares #\(e.other)'s)"
+        case .request: return "request \(Format.demand(e.demand, theme: theme))"
+        case .demand: return "demand +\(Format.demand(e.demand, theme: theme))"
+        case .value where !e.text.isEmpty: return "value \(e.text)"
+        case .failed: return "failed: \(e.text)"
+        case .cancelled: return "cancelled by \(e.cause?.rawValue ?? "downstream")"
+        case .forward: return "forwards to #\(e.other)"
+        case .adopt: return "found its downstream #\(e.other)"
+        case .feeds: return "feeds #\(e.other) through a subject"
+        case .owned: return "owned by \(e.text)"
+        case .ownerReleased: return "owner \(e.text.isEmpty ? "#\(e.other)" : e.text) released"
+        case .contractBroken: return "broke its contract: \(e.text)"
         default: return Format.word(for: e.kind)
         }
     }

@@ -1,6 +1,5 @@
 import Foundation
 import PipescopeGraph
-import PipescopeWire
 
 /// Short human forms of numbers, demands and times.
 enum Format {
@@ -21,23 +20,23 @@ enum Format {
     }
 
     /// An event's kind in a word: "value", "cancelled".
-    static func word(for kind: WireEventKind) -> String {
+    static func word(for kind: EventKind) -> String {
         switch kind {
-        case .eventSubscribe: return "subscribe"
-        case .eventSubscription: return "subscription"
-        case .eventRequest: return "request"
-        case .eventValue: return "value"
-        case .eventDemand: return "demand"
-        case .eventFinished: return "finished"
-        case .eventFailed: return "failed"
-        case .eventCancelled: return "cancelled"
-        case .eventForward: return "forward"
-        case .eventAdopt: return "adopt"
-        case .eventFeeds: return "feeds"
-        case .eventOwned: return "owned"
-        case .eventOwnerReleased: return "owner released"
-        case .eventContractBroken: return "contract broken"
-        case .eventUnknown, .UNRECOGNIZED: return "event"
+        case .subscribe: return "subscribe"
+        case .subscription: return "subscription"
+        case .request: return "request"
+        case .value: return "value"
+        case .demand: return "demand"
+        case .finished: return "finished"
+        case .failed: return "failed"
+        case .cancelled: return "cancelled"
+        case .forward: return "forward"
+        case .adopt: return "adopt"
+        case .feeds: return "feeds"
+        case .owned: return "owned"
+        case .ownerReleased: return "owner released"
+        case .contractBroken: return "contract broken"
+        case .unknown: return "event"
         }
     }
 

@@ -1,5 +1,4 @@
 import PipescopeModel
-import PipescopeWire
 import TerminalKit
 
 /// The top line: what is attached, whether it is connected, the event rate and drops.
@@ -91,7 +90,7 @@ public enum HintBar {
             var text = " history"
             if let event = state.history.log.event(at: cursor) {
                 let op = state.history.graph[event.node]?.operatorName ?? "?"
-                text += theme.text(" · event \(cursor): \(Format.word(for: event.kind)) at #\(event.node) \(op), \(Format.time(event.timeNs))")
+                text += theme.text(" · event \(cursor): \(Format.word(for: event.kind)) at #\(event.node) \(op), \(Format.time(event.time))")
             } else {
                 text += " · before the first event kept"
             }

@@ -1,6 +1,5 @@
 import PipescopeGraph
 import PipescopeModel
-import PipescopeWire
 import TerminalKit
 
 /// One lane per visible tree row, aligned with it: each stage's events over time, the
@@ -37,15 +36,15 @@ public enum TimelineView {
         }
     }
 
-    static func glyph(_ kind: WireEventKind, theme: Theme) -> (String, Style) {
+    static func glyph(_ kind: EventKind, theme: Theme) -> (String, Style) {
         let u = theme.glyphs.isUnicode
         switch kind {
-        case .eventSubscribe, .eventSubscription: return (u ? "▲" : "^", theme.dim)
-        case .eventRequest: return (u ? "▸" : ">", theme.dim)
-        case .eventValue: return (u ? "•" : ".", theme.style(.active))
-        case .eventFinished: return (u ? "│" : "|", theme.style(.finished))
-        case .eventFailed: return (u ? "✗" : "x", theme.style(.failed))
-        case .eventCancelled: return (u ? "⊘" : "/", theme.style(.cancelled))
+        case .subscribe, .subscription: return (u ? "▲" : "^", theme.dim)
+        case .request: return (u ? "▸" : ">", theme.dim)
+        case .value: return (u ? "•" : ".", theme.style(.active))
+        case .finished: return (u ? "│" : "|", theme.style(.finished))
+        case .failed: return (u ? "✗" : "x", theme.style(.failed))
+        case .cancelled: return (u ? "⊘" : "/", theme.style(.cancelled))
         default: return (u ? "·" : ".", theme.dim)
         }
     }

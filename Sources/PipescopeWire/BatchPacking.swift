@@ -1,16 +1,23 @@
-public typealias WirePackedBatch = Pipescope_V1_PackedBatch
+import PipescopeGraph
 
-/// Converts between the in-memory ``WireEventBatch`` (one struct per event, what the
-/// graph folds) and the ``WirePackedBatch`` that travels (columns, strings by id).
+/// Converts between the domain's ``EventBatch`` (one struct per event, what the graph
+/// folds) and the ``WirePackedBatch`` that travels (columns, strings by id).
 ///
 /// See `PackedBatch` in Resources/pipescope.proto for the layout and why it is so.
+///
+/// ```swift
+/// var table = StringTable()
+/// let packed = BatchPacking.pack(batch, table: &table)          // the probe, writing a frame
+/// var peer = StringTable()
+/// let same = try BatchPacking.unpack(packed, table: &peer)      // the inspector, reading it
+/// ```
 public enum BatchPacking {
     /// Packs `batch`, adding its new names to `table` and to the packed batch.
     ///
     /// Columns are built in local arrays and assigned once: the generated message keeps
     /// its fields in copy-on-write storage, where appending field by field would copy a
     /// column on every append.
-    public static func pack(_ batch: WireEventBatch, table: inout StringTable) -> WirePackedBatch {
+    public static func pack(_ batch: EventBatch, table: inout StringTable) -> WirePackedBatch {
         var p = WirePackedBatch()
         if table.needsReset(forUpTo: batch.nodes.count * 4) {
             table.removeAll()
@@ -23,12 +30,12 @@ public enum BatchPacking {
         ids.reserveCapacity(infos.count)
         for info in infos {
             ids.append(info.id)
-            parents.append(info.parent)
-            operators.append(table.id(for: info.operator, added: &added))
+            parents.append(info.parent ?? 0)
+            operators.append(table.id(for: info.operatorName, added: &added))
             types.append(table.id(for: info.publisherType, added: &added))
             subscribers.append(table.id(for: info.subscriber, added: &added))
             threads.append(table.id(for: info.thread, added: &added))
-            created.append(info.createdNs)
+            created.append(info.createdNanos)
         }
         p.newStrings = added
         p.nodeIds = ids
@@ -46,19 +53,19 @@ public enum BatchPacking {
         kinds.reserveCapacity(events.count)
         nodeDeltas.reserveCapacity(events.count)
         timeDeltas.reserveCapacity(events.count)
-        let base = events.first?.timeNs ?? 0
+        let base = events.first?.time ?? 0
         var node: UInt64 = 0
         var time = base
         for (index, event) in events.enumerated() {
-            kinds.append(UInt32(truncatingIfNeeded: event.kind.rawValue))
+            kinds.append(UInt32(event.kind.rawValue))
             nodeDeltas.append(Int64(bitPattern: event.node &- node))
-            timeDeltas.append(event.timeNs &- time)
+            timeDeltas.append(event.time &- time)
             node = event.node
-            time = event.timeNs
+            time = event.time
             switch Column(event.kind) {
-            case .demand: demands.append(event.demand)
+            case .demand: demands.append(event.demand.wire)
             case .other: others.append(event.other)
-            case .cause: causes.append(UInt32(truncatingIfNeeded: event.cause.rawValue))
+            case .cause: causes.append(UInt32(event.cause?.code ?? 0))
             case .none: break
             }
             if !event.text.isEmpty {
@@ -75,21 +82,14 @@ public enum BatchPacking {
         p.causes = causes
         p.textEvents = textEvents
         p.texts = texts
-        p.lastValues = batch.lastValues
-        p.dropped = batch.dropped
-        p.droppedSinceLast = batch.droppedSinceLast
-        p.sequence = batch.sequence
-        p.paused = batch.paused
-        p.pending = batch.pending
-        p.resumedBecause = batch.resumedBecause
+        p.trailer = batch.trailer.wire
         return p
     }
 
     /// Unpacks a batch, reading names from `table` after adding the batch's new ones.
     /// Columns that disagree, or names never defined, throw ``FrameError/malformed(_:)``.
-    public static func unpack(_ p: WirePackedBatch, table: inout StringTable) throws -> WireEventBatch {
+    public static func unpack(_ p: WirePackedBatch, table: inout StringTable) throws -> EventBatch {
         try table.append(contentsOf: p.newStrings, reset: p.resetStrings)
-        var batch = WireEventBatch()
         let ids = p.nodeIds, parents = p.nodeParents, operators = p.nodeOperators
         let types = p.nodePublisherTypes, subscribers = p.nodeSubscribers, threads = p.nodeThreads
         let created = p.nodeCreatedNs
@@ -97,20 +97,14 @@ public enum BatchPacking {
             .allSatisfy({ $0 == ids.count }) else {
             throw FrameError.malformed("a packed batch whose stage columns have different lengths")
         }
-        var infos: [WireNodeInfo] = []
+        var infos: [NodeInfo] = []
         infos.reserveCapacity(ids.count)
         for i in ids.indices {
-            var info = WireNodeInfo()
-            info.id = ids[i]
-            info.parent = parents[i]
-            info.operator = try table.string(operators[i])
-            info.publisherType = try table.string(types[i])
-            info.subscriber = try table.string(subscribers[i])
-            info.thread = try table.string(threads[i])
-            info.createdNs = created[i]
-            infos.append(info)
+            infos.append(NodeInfo(
+                id: ids[i], parent: parents[i], operatorName: try table.string(operators[i]),
+                publisherType: try table.string(types[i]), subscriber: try table.string(subscribers[i]),
+                thread: try table.string(threads[i]), createdNanos: created[i]))
         }
-        batch.nodes = infos
 
         let kinds = p.kinds, nodeDeltas = p.nodeDeltas, timeDeltas = p.timeDeltas
         let demandColumn = p.demands, otherColumn = p.others, causeColumn = p.causes
@@ -119,33 +113,33 @@ public enum BatchPacking {
         guard nodeDeltas.count == count, timeDeltas.count == count, textEvents.count == texts.count else {
             throw FrameError.malformed("a packed batch whose event columns have different lengths")
         }
-        var events = [WireEvent](repeating: WireEvent(), count: count)
+        var events: [StageEvent] = []
+        events.reserveCapacity(count)
         var node: UInt64 = 0
         var time = p.baseTimeNs
         var demands = 0, others = 0, causes = 0
         for i in 0..<count {
-            let kind = WireEventKind(rawValue: Int(kinds[i])) ?? .UNRECOGNIZED(Int(kinds[i]))
+            let kind = EventKind(wireNumber: kinds[i])
             node = node &+ UInt64(bitPattern: nodeDeltas[i])
             time = time &+ timeDeltas[i]
-            events[i].kind = kind
-            events[i].node = node
-            events[i].timeNs = time
+            var event = StageEvent(kind, node: node, time: time)
             switch Column(kind) {
             case .demand:
                 guard demands < demandColumn.count else { throw shortColumn("demands") }
-                events[i].demand = demandColumn[demands]
+                event.demand = Demand(wire: demandColumn[demands])
                 demands += 1
             case .other:
                 guard others < otherColumn.count else { throw shortColumn("others") }
-                events[i].other = otherColumn[others]
+                event.other = otherColumn[others]
                 others += 1
             case .cause:
                 guard causes < causeColumn.count else { throw shortColumn("causes") }
-                let cause = Int(causeColumn[causes])
-                events[i].cause = WireCancelCause(rawValue: cause) ?? .UNRECOGNIZED(cause)
+                let cause = causeColumn[causes]
+                event.cause = cause <= UInt32(UInt8.max) ? CancelCause(code: UInt8(cause)) : nil
                 causes += 1
             case .none: break
             }
+            events.append(event)
         }
         guard demands == demandColumn.count, others == otherColumn.count, causes == causeColumn.count else {
             throw FrameError.malformed("a packed batch with more column entries than events of their kinds")
@@ -156,15 +150,7 @@ public enum BatchPacking {
             }
             events[Int(index)].text = text
         }
-        batch.events = events
-        batch.lastValues = p.lastValues
-        batch.dropped = p.dropped
-        batch.droppedSinceLast = p.droppedSinceLast
-        batch.sequence = p.sequence
-        batch.paused = p.paused
-        batch.pending = p.pending
-        batch.resumedBecause = p.resumedBecause
-        return batch
+        return EventBatch(nodes: infos, events: events, trailer: p.domainTrailer)
     }
 
     private static func shortColumn(_ name: String) -> FrameError {
@@ -175,11 +161,11 @@ public enum BatchPacking {
     private enum Column {
         case demand, other, cause, none
 
-        init(_ kind: WireEventKind) {
+        init(_ kind: EventKind) {
             switch kind {
-            case .eventRequest, .eventDemand: self = .demand
-            case .eventSubscription, .eventForward, .eventAdopt, .eventFeeds, .eventOwned, .eventOwnerReleased: self = .other
-            case .eventCancelled: self = .cause
+            case .request, .demand: self = .demand
+            case .subscription, .forward, .adopt, .feeds, .owned, .ownerReleased: self = .other
+            case .cancelled: self = .cause
             default: self = .none
             }
         }

@@ -1,4 +1,6 @@
-extension WireEventBatch {
+import PipescopeGraph
+
+extension EventBatch {
     /// About how many bytes a part may hold: half a frame, so a part always fits in one
     /// (Framing.maxFrameSize) with room for the columns' own bytes.
     public static let partBudget = Framing.maxFrameSize / 2
@@ -7,50 +9,47 @@ extension WireEventBatch {
     ///
     /// One flush can hold tens of thousands of events, each value described in up to a
     /// few hundred bytes when every value is captured: more than a frame may carry.
-    /// Each part carries the NodeInfo of the stages subscribing in it and its own
-    /// sequence; drops counted since the last batch go with the first part, and the
-    /// newest values and the gate's state with the last, so folding the parts in order
-    /// equals folding the whole batch.
-    public func parts(budget: Int = WireEventBatch.partBudget) -> [WireEventBatch] {
+    /// Each part carries the NodeInfo of the stages subscribing in it and a trailer with
+    /// its own sequence; the last carries the batch's whole trailer, so folding the parts
+    /// in order equals folding the whole batch.
+    public func parts(budget: Int = EventBatch.partBudget) -> [EventBatch] {
         let estimate = events.reduce(0) { $0 + 16 + $1.text.utf8.count }
             + nodes.reduce(0) { $0 + Self.size(of: $1) }
-            + lastValues.values.reduce(0) { $0 + 16 + $1.utf8.count }
+            + trailer.lastValues.values.reduce(0) { $0 + 16 + $1.utf8.count }
         guard estimate > budget else { return [self] }
 
-        var infos: [UInt64: WireNodeInfo] = [:]
-        for info in nodes { infos[info.id] = info }
-        var parts: [WireEventBatch] = []
-        var part = WireEventBatch()
+        var parts: [EventBatch] = []
+        var part = EventBatch()
         var size = 0
-        let firstSequence = sequence &- UInt64(events.count)
-        var position = firstSequence
-        func close() {
-            part.sequence = position
-            part.dropped = dropped
-            parts.append(part)
-            part = WireEventBatch()
-            size = 0
-        }
+        var position = trailer.sequence &- UInt64(events.count)
+        var nextInfo = 0
         for event in events {
             var cost = 16 + event.text.utf8.count
-            let info = event.kind == .eventSubscribe ? infos[event.node] : nil
+            // Infos are in the order of their subscribe events.
+            let info = event.kind == .subscribe && nextInfo < nodes.count && nodes[nextInfo].id == event.node
+                ? nodes[nextInfo] : nil
             if let info { cost += Self.size(of: info) }
-            if size + cost > budget, !part.events.isEmpty { close() }
-            if let info { part.nodes.append(info) }
+            if size + cost > budget, !part.events.isEmpty {
+                part.trailer = trailer.leading(at: position)
+                parts.append(part)
+                part = EventBatch()
+                size = 0
+            }
+            if let info {
+                part.nodes.append(info)
+                nextInfo += 1
+            }
             part.events.append(event)
             size += cost
             position &+= 1
         }
-        close()
-        parts[0].droppedSinceLast = droppedSinceLast
-        parts[parts.count - 1].lastValues = lastValues
-        parts[parts.count - 1].paused = paused
-        parts[parts.count - 1].pending = pending
-        parts[parts.count - 1].resumedBecause = resumedBecause
+        part.trailer = trailer
+        parts.append(part)
         return parts
     }
 
-    private static func size(of info: WireNodeInfo) -> Int {
-        48 + info.operator.utf8.count + info.publisherType.utf8.count + info.subscriber.utf8.count + info.thread.utf8.count
+    private static func size(of info: NodeInfo) -> Int {
+        48 + info.operatorName.utf8.count + info.publisherType.utf8.count + info.subscriber.utf8.count
+            + info.thread.utf8.count
     }
 }

@@ -8,6 +8,7 @@ public typealias WireHello = Pipescope_V1_Hello
 public typealias WireWelcome = Pipescope_V1_Welcome
 public typealias WireError = Pipescope_V1_Error
 public typealias WireSnapshot = Pipescope_V1_Snapshot
+/// Version 1's batch: only read, from old recordings (see ``EventBatch/init(legacy:)``).
 public typealias WireEventBatch = Pipescope_V1_EventBatch
 public typealias WireEvent = Pipescope_V1_Event
 public typealias WireEventKind = Pipescope_V1_EventKind
@@ -17,6 +18,9 @@ public typealias WireStatus = Pipescope_V1_Status
 public typealias WireCancelCause = Pipescope_V1_CancelCause
 public typealias WireCommand = Pipescope_V1_Command
 public typealias WireAck = Pipescope_V1_Ack
+public typealias WireBatchTrailer = Pipescope_V1_BatchTrailer
+public typealias WirePendingEvent = Pipescope_V1_PendingEvent
+public typealias WirePackedBatch = Pipescope_V1_PackedBatch
 
 /// Encoding a message into a frame and decoding one back, with errors a person can read.
 public protocol FramedMessage: SwiftProtobuf.Message {}

@@ -1,15 +1,19 @@
 import Foundation
+import PipescopeGraph
 
 /// A recording: a magic line, then the probe's messages as frames, exactly as an
 /// inspector received them (Welcome, Snapshot with the string table, then PackedBatches;
-/// version 1 recordings have EventBatches, which are read as they are).
+/// version 1 recordings have EventBatches). Reading gives the messages as they are;
+/// unpacking their batches needs the stream's string table, so the reader of the
+/// messages does it in order (``WireStreamReader``).
 ///
 /// Appending a frame per batch makes a crash lose at most the batch being written. A
 /// reader replays every complete frame and reports a truncated tail instead of failing.
 ///
 /// ```swift
 /// let file = try RecordingFormat.read(Data(contentsOf: url))
-/// for message in file.messages { … }
+/// var stream = WireStreamReader()
+/// for message in file.messages { … try stream.batch(message.packed) … }
 /// if file.truncated { print("recording ends mid-frame") }
 /// ```
 public enum RecordingFormat {
@@ -47,7 +51,6 @@ public enum RecordingFormat {
         var decoder = FrameDecoder()
         decoder.append(bytes.dropFirst(magic.count))
         var messages: [ServerMessage] = []
-        var stream = WireStreamReader()
         while true {
             let payload: ArraySlice<UInt8>?
             do {
@@ -57,7 +60,7 @@ public enum RecordingFormat {
             }
             guard let payload else { break }
             do {
-                messages.append(try stream.decode(ServerMessage.decode(payload: payload)))
+                messages.append(try ServerMessage.decode(payload: payload))
             } catch {
                 throw ReadError.corrupt(afterMessages: messages.count, reason: "\(error)")
             }
@@ -84,10 +87,20 @@ public final class RecordingWriter {
         self.path = path
     }
 
-    /// Appends a message; batches are packed as on the wire.
+    /// Appends a message as it is (the Welcome).
     public func append(_ message: ServerMessage) {
-        handle.write(Data(stream.encode(message).framed()))
+        handle.write(Data(message.framed()))
         messageCount += 1
+    }
+
+    /// Appends a batch, packed as on the wire.
+    public func append(_ batch: EventBatch) {
+        append(stream.message(batch))
+    }
+
+    /// Appends a snapshot, with the recording's string table.
+    public func append(_ snapshot: GraphSnapshot) {
+        append(stream.message(snapshot))
     }
 
     public func close() {

@@ -1,15 +1,19 @@
+import PipescopeGraph
+
 /// One direction of the probe's message stream, with the string table it carries.
 ///
-/// Everything above the wire deals in plain messages: snapshots, and batches as
-/// ``WireEventBatch``. Only the stream packs them. The writer (one per stream: the
-/// socket fan-out, or a recording file) packs batches and puts its whole table in every
-/// snapshot; the reader unpacks them with the table the stream has built so far.
+/// Everything on either side of the wire deals in the domain's types (PipescopeGraph):
+/// snapshots and event batches. Only the stream turns them into messages. The writer
+/// (one per stream: the socket fan-out, or a recording file) packs batches and puts its
+/// whole table in every snapshot; the reader unpacks them with the table the stream has
+/// built so far.
 ///
 /// ```swift
 /// var writer = WireStreamWriter()
-/// let frame = writer.encode(message).framed()   // batch → packed
+/// let frame = writer.message(batch).framed()
 /// var reader = WireStreamReader()
-/// let plain = try reader.decode(ServerMessage.decode(payload: frame.dropFirst(4)))
+/// let message = try ServerMessage.decode(payload: frame.dropFirst(Framing.headerSize))
+/// let same = try reader.batch(message.packed)
 /// ```
 public struct WireStreamWriter: Sendable {
     public private(set) var table: StringTable
@@ -18,21 +22,19 @@ public struct WireStreamWriter: Sendable {
         table = StringTable(capacity: capacity)
     }
 
-    /// The message as it travels: a batch packed, a snapshot with the string table.
-    public mutating func encode(_ message: ServerMessage) -> ServerMessage {
-        switch message.body {
-        case .batch(let batch)?:
-            var out = ServerMessage()
-            out.packed = BatchPacking.pack(batch, table: &table)
-            return out
-        case .snapshot(var snapshot)?:
-            snapshot.strings = table.strings
-            var out = ServerMessage()
-            out.snapshot = snapshot
-            return out
-        default:
-            return message
-        }
+    /// The batch as it travels: packed, its new names added to the table.
+    public mutating func message(_ batch: EventBatch) -> ServerMessage {
+        var out = ServerMessage()
+        out.packed = BatchPacking.pack(batch, table: &table)
+        return out
+    }
+
+    /// The snapshot as it travels, with the whole string table.
+    public mutating func message(_ snapshot: GraphSnapshot) -> ServerMessage {
+        var out = ServerMessage()
+        out.snapshot = snapshot.wire
+        out.snapshot.strings = table.strings
+        return out
     }
 }
 
@@ -41,19 +43,15 @@ public struct WireStreamReader: Sendable {
 
     public init() {}
 
-    /// The message as the layers above want it: a packed batch unpacked. A snapshot
-    /// replaces the table. Throws ``FrameError`` for columns or ids that do not add up.
-    public mutating func decode(_ message: ServerMessage) throws -> ServerMessage {
-        switch message.body {
-        case .packed(let packed)?:
-            var out = ServerMessage()
-            out.batch = try BatchPacking.unpack(packed, table: &table)
-            return out
-        case .snapshot(let snapshot)?:
-            try table.load(snapshot.strings)
-            return message
-        default:
-            return message
-        }
+    /// A packed batch, unpacked with the stream's table. Throws ``FrameError`` for
+    /// columns or ids that do not add up.
+    public mutating func batch(_ packed: WirePackedBatch) throws -> EventBatch {
+        try BatchPacking.unpack(packed, table: &table)
+    }
+
+    /// A snapshot; its string table replaces the stream's.
+    public mutating func snapshot(_ snapshot: WireSnapshot) throws -> GraphSnapshot {
+        try table.load(snapshot.strings)
+        return GraphSnapshot(wire: snapshot)
     }
 }

@@ -29,8 +29,7 @@ struct InspectorLoop {
     /// The inspector on a live program.
     init(session: InspectorSession, link: LiveLink, targetName: String, fatalCondition: @escaping () -> String? = { nil }) {
         self.targetName = targetName
-        initial = [.attached(process: session.welcome.processName, pid: session.welcome.pid), .snapshot(session.snapshot)]
-            + (session.welcome.readonly ? [.readOnly] : [])
+        initial = session.openingMessages
         poll = { link.poll() }
         send = { link.send($0) }
         self.fatalCondition = fatalCondition
@@ -111,17 +110,6 @@ struct InspectorLoop {
         command.kind = kind
         edit(&command)
         return command
-    }
-
-    static func message(for incoming: ProbeConnection.Incoming) -> Message {
-        switch incoming {
-        case .welcome(let w): return .attached(process: w.processName, pid: w.pid)
-        case .snapshot(let s): return .snapshot(s)
-        case .batch(let b): return .batch(b)
-        case .ack(let ack): return .acknowledged(ok: ack.ok, text: ack.message)
-        case .error(let text): return .disconnected(text)
-        case .disconnected(let why): return .disconnected(why)
-        }
     }
 
     static func nowNanos() -> Int64 {

@@ -8,7 +8,7 @@ import PipescopeWire
 struct InspectorSession {
     let connection: ProbeConnection
     let welcome: WireWelcome
-    let snapshot: WireSnapshot
+    let snapshot: GraphSnapshot
     let endpoint: Endpoint
     let token: String?
 
@@ -50,5 +50,8 @@ struct InspectorSession {
         return graph
     }
 
-
+    /// What the model starts from: who the program is, and its graph.
+    var openingMessages: [Message] {
+        [.attached(process: welcome.processName, pid: welcome.pid, readOnly: welcome.readonly), .snapshot(snapshot)]
+    }
 }

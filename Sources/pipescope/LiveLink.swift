@@ -25,14 +25,11 @@ final class LiveLink {
 
     func poll() -> [Message] {
         guard let connection else { return reconnect() }
-        var messages: [Message] = []
-        for incoming in connection.poll() {
-            messages.append(InspectorLoop.message(for: incoming))
-            if case .disconnected = incoming {
-                connection.close()
-                self.connection = nil
-                lastAttempt = Date()
-            }
+        let messages = connection.poll()
+        if case .disconnected? = messages.last {
+            connection.close()
+            self.connection = nil
+            lastAttempt = Date()
         }
         return messages
     }
@@ -55,8 +52,7 @@ final class LiveLink {
             return []
         }
         connection = fresh
-        return [.attached(process: welcome.processName, pid: welcome.pid), .snapshot(snapshot)]
-            + (welcome.readonly ? [.readOnly] : [])
-            + [.acknowledged(ok: true, text: "reconnected to \(welcome.processName) (pid \(welcome.pid))")]
+        return [.attached(process: welcome.processName, pid: welcome.pid, readOnly: welcome.readonly), .snapshot(snapshot),
+                .acknowledged(ok: true, text: "reconnected to \(welcome.processName) (pid \(welcome.pid))")]
     }
 }

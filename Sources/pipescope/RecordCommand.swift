@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PipescopeClient
+import PipescopeModel
 import PipescopeWire
 
 struct RecordCommand: ParsableCommand {
@@ -39,9 +40,7 @@ struct RecordCommand: ParsableCommand {
         var welcome = ServerMessage()
         welcome.welcome = session.welcome
         writer.append(welcome)
-        var snapshot = ServerMessage()
-        snapshot.snapshot = session.snapshot
-        writer.append(snapshot)
+        writer.append(session.snapshot)
 
         let stop = StopFlag()
         let deadline = seconds.map { Date().addingTimeInterval($0) }
@@ -49,22 +48,18 @@ struct RecordCommand: ParsableCommand {
         var ending = "stopped"
         loop: while !stop.isSet {
             if let deadline, Date() >= deadline { break }
-            guard let incoming = session.connection.next(timeout: 0.2) else { continue }
-            switch incoming {
+            guard let message = session.connection.next(timeout: 0.2) else { continue }
+            switch message {
             case .batch(let batch):
-                var message = ServerMessage()
-                message.batch = batch
-                writer.append(message)
+                writer.append(batch)
                 events += batch.events.count
-            case .snapshot(let s):
-                var message = ServerMessage()
-                message.snapshot = s
-                writer.append(message)
-            case .welcome, .ack:
-                continue
-            case .error(let text), .disconnected(let text):
+            case .snapshot(let snapshot):
+                writer.append(snapshot)
+            case .disconnected(let text):
                 ending = "the program went away (\(text))"
                 break loop
+            default:
+                continue
             }
         }
         FileHandle.standardError.write(Data(

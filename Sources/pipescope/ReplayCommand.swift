@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PipescopeClient
 import PipescopeGraph
 import PipescopeModel
 import PipescopeWire
@@ -62,17 +63,26 @@ struct Recording {
         }
         var recording = Recording()
         let name = (path as NSString).lastPathComponent
-        for message in contents.messages {
-            switch message.body {
-            case .welcome(let w)?:
-                recording.process = w.processName
-                recording.pid = w.pid
-                recording.messages.append(.replaying(file: name, process: w.processName, pid: w.pid))
-            case .snapshot(let s)?: recording.messages.append(.snapshot(s))
-            case .batch(let b)?:
-                recording.messages.append(.batch(b))
-                if let t = b.events.last?.timeNs { recording.lastEventNanos = max(recording.lastEventNanos, t) }
-            case .error?, .ack?, .packed?, nil: continue
+        var reader = WireStreamReader()
+        for (index, frame) in contents.messages.enumerated() {
+            let message: Message
+            do {
+                message = try Message(frame, reader: &reader)
+            } catch {
+                fail("\(path): \(RecordingFormat.ReadError.corrupt(afterMessages: index, reason: "\(error)"))")
+            }
+            switch message {
+            case .attached(let process, let pid, _):
+                recording.process = process
+                recording.pid = pid
+                recording.messages.append(.replaying(file: name, process: process, pid: pid))
+            case .snapshot, .batch:
+                if case .batch(let b) = message, let t = b.events.last?.time {
+                    recording.lastEventNanos = max(recording.lastEventNanos, t)
+                }
+                recording.messages.append(message)
+            default:
+                continue
             }
         }
         return recording
@@ -81,7 +91,7 @@ struct Recording {
     func fold(_ message: Message, into graph: inout Graph) {
         switch message {
         case .snapshot(let s): graph.load(s)
-        case .batch(let b): graph.apply(b)
+        case .batch(let b): graph.fold(b)
         default: break
         }
     }

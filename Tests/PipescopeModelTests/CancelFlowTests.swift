@@ -63,7 +63,7 @@ final class CancelFlowTests: XCTestCase {
         XCTAssertTrue(ended.session.notice?.text.contains("has already finished") == true, "\(String(describing: ended.session.notice))")
 
         var readOnly = state()
-        _ = reduce(&readOnly, .readOnly)
+        _ = reduce(&readOnly, .attached(process: "t", pid: 1, readOnly: true))
         _ = reduce(&readOnly, .action(.cancelSelected))
         XCTAssertNil(readOnly.mode.cancelPreview)
         XCTAssertEqual(readOnly.session.notice, Notice(text: "read-only: cancelling is refused", isError: true))
@@ -80,11 +80,10 @@ final class CancelFlowTests: XCTestCase {
         var b = BatchBuilder()
         b.value(1, "x")
         var batch = b.build()
-        batch.paused = true
-        var first = WirePending(), second = WirePending()
-        first.ticket = 7; first.node = 4
-        second.ticket = 9; second.node = 2
-        batch.pending = [first, second]
+        batch.trailer.gate = GateState(paused: true, pending: [
+            PendingEvent(ticket: 7, node: 4, kind: .value, thread: "main", sinceNanos: 0),
+            PendingEvent(ticket: 9, node: 2, kind: .value, thread: "main", sinceNanos: 0),
+        ])
         _ = reduce(&s, .batch(batch))
         XCTAssertEqual(s.session.nextPending?.ticket, 7, "the oldest by default")
         XCTAssertEqual(reduce(&s, .action(.step)), [.step(1)])

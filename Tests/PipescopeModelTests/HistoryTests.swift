@@ -8,7 +8,7 @@ import XCTest
 /// events, across checkpoints and after eviction.
 final class HistoryTests: XCTestCase {
     /// 3 batches: 40 stages subscribing, then 1,500 values spread over them.
-    private func batches() -> [WireEventBatch] {
+    private func batches() -> [EventBatch] {
         var first = BatchBuilder()
         first.chain(from: 1, subscriber: "Sink", ops: (0..<40).map { "Op\($0)" })
         var second = BatchBuilder()
@@ -20,18 +20,18 @@ final class HistoryTests: XCTestCase {
     }
 
     /// The reference: whole batches, then the first `k` events of the next (no value texts).
-    private func reference(at position: Int, _ batches: [WireEventBatch]) -> Graph {
+    private func reference(at position: Int, _ batches: [EventBatch]) -> Graph {
         var graph = Graph()
         var left = position
         for batch in batches {
             if left >= batch.events.count {
-                graph.apply(batch)
+                graph.fold(batch)
                 left -= batch.events.count
             } else {
                 var part = batch
                 part.events = Array(batch.events.prefix(left))
-                part.lastValues = [:]
-                graph.apply(part)
+                part.trailer.lastValues = [:]
+                graph.fold(part)
                 break
             }
         }
@@ -131,7 +131,7 @@ final class HistoryTests: XCTestCase {
 
         // The third batch never arrives; a snapshot that includes it does.
         var probeGraph = Graph()
-        for batch in all { probeGraph.apply(batch) }
+        for batch in all { probeGraph.fold(batch) }
         var snapshot = probeGraph.snapshot()
         snapshot.skippedEvents = UInt64(all[2].events.count)
         _ = reduce(&state, .snapshot(snapshot))

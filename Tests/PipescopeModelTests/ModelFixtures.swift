@@ -13,7 +13,7 @@ enum ModelFixtures {
     static func realistic() -> AppState {
         var state = AppState(targetName: "demo", pid: 4242)
         _ = reduce(&state, .attached(process: "demo", pid: 4242))
-        _ = reduce(&state, .batch(WireFixtures.realisticBatch()))
+        _ = reduce(&state, .batch(BatchFixtures.realisticBatch()))
         return state
     }
 

@@ -10,7 +10,7 @@ final class ReducerDataTests: XCTestCase {
     private let t0 = ModelFixtures.t0
     private let second = ModelFixtures.second
 
-    private func batch(events count: Int, firstID: NodeID = 1, start: Int64 = ModelFixtures.t0) -> WireEventBatch {
+    private func batch(events count: Int, firstID: NodeID = 1, start: Int64 = ModelFixtures.t0) -> EventBatch {
         var b = BatchBuilder(start: start)
         b.subscribe(firstID, op: "Timer", subscriber: "Sink")
         for _ in 1..<count { b.value(firstID) }
@@ -19,7 +19,7 @@ final class ReducerDataTests: XCTestCase {
 
     func testSnapshotThenBatchesUpdateGraphAndHistory() {
         var first = BatchBuilder()
-        WireFixtures.filterMapSubject(into: &first, values: [1])
+        BatchFixtures.filterMapSubject(into: &first, values: [1])
         var second = BatchBuilder(start: first.now)
         second.value(3, "2")
         second.value(2, "20")
@@ -49,7 +49,7 @@ final class ReducerDataTests: XCTestCase {
     func testHistoryIsBoundedOldestEvictedFirst() {
         var state = AppState(targetName: "demo")
         state.historyLimit = 1000
-        var all: [WireEvent] = []
+        var all: [StageEvent] = []
         for i in 0..<5 {
             let b = batch(events: 600, firstID: NodeID(i + 1), start: t0 + Int64(i) * second)
             all += b.events

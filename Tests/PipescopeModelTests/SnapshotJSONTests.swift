@@ -22,7 +22,7 @@ final class SnapshotJSONTests: XCTestCase {
 
     private func graph() -> Graph {
         var b = BatchBuilder(start: BatchBuilder.baseNanos)
-        b.batch = WireFixtures.realisticBatch()
+        b.batch = BatchFixtures.realisticBatch()
         b.now = BatchBuilder.baseNanos + 1_000_000_000
         b.subscribe(8, op: "Empty", type: "Empty<Int, Never>", subscriber: "Sink")
         return Graph.folding(b.build(sequence: 40, dropped: 9))

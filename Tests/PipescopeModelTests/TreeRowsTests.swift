@@ -42,7 +42,7 @@ final class TreeRowsTests: XCTestCase {
     }
 
     func testDeepChain() {
-        let rows = Graph.folding(WireFixtures.deepChain(depth: 12)).rows(collapsed: [])
+        let rows = Graph.folding(BatchFixtures.deepChain(depth: 12)).rows(collapsed: [])
         XCTAssertEqual(rows.map(\.depth), Array(0..<12))
         XCTAssertEqual(rows.last?.hasChildren, false)
     }

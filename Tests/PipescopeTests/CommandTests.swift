@@ -3,6 +3,7 @@ import Foundation
 @testable import Pipescope
 import PipescopeClient
 import PipescopeGraph
+import PipescopeModel
 import PipescopeTestSupport
 import PipescopeWire
 import XCTest
@@ -36,7 +37,7 @@ final class CommandTests: XCTestCase {
 
     /// Sends a command and folds what arrives until its ack; `batches` gets every batch
     /// folded on the way.
-    private func command(_ connection: ProbeConnection, _ graph: inout Graph, batches: ((WireEventBatch) -> Void)? = nil,
+    private func command(_ connection: ProbeConnection, _ graph: inout Graph, batches: ((EventBatch) -> Void)? = nil,
                          _ edit: (inout WireCommand) -> Void) -> WireAck? {
         var command = WireCommand()
         edit(&command)
@@ -44,10 +45,11 @@ final class CommandTests: XCTestCase {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, let message = connection.next(timeout: deadline.timeIntervalSinceNow) {
             switch message {
-            case .ack(let ack) where ack.commandID == id: return ack
+            case .acknowledged(let command, let ok, let text) where command == id:
+                return WireAck.with { $0.commandID = command; $0.ok = ok; $0.message = text }
             case .batch(let b):
                 batches?(b)
-                graph.apply(b)
+                graph.fold(b)
             case .snapshot(let s): graph.load(s)
             default: continue
             }
@@ -59,8 +61,8 @@ final class CommandTests: XCTestCase {
     /// answers a snapshot request after a flush, so by its ack every earlier event has
     /// arrived. Returns the batches folded on the way.
     @discardableResult
-    private func catchUp(_ connection: ProbeConnection, _ graph: inout Graph) -> [WireEventBatch] {
-        var seen: [WireEventBatch] = []
+    private func catchUp(_ connection: ProbeConnection, _ graph: inout Graph) -> [EventBatch] {
+        var seen: [EventBatch] = []
         let ack = command(connection, &graph, batches: { seen.append($0) }) { $0.kind = .commandSnapshot }
         XCTAssertEqual(ack?.ok, true, "the probe answers a snapshot request")
         return seen
@@ -175,7 +177,7 @@ final class CommandTests: XCTestCase {
         XCTAssertTrue(every.ok, every.message)
         for i in 1...3 { subject.send(i) }
         for b in catchUp(connection, &graph) {
-            texts += b.events.filter { $0.kind == .eventValue && $0.node == map }.map(\.text)
+            texts += b.events.filter { $0.kind == .value && $0.node == map }.map(\.text)
         }
         XCTAssertEqual(texts, ["2", "3", "4"])
 
@@ -185,8 +187,8 @@ final class CommandTests: XCTestCase {
         subject.send(10)
         var valueTexts: [String] = []
         for b in catchUp(connection, &graph) {
-            XCTAssertTrue(b.lastValues.isEmpty, "\(b.lastValues)")
-            valueTexts += b.events.filter { $0.kind == .eventValue }.map(\.text)
+            XCTAssertTrue(b.trailer.lastValues.isEmpty, "\(b.trailer.lastValues)")
+            valueTexts += b.events.filter { $0.kind == .value }.map(\.text)
         }
         XCTAssertEqual(valueTexts, ["", ""], "the value went through both stages, without text")
         c.cancel()

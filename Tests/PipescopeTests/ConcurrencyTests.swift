@@ -114,7 +114,7 @@ final class Flusher: @unchecked Sendable {
     private let interval: UInt32
 
     /// Every batch flushed, in order, when `keepBatches` is set.
-    private(set) var batches: [WireEventBatchBox] = []
+    private(set) var batches: [EventBatchBox] = []
     private let keepBatches: Bool
 
     init(probe: Probe, intervalMicros: UInt32 = 1_000, keepBatches: Bool = false) {
@@ -143,9 +143,9 @@ final class Flusher: @unchecked Sendable {
         return running
     }
 
-    private func record(_ batch: WireEventBatch) {
+    private func record(_ batch: EventBatch) {
         condition.lock(); defer { condition.unlock() }
-        batches.append(WireEventBatchBox(batch: batch))
+        batches.append(EventBatchBox(batch: batch))
     }
 
     /// Stops flushing and waits for the thread; safe to call twice.
@@ -157,7 +157,7 @@ final class Flusher: @unchecked Sendable {
     }
 }
 
-struct WireEventBatchBox: @unchecked Sendable { let batch: WireEventBatch }
+struct EventBatchBox: @unchecked Sendable { let batch: EventBatch }
 
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()

@@ -23,7 +23,7 @@ final class GateTests: XCTestCase {
     }
 
     /// Polls until the gate shows `count` waiting events, the oldest not `after`.
-    private func waitForPending(_ count: Int, after ticket: UInt64? = nil, timeout: Double = 30) -> [WirePending] {
+    private func waitForPending(_ count: Int, after ticket: UInt64? = nil, timeout: Double = 30) -> [PendingEvent] {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let pending = probe.gate.state().pending
@@ -38,7 +38,7 @@ final class GateTests: XCTestCase {
     private var delivered: [NodeID] = []
     private func collect() {
         let batch = probe.flush()
-        delivered += batch.events.filter { $0.kind == .eventValue }.map(\.node)
+        delivered += batch.events.filter { $0.kind == .value }.map(\.node)
     }
 
     func testSteppingReleasesExactlyTheEventsShownInOrder() throws {
@@ -61,7 +61,7 @@ final class GateTests: XCTestCase {
         var pending = waitForPending(1)
         for _ in 0..<3 {
             shown.append(pending[0].node)
-            XCTAssertEqual(pending[0].kind, .eventValue)
+            XCTAssertEqual(pending[0].kind, .value)
             XCTAssertTrue(pending[0].thread.hasPrefix("worker"), pending[0].thread)
             probe.gate.step(1)
             pending = waitForPending(1, after: pending[0].ticket)   // released, stopped at its next callback

@@ -4,6 +4,8 @@ import NIOEmbedded
 @testable import Pipescope
 import PipescopeGraph
 import PipescopeWire
+import PipescopeClient
+import PipescopeModel
 import XCTest
 
 /// The fan-out to several inspectors, on in-memory channels: every inspector must be
@@ -21,10 +23,9 @@ final class InspectorHubTests: XCTestCase {
                 frames.append(buffer.readableBytesView)
             }
             while let payload = try frames.next() {
-                let message = try stream.decode(ServerMessage.decode(payload: payload))
-                switch message.body {
-                case .snapshot(let s)?: graph.load(s)
-                case .batch(let b)?: graph.apply(b)
+                switch try Message(ServerMessage.decode(payload: payload), reader: &stream) {
+                case .snapshot(let s): graph.load(s)
+                case .batch(let b): graph.fold(b)
                 default: break
                 }
             }

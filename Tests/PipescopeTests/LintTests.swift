@@ -5,6 +5,7 @@ import PipescopeGraph
 import PipescopeModel
 import PipescopeTestSupport
 import PipescopeWire
+import PipescopeClient
 import XCTest
 
 /// Each lint on a real OpenCombine pipeline, with a near miss that must stay quiet.
@@ -81,12 +82,15 @@ final class LintTests: RecordedProbeTestCase {
         let batch = probe.flush()
         var welcome = ServerMessage()
         welcome.welcome.processName = "app"
-        var message = ServerMessage()
-        message.batch = batch
-        let bytes = RecordingFormat.magic + welcome.framed() + message.framed()
+        welcome.welcome.protocolVersion = ProtocolVersion.current
+        var writer = WireStreamWriter()
+        let bytes = RecordingFormat.magic + welcome.framed() + writer.message(batch).framed()
         var graph = Graph()
-        for m in try RecordingFormat.read(bytes).messages { if case .batch(let b)? = m.body { graph.apply(b) } }
-        XCTAssertEqual(Linter().lints(graph, now: batch.events.last!.timeNs).map(\.kind), [.unretainedCancellable])
+        var reader = WireStreamReader()
+        for m in try RecordingFormat.read(bytes).messages {
+            if case .batch(let b) = try Message(m, reader: &reader) { graph.fold(b) }
+        }
+        XCTAssertEqual(Linter().lints(graph, now: batch.events.last!.time).map(\.kind), [.unretainedCancellable])
     }
 }
 

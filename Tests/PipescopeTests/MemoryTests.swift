@@ -52,7 +52,7 @@ final class MemoryTests: XCTestCase {
         print("""
             pipescope-memory: tap per live stage ≈ \(perLiveStage) B (RSS, \(stages) stages; \
             pipelines alone \(withoutTap / stages) B/stage); growth when they end ≈ \(perEndedStage) B/stage; \
-            buffered event \(MemoryLayout<RawEvent>.stride) B; inspector history event \(MemoryLayout<WireEvent>.stride) B
+            buffered event \(MemoryLayout<RawEvent>.stride) B; inspector history event \(MemoryLayout<StageEvent>.stride) B
             """)
         // Under ThreadSanitizer, freed memory sits in the sanitizer's quarantine and new
         // allocations take fresh pages, so resident memory says nothing about the tap

@@ -5,6 +5,7 @@ import PipescopeClient
 import PipescopeGraph
 import PipescopeTestSupport
 import PipescopeWire
+import PipescopeModel
 import XCTest
 
 /// The probe's socket server, driven by real connections: the handshake, the snapshot
@@ -30,14 +31,14 @@ final class ProbeServerTests: XCTestCase {
     }
 
     /// Waits until the connection's graph satisfies `condition`, folding what arrives.
-    private func waitForGraph(_ connection: ProbeConnection, start: WireSnapshot,
+    private func waitForGraph(_ connection: ProbeConnection, start: GraphSnapshot,
                               timeout: Double = 30, _ condition: (Graph) -> Bool) -> Graph {
         var graph = Graph()
         graph.load(start)
         let deadline = Date().addingTimeInterval(timeout)
         while !condition(graph), Date() < deadline {
             switch connection.next(timeout: 0.1) {
-            case .batch(let b)?: graph.apply(b)
+            case .batch(let b)?: graph.fold(b)
             case .snapshot(let s)?: graph.load(s)
             default: break
             }
@@ -54,7 +55,7 @@ final class ProbeServerTests: XCTestCase {
         let (welcome, snapshot) = try connection.handshake()
         XCTAssertEqual(welcome.protocolVersion, ProtocolVersion.current)
         XCTAssertEqual(welcome.pid, getpid())
-        XCTAssertEqual(snapshot.nodes.map(\.info.operator).sorted(), ["Map", "PassthroughSubject"])
+        XCTAssertEqual(snapshot.nodes.map(\.operatorName).sorted(), ["Map", "PassthroughSubject"])
         XCTAssertEqual(snapshot.nodes.map(\.values), [1, 1])
 
         subject.send(2)
@@ -104,7 +105,7 @@ final class ProbeServerTests: XCTestCase {
         let connection = try ProbeConnection.connect(path: path)
         defer { connection.close() }
         let (_, snapshot) = try connection.handshake()
-        XCTAssertEqual(snapshot.nodes.first?.values, Int64(hostile.count))
+        XCTAssertEqual(snapshot.nodes.first?.values, hostile.count)
         c.cancel()
     }
 
@@ -182,8 +183,10 @@ final class ProbeServerTests: XCTestCase {
 
     private func errorText(_ connection: ProbeConnection) -> String? {
         while let message = connection.next(timeout: 20) {
-            if case .error(let text) = message { return text }
-            if case .disconnected = message { return nil }
+            // The probe's own words; a connection that merely closed has none.
+            if case .disconnected(let text) = message {
+                return text.hasPrefix("the program closed the connection") ? nil : text
+            }
         }
         return nil
     }

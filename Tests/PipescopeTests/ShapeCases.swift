@@ -6,6 +6,7 @@ import FoundationNetworking
 @preconcurrency import OpenCombine
 import OpenCombineDispatch
 import OpenCombineFoundation
+import PipescopeTestSupport
 
 /// One pipeline shape for the fidelity table: how to build and drive it, and the exact
 /// tree the tap must report afterwards (from `GraphDump.lines`).

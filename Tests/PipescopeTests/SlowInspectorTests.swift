@@ -3,6 +3,8 @@ import Foundation
 @testable import Pipescope
 import PipescopeGraph
 import PipescopeWire
+import PipescopeClient
+import PipescopeModel
 import XCTest
 
 /// An inspector that stops reading must never slow the program: the probe skips it,
@@ -48,12 +50,12 @@ final class SlowInspectorTests: XCTestCase {
 
         /// Reads and decodes messages, handing each to `until`, until it returns true;
         /// false if the connection ends or `limit` seconds pass first.
-        func readMessages(limit: Double = 60, until done: (ServerMessage) throws -> Bool) throws -> Bool {
+        func readMessages(limit: Double = 60, until done: (Message) throws -> Bool) throws -> Bool {
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             let end = Date().addingTimeInterval(limit)
             while Date() < end {
                 while let payload = try frames.next() {
-                    if try done(stream.decode(ServerMessage.decode(payload: payload))) { return true }
+                    if try done(Message(ServerMessage.decode(payload: payload), reader: &stream)) { return true }
                 }
                 var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 guard poll(&poller, 1, 100) > 0 else { continue }
@@ -102,10 +104,10 @@ final class SlowInspectorTests: XCTestCase {
         var lastSequence: UInt64 = 0
         var eventsReceived: UInt64 = 0
         var skipped: UInt64 = 0
-        var resync: WireSnapshot?
-        func fold(_ message: ServerMessage) -> Bool {
-            switch message.body {
-            case .snapshot(let s)?:
+        var resync: GraphSnapshot?
+        func fold(_ message: Message) -> Bool {
+            switch message {
+            case .snapshot(let s):
                 if firstSequence == nil {
                     firstSequence = s.sequence
                 } else {
@@ -115,10 +117,10 @@ final class SlowInspectorTests: XCTestCase {
                     XCTAssertEqual(s.sequence - lastSequence, s.skippedEvents, "the snapshot closes the gap exactly")
                 }
                 lastSequence = s.sequence
-            case .batch(let b)?:
-                XCTAssertEqual(b.sequence - lastSequence, UInt64(b.events.count), "batches arrive without gaps")
+            case .batch(let b):
+                XCTAssertEqual(b.trailer.sequence - lastSequence, UInt64(b.events.count), "batches arrive without gaps")
                 eventsReceived += UInt64(b.events.count)
-                lastSequence = b.sequence
+                lastSequence = b.trailer.sequence
             default: break
             }
             return resync != nil
@@ -134,7 +136,7 @@ final class SlowInspectorTests: XCTestCase {
         subject.send("after")
         XCTAssertTrue(try reader.readMessages { message in
             _ = fold(message)
-            guard case .batch(let b)? = message.body else { return false }
+            guard case .batch(let b) = message else { return false }
             return !b.events.isEmpty
         }, "events after the resync reach the reader")
         XCTAssertEqual(server.inspectorsBehind(), 0)

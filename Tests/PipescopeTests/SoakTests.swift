@@ -69,25 +69,25 @@ struct StreamChecker {
 
     struct Violation: Error, CustomStringConvertible { let description: String }
 
-    mutating func check(_ batch: WireEventBatch) throws {
-        dropped = batch.dropped
+    mutating func check(_ batch: EventBatch) throws {
+        dropped = batch.trailer.dropped
         for event in batch.events {
             let id = event.node
             switch event.kind {
-            case .eventSubscribe:
+            case .subscribe:
                 guard seen.insert(id).inserted else { throw Violation(description: "id \(id) subscribed twice") }
                 subscribed += 1
-            case .eventSubscription:
+            case .subscription:
                 if event.other != id { sharers[event.other, default: []].append(id) }
-            case .eventValue:
+            case .value:
                 guard seen.contains(id), !ended.contains(id) else {
                     throw Violation(description: "value for \(seen.contains(id) ? "ended" : "unknown") stage \(id)")
                 }
                 valuesPerStage[id, default: 0] += 1
-            case .eventCancelled:
+            case .cancelled:
                 cancelled += 1
                 for stage in [id] + (sharers[id] ?? []) { ended.insert(stage) }
-            case .eventFinished, .eventFailed:
+            case .finished, .failed:
                 ended.insert(id)
             default:
                 guard seen.contains(id) else { throw Violation(description: "\(event.kind) for unknown stage \(id)") }

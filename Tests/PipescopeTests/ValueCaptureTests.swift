@@ -24,8 +24,8 @@ final class ValueCaptureTests: XCTestCase {
     }
 
     /// The texts of the value events of the batch, in order ("" for a value without).
-    private func valueTexts(_ batch: WireEventBatch) -> [String] {
-        batch.events.filter { $0.kind == .eventValue }.map(\.text)
+    private func valueTexts(_ batch: EventBatch) -> [String] {
+        batch.events.filter { $0.kind == .value }.map(\.text)
     }
 
     func testScalarsCarryTheirTextOnEveryValue() {
@@ -74,9 +74,9 @@ final class ValueCaptureTests: XCTestCase {
         probe.captureEveryValue(of: [map.id])
         for i in 0..<3 { subject.send(Point(x: i, y: 0)) }
         let batch = probe.flush()
-        let mapTexts = batch.events.filter { $0.kind == .eventValue && $0.node == map.id }.map(\.text)
+        let mapTexts = batch.events.filter { $0.kind == .value && $0.node == map.id }.map(\.text)
         XCTAssertEqual(mapTexts, ["(0, 0)", "(1, 0)", "(2, 0)"])
-        let others = batch.events.filter { $0.kind == .eventValue && $0.node != map.id }.map(\.text)
+        let others = batch.events.filter { $0.kind == .value && $0.node != map.id }.map(\.text)
         XCTAssertEqual(others, ["(0, 0)", "", ""], "the unwatched stage is still sampled")
         sink.cancel()
     }

@@ -269,8 +269,8 @@ final class MainScreenSemanticTests: XCTestCase {
         b.subscribe(1, op: "Map", subscriber: "Sink")
         b.subscribe(2, op: "Timer", subscriber: "Sink")
         b.subscribe(3, op: "Scan", subscriber: "Sink")
-        b.add(.eventOwned, 1) { $0.other = 7; $0.text = "ProfileScreen" }
-        b.add(.eventOwned, 3) { $0.other = 7; $0.text = "ProfileScreen" }
+        b.add(.owned, 1) { $0.other = 7; $0.text = "ProfileScreen" }
+        b.add(.owned, 3) { $0.other = 7; $0.text = "ProfileScreen" }
         var state = ViewFixtures.connected(b.build())
         var lines = render(state, 120, 40).lines()
         let heading = try XCTUnwrap(lines.firstIndex { $0.contains("⌂ ProfileScreen  owner of 2 pipelines") })
@@ -280,7 +280,7 @@ final class MainScreenSemanticTests: XCTestCase {
         XCTAssertEqual(state.tree.rows.filter(\.isStage).map(\.id), [1, 3, 2], "the grouped roots, then the others")
 
         var released = BatchBuilder(start: b.now)
-        released.add(.eventOwnerReleased, 0) { $0.other = 7; $0.text = "ProfileScreen" }
+        released.add(.ownerReleased, 0) { $0.other = 7; $0.text = "ProfileScreen" }
         _ = reduce(&state, .batch(released.build()))
         lines = render(state, 120, 40).lines()
         XCTAssertTrue(lines.contains { $0.contains("⌂ ProfileScreen  owner of 2 pipelines · released") })

@@ -15,7 +15,7 @@ enum ViewFixtures {
 
     /// Attached to "demo" (pid 4242), with `batches` folded in between two ticks one
     /// second apart, so the rate reads as the number of events.
-    static func connected(_ batches: WireEventBatch...) -> AppState {
+    static func connected(_ batches: EventBatch...) -> AppState {
         var state = AppState(targetName: "demo", pid: 4242)
         _ = reduce(&state, .attached(process: "demo", pid: 4242))
         _ = reduce(&state, .tick(nanos: t0))
@@ -28,13 +28,13 @@ enum ViewFixtures {
 
     /// The filter/map/subject pipeline plus a cancelled and a failed one (ids 1…7).
     static func realistic(selection: NodeID? = 2) -> AppState {
-        var state = connected(WireFixtures.realisticBatch())
+        var state = connected(BatchFixtures.realisticBatch())
         state.tree.selection = selection
         return state
     }
 
     static func deep(depth: Int = 12, selection: NodeID? = nil) -> AppState {
-        var state = connected(WireFixtures.deepChain(depth: depth))
+        var state = connected(BatchFixtures.deepChain(depth: depth))
         state.tree.selection = selection ?? NodeID(depth)
         return state
     }

@@ -7,36 +7,38 @@ import XCTest
 /// and a peer whose columns or ids do not add up gets an error, not a crash.
 final class BatchPackingTests: XCTestCase {
     /// Packs through a writer, frames, decodes the frame, and unpacks through a reader.
-    private func travel(_ batches: [WireEventBatch], writer: inout WireStreamWriter,
-                        reader: inout WireStreamReader) throws -> [(plain: WireEventBatch, bytes: Int, packed: WirePackedBatch)] {
+    private func travel(_ batches: [EventBatch], writer: inout WireStreamWriter,
+                        reader: inout WireStreamReader) throws -> [(plain: EventBatch, bytes: Int, packed: WirePackedBatch)] {
         try batches.map { batch in
-            var message = ServerMessage()
-            message.batch = batch
-            let wire = writer.encode(message)
+            let wire = writer.message(batch)
             let frame = wire.framed()
-            let decoded = try reader.decode(ServerMessage.decode(payload: frame.dropFirst(Framing.headerSize)))
-            return (decoded.batch, frame.count, wire.packed)
+            let decoded = try ServerMessage.decode(payload: frame.dropFirst(Framing.headerSize))
+            return (try reader.batch(decoded.packed), frame.count, wire.packed)
         }
     }
 
     func testEveryKindOfEventComesBackExactly() throws {
-        var batch = WireFixtures.realisticBatch()
+        var batch = BatchFixtures.realisticBatch()
         // The kinds realisticBatch lacks: a demand, a forward, an adopt, a feed, a value
         // captured in full, and a kind from a newer probe.
-        var b = BatchBuilder(start: batch.events.last!.timeNs + 10)
+        var b = BatchBuilder(start: batch.events.last!.time + 10)
         b.demand(3, .count(2))
+        b.request(2, .unlimited)
         b.forward(2, to: 3)
-        b.add(.eventAdopt, 7) { $0.other = 6 }
-        b.add(.eventFeeds, 1) { $0.other = 3 }
-        b.add(.eventValue, 3) { $0.text = "every value: \"∑ ünïcode\"" }
-        b.add(.eventCancelled, 3) { $0.cause = .causeInspector }
-        b.add(.UNRECOGNIZED(42), 2)
+        b.add(.adopt, 7) { $0.other = 6 }
+        b.add(.feeds, 1) { $0.other = 3 }
+        b.add(.value, 3) { $0.text = "every value: \"∑ ünïcode\"" }
+        b.add(.cancelled, 3) { $0.cause = .inspector }
+        b.add(.owned, 1) { $0.other = 9; $0.text = "ViewModel" }
+        b.add(.ownerReleased, 0) { $0.other = 9; $0.text = "ViewModel" }
+        b.add(.contractBroken, 2) { $0.text = "finished twice" }
+        b.add(.unknown, 2)
         batch.events += b.batch.events
-        batch.pending = [.with { $0.ticket = 3; $0.node = 2; $0.kind = .eventValue; $0.thread = "worker 1" }]
-        batch.paused = true
-        batch.dropped = 17
-        batch.droppedSinceLast = 5
-        batch.sequence = 1234
+        batch.trailer = BatchTrailer(
+            sequence: 1234, dropped: 17, droppedSinceLast: 5,
+            gate: GateState(paused: true, pending: [PendingEvent(ticket: 3, node: 2, kind: .value, thread: "worker 1",
+                                                                 sinceNanos: 99)],
+                            resumedBecause: ""))
 
         var writer = WireStreamWriter(), reader = WireStreamReader()
         let back = try travel([batch], writer: &writer, reader: &reader)
@@ -59,7 +61,7 @@ final class BatchPackingTests: XCTestCase {
 
         XCTAssertEqual(out[0].packed.newStrings.sorted(), ["Filter", "Map", "PassthroughSubject", "Sink", "main"])
         XCTAssertEqual(out[1].packed.newStrings, [], "names already sent are referred to by id")
-        XCTAssertEqual(out[1].plain.nodes.map(\.operator), ["Map", "Filter", "PassthroughSubject"])
+        XCTAssertEqual(out[1].plain.nodes.map(\.operatorName), ["Map", "Filter", "PassthroughSubject"])
         let perEvent = Double(out[2].bytes) / 10_000
         XCTAssertLessThan(perEvent, 6, "a value or demand event packs into a few bytes (was \(perEvent))")
         XCTAssertEqual(out[2].plain.events.count, 10_000)
@@ -67,7 +69,7 @@ final class BatchPackingTests: XCTestCase {
 
     func testAFullTableStartsOverAndTheReaderFollows() throws {
         var writer = WireStreamWriter(capacity: 8), reader = WireStreamReader()
-        var batches: [WireEventBatch] = []
+        var batches: [EventBatch] = []
         for i in 0..<6 {
             var b = BatchBuilder()
             b.subscribe(NodeID(i + 1), op: "Op\(i)", type: "Type\(i)", subscriber: "Sink")
@@ -76,7 +78,7 @@ final class BatchPackingTests: XCTestCase {
         let out = try travel(batches, writer: &writer, reader: &reader)
         XCTAssertTrue(out.contains { $0.packed.resetStrings }, "8 entries cannot hold 6 stages' names")
         XCTAssertLessThanOrEqual(writer.table.count, 8)
-        XCTAssertEqual(out.map { $0.plain.nodes[0].operator }, (0..<6).map { "Op\($0)" })
+        XCTAssertEqual(out.map { $0.plain.nodes[0].operatorName }, (0..<6).map { "Op\($0)" })
     }
 
     func testASnapshotCarriesTheTableForALateReader() throws {
@@ -87,14 +89,13 @@ final class BatchPackingTests: XCTestCase {
 
         // A reader that joins now gets the snapshot first, then batches that reuse ids.
         var late = WireStreamReader()
-        var snapshot = ServerMessage()
-        snapshot.snapshot = WireSnapshot()
-        _ = try late.decode(ServerMessage.decode(payload: writer.encode(snapshot).framed().dropFirst(4)))
+        let snapshot = writer.message(GraphSnapshot()).framed()
+        _ = try late.snapshot(ServerMessage.decode(payload: snapshot.dropFirst(Framing.headerSize)).snapshot)
         var again = BatchBuilder()
         again.subscribe(2, op: "Map", subscriber: "Sink")
         let out = try travel([again.build()], writer: &writer, reader: &late)
         XCTAssertEqual(out[0].packed.newStrings, [])
-        XCTAssertEqual(out[0].plain.nodes[0].operator, "Map")
+        XCTAssertEqual(out[0].plain.nodes[0].operatorName, "Map")
         XCTAssertEqual(out[0].plain.nodes[0].subscriber, "Sink")
     }
 
@@ -104,33 +105,81 @@ final class BatchPackingTests: XCTestCase {
         var b = BatchBuilder()
         b.chain(from: 1, subscriber: "Sink", ops: ["Map", "PassthroughSubject"])
         let text = String(repeating: "é", count: 190)  // 380 bytes a value
-        for i in 0..<20_000 { b.add(.eventValue, NodeID(i % 2 + 1)) { $0.text = "\(i) \(text)" } }
+        for i in 0..<20_000 { b.add(.value, NodeID(i % 2 + 1)) { $0.text = "\(i) \(text)" } }
         b.value(1, "newest")
         var whole = b.build(sequence: 50_000, dropped: 9)
-        whole.droppedSinceLast = 4
-        whole.paused = true
+        whole.trailer.droppedSinceLast = 4
+        whole.trailer.gate.paused = true
 
         let parts = whole.parts()
         XCTAssertGreaterThan(parts.count, 1)
         var writer = WireStreamWriter(), reader = WireStreamReader()
         var folded = Graph(), expected = Graph()
-        expected.apply(whole)
+        var start = GraphSnapshot()
+        start.sequence = 50_000 - UInt64(whole.events.count)
+        folded.load(start)
+        expected.load(start)
+        expected.fold(whole)
+        var sequences: [UInt64] = []
         for (i, part) in parts.enumerated() {
-            var message = ServerMessage()
-            message.batch = part
-            let frame = writer.encode(message).framed()
+            let frame = writer.message(part).framed()
             XCTAssertLessThan(frame.count, Framing.maxFrameSize, "part \(i) fits one frame")
-            let back = try reader.decode(ServerMessage.decode(payload: frame.dropFirst(Framing.headerSize)))
-            folded.apply(back.batch)
+            let back = try reader.batch(ServerMessage.decode(payload: frame.dropFirst(Framing.headerSize)).packed)
+            folded.fold(back)
+            sequences.append(folded.sequence)
         }
         XCTAssertEqual(folded, expected)
         XCTAssertEqual(parts.map(\.events.count).reduce(0, +), whole.events.count)
-        XCTAssertEqual(parts.last?.sequence, 50_000)
-        XCTAssertEqual(parts.first?.droppedSinceLast, 4)
-        XCTAssertEqual(parts.dropFirst().map(\.droppedSinceLast), Array(repeating: 0, count: parts.count - 1))
-        XCTAssertEqual(parts.map(\.paused), Array(repeating: false, count: parts.count - 1) + [true])
+        XCTAssertEqual(parts.last?.trailer, whole.trailer, "the last part carries the whole trailer")
+        XCTAssertEqual(sequences, parts.map(\.trailer.sequence))
+        XCTAssertEqual(parts.dropLast().map(\.trailer.droppedSinceLast), Array(repeating: 0, count: parts.count - 1))
+        XCTAssertEqual(parts.map(\.trailer.dropped), Array(repeating: 9, count: parts.count))
+        XCTAssertEqual(parts.map(\.trailer.gate.paused), Array(repeating: true, count: parts.count),
+                       "every part shows the gate as it is")
         XCTAssertEqual(whole.parts().count, parts.count)
-        XCTAssertEqual(WireFixtures.realisticBatch().parts(), [WireFixtures.realisticBatch()], "a small batch stays whole")
+        XCTAssertEqual(BatchFixtures.realisticBatch().parts(), [BatchFixtures.realisticBatch()], "a small batch stays whole")
+    }
+
+    // MARK: - Older versions, read from recordings
+
+    /// Version 2 wrote the trailer's fields loose in the packed batch.
+    func testAVersion2TrailerIsRead() throws {
+        var table = StringTable()
+        var p = BatchPacking.pack(BatchFixtures.realisticBatch(), table: &table)
+        p.clearTrailer()
+        p.sequence = 77
+        p.dropped = 3
+        p.paused = true
+        p.pending = [PendingEvent(ticket: 1, node: 2, kind: .value, thread: "main", sinceNanos: 5).wire]
+        p.resumedBecause = ""
+        p.lastValues = [1: "50"]
+        var reader = StringTable()
+        let batch = try BatchPacking.unpack(p, table: &reader)
+        XCTAssertEqual(batch.trailer, BatchTrailer(
+            sequence: 77, dropped: 3,
+            gate: GateState(paused: true, pending: [PendingEvent(ticket: 1, node: 2, kind: .value, thread: "main", sinceNanos: 5)]),
+            lastValues: [1: "50"]))
+        XCTAssertEqual(batch.events, BatchFixtures.realisticBatch().events)
+    }
+
+    /// Version 1 sent one message per event.
+    func testAVersion1BatchIsRead() {
+        let expected = BatchFixtures.realisticBatch()
+        var legacy = WireEventBatch()
+        legacy.nodes = expected.nodes.map(\.wire)
+        legacy.events = expected.events.map { e in
+            var w = WireEvent()
+            w.kind = e.kind.wire
+            w.node = e.node
+            w.timeNs = e.time
+            w.demand = e.kind.carriesDemand ? e.demand.wire : 0
+            w.other = e.other
+            w.cause = e.cause?.wire ?? .causeNone
+            w.text = e.text
+            return w
+        }
+        legacy.sequence = expected.trailer.sequence
+        XCTAssertEqual(EventBatch(legacy: legacy), expected)
     }
 
     // MARK: - Hostile input
@@ -139,7 +188,7 @@ final class BatchPackingTests: XCTestCase {
                         file: StaticString = #filePath, line: UInt = #line) {
         var table = StringTable()
         var writerTable = StringTable()
-        var p = BatchPacking.pack(WireFixtures.realisticBatch(), table: &writerTable)
+        var p = BatchPacking.pack(BatchFixtures.realisticBatch(), table: &writerTable)
         edit(&p)
         XCTAssertThrowsError(try BatchPacking.unpack(p, table: &table), file: file, line: line) { error in
             XCTAssertTrue("\(error)".contains(expected), "\(error)", file: file, line: line)

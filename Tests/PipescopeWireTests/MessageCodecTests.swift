@@ -42,22 +42,33 @@ final class MessageCodecTests: XCTestCase {
         XCTAssertEqual(back.error.message, "no such node #12")
     }
 
+    /// A batch packed into a message, as a probe writes one.
+    private func packed(_ batch: EventBatch) -> ServerMessage {
+        var writer = WireStreamWriter()
+        return writer.message(batch)
+    }
+
     func testBatchRoundTrips() throws {
-        var m = ServerMessage()
-        m.batch = WireFixtures.realisticBatch()
-        m.batch.dropped = 17
+        var batch = BatchFixtures.realisticBatch()
+        batch.trailer.dropped = 17
+        let m = packed(batch)
         let back = try roundTrip(m)
         XCTAssertEqual(back, m)
-        XCTAssertEqual(back.batch.events.count, m.batch.events.count)
-        XCTAssertEqual(back.batch.events.last { $0.kind == .eventValue && $0.node == 3 }?.text, "5")
+        var reader = WireStreamReader()
+        let unpacked = try reader.batch(back.packed)
+        XCTAssertEqual(unpacked, batch)
+        XCTAssertEqual(unpacked.events.last { $0.kind == .value && $0.node == 3 }?.text, "5")
     }
 
     func testSnapshotRoundTrips() throws {
-        var m = ServerMessage()
-        m.snapshot = Graph.folding(WireFixtures.realisticBatch()).snapshot()
+        let snapshot = Graph.folding(BatchFixtures.realisticBatch()).snapshot()
+        var writer = WireStreamWriter()
+        let m = writer.message(snapshot)
         let back = try roundTrip(m)
         XCTAssertEqual(back, m)
         XCTAssertEqual(back.snapshot.nodes.count, 7)
+        var reader = WireStreamReader()
+        XCTAssertEqual(try reader.snapshot(back.snapshot), snapshot, "a snapshot comes back exactly")
     }
 
     func testHelloRoundTrips() throws {
@@ -75,8 +86,7 @@ final class MessageCodecTests: XCTestCase {
     }
 
     func testTruncatedPayloadIsMalformed() throws {
-        var m = ServerMessage()
-        m.batch = WireFixtures.realisticBatch()
+        let m = packed(BatchFixtures.realisticBatch())
         let payload = Array(m.framed().dropFirst(Framing.headerSize))
         XCTAssertThrowsError(try ServerMessage.decode(payload: payload.dropLast())) { error in
             guard case .malformed(let why)? = error as? FrameError else {
@@ -112,8 +122,7 @@ final class MessageCodecTests: XCTestCase {
     }
 
     func testMutatedValidMessagesDecodeOrThrowMalformed() {
-        var m = ServerMessage()
-        m.batch = WireFixtures.realisticBatch()
+        let m = packed(BatchFixtures.realisticBatch())
         let valid = Array(m.framed().dropFirst(Framing.headerSize))
         var rng = SeededGenerator(seed: 42)
         for _ in 0..<3000 {
@@ -150,11 +159,20 @@ final class MessageCodecTests: XCTestCase {
     }
 
     func testUnknownEventKindSurvivesDecoding() throws {
-        // Event { kind: 42, node: 3 } inside an EventBatch inside a ServerMessage.
+        // Event { kind: 42, node: 3 } inside a version 1 EventBatch inside a ServerMessage.
         let event: [UInt8] = [0x08, 42, 0x10, 0x03]
         let batch: [UInt8] = [0x12, UInt8(event.count)] + event
         let m = try ServerMessage.decode(payload: [0x22, UInt8(batch.count)] + batch)
         XCTAssertEqual(m.batch.events.first?.kind, .UNRECOGNIZED(42))
         XCTAssertEqual(m.batch.events.first?.node, 3)
+        // The domain keeps the event, as a kind the fold ignores.
+        XCTAssertEqual(EventBatch(legacy: m.batch).events, [StageEvent(.unknown, node: 3, time: 0)])
+        // So does a packed batch: kind 42 in the kinds column.
+        var p = WirePackedBatch()
+        p.kinds = [42, 4]
+        p.nodeDeltas = [3, 0]
+        p.timeDeltas = [0, 1]
+        var table = StringTable()
+        XCTAssertEqual(try BatchPacking.unpack(p, table: &table).events.map(\.kind), [.unknown, .value])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PipescopeGraph
 import PipescopeTestSupport
 import PipescopeWire
 import XCTest
@@ -10,9 +11,8 @@ final class RecordingFormatTests: XCTestCase {
         welcome.welcome.pid = 42
         var snapshot = ServerMessage()
         snapshot.snapshot.sequence = 0
-        var batch = ServerMessage()
-        batch.batch = WireFixtures.realisticBatch()
-        return [welcome, snapshot, batch]
+        var writer = WireStreamWriter()
+        return [welcome, snapshot, writer.message(BatchFixtures.realisticBatch())]
     }
 
     private func file(_ messages: [ServerMessage]) -> [UInt8] {
@@ -29,7 +29,9 @@ final class RecordingFormatTests: XCTestCase {
         let path = NSTemporaryDirectory() + "/pipescope-\(UUID().uuidString).rec"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try RecordingWriter(path: path)
-        for m in messages() { writer.append(m) }
+        writer.append(messages()[0])
+        writer.append(GraphSnapshot())
+        writer.append(BatchFixtures.realisticBatch())
         writer.close()
         let data = try XCTUnwrap(FileManager.default.contents(atPath: path))
         XCTAssertEqual(try RecordingFormat.read(data).messages, messages())
@@ -39,7 +41,10 @@ final class RecordingFormatTests: XCTestCase {
         let path = NSTemporaryDirectory() + "/pipescope-\(UUID().uuidString).rec"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try RecordingWriter(path: path)
-        for m in messages() + messages().suffix(1) { writer.append(m) }
+        writer.append(messages()[0])
+        writer.append(GraphSnapshot())
+        writer.append(BatchFixtures.realisticBatch())
+        writer.append(BatchFixtures.realisticBatch())
         writer.close()
         let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
         // Raw frames, without the reader's unpacking: what is actually on disk.
@@ -50,7 +55,10 @@ final class RecordingFormatTests: XCTestCase {
         XCTAssertEqual(raw.count, 4)
         XCTAssertFalse(raw[2].packed.newStrings.isEmpty)
         XCTAssertTrue(raw[3].packed.newStrings.isEmpty, "the second batch refers to names by id")
-        XCTAssertEqual(try RecordingFormat.read(bytes).messages[3].batch, WireFixtures.realisticBatch())
+        var reader = WireStreamReader()
+        let read = try RecordingFormat.read(bytes).messages
+        _ = try reader.batch(read[2].packed)
+        XCTAssertEqual(try reader.batch(read[3].packed), BatchFixtures.realisticBatch())
     }
 
     /// Recordings made by version 1 (unpacked batches) still replay.

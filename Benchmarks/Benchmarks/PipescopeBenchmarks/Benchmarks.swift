@@ -173,37 +173,29 @@ let benchmarks: @Sendable () -> Void = {
         // One stream, as on a socket: names travel in the first batch only.
         var writer = WireStreamWriter()
         var reader = WireStreamReader()
-        var message = ServerMessage()
-        message.batch = batch
         for _ in benchmark.scaledIterations {
-            let frame = writer.encode(message).framed()
-            let decoded = try reader.decode(ServerMessage.decode(payload: frame.dropFirst(Framing.headerSize)))
-            blackHole(decoded.batch.events.count)
+            let frame = writer.message(batch).framed()
+            let decoded = try reader.batch(ServerMessage.decode(payload: frame.dropFirst(Framing.headerSize)).packed)
+            blackHole(decoded.events.count)
         }
     }
     Benchmark("wire/encode only 10k events", configuration: .init(scalingFactor: .one)) { benchmark in
         var writer = WireStreamWriter()
-        var message = ServerMessage()
-        message.batch = batch
-        for _ in benchmark.scaledIterations { blackHole(writer.encode(message).framed().count) }
+        for _ in benchmark.scaledIterations { blackHole(writer.message(batch).framed().count) }
     }
     Benchmark("wire/decode only 10k events", configuration: .init(scalingFactor: .one)) { benchmark in
         var writer = WireStreamWriter()
-        var message = ServerMessage()
-        message.batch = batch
-        let frame = writer.encode(message).framed()
+        let frame = writer.message(batch).framed()
         for _ in benchmark.scaledIterations {
             var reader = WireStreamReader()
-            let decoded = try reader.decode(ServerMessage.decode(payload: frame.dropFirst(Framing.headerSize)))
-            blackHole(decoded.batch.events.count)
+            let decoded = try reader.batch(ServerMessage.decode(payload: frame.dropFirst(Framing.headerSize)).packed)
+            blackHole(decoded.events.count)
         }
     }
     do {
         var writer = WireStreamWriter()
-        var message = ServerMessage()
-        message.batch = batch
-        let first = writer.encode(message).framed().count
-        let next = writer.encode(message).framed().count
+        let first = writer.message(batch).framed().count
+        let next = writer.message(batch).framed().count
         print("wire: a 10,000-event batch is \(first) bytes with its names, \(next) after; "
             + String(format: "%.2f", Double(next) / 10_000) + " bytes per event")
     }
@@ -224,8 +216,27 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("model/apply 10k events", configuration: .init(scalingFactor: .one)) { benchmark in
         for _ in benchmark.scaledIterations {
             var graph = WireBench.graph
-            graph.apply(batch)
+            graph.fold(batch)
             blackHole(graph.sequence)
+        }
+    }
+
+    // MARK: - Model: one batch into graphs of growing size, ended pipelines hidden
+
+    // The rows the tree shows are derived once per batch; with ended pipelines hidden,
+    // that must stay linear in the stages (it once walked to every row's root).
+    for stages in [2_500, 10_000, 40_000] {
+        Benchmark("model/apply 100 events, \(stages) stages, ended hidden",
+                  configuration: .init(scalingFactor: .one)) { benchmark in
+            var state = WireBench.endedHiddenState(stages: stages)
+            var sequence = state.history.liveGraph.sequence
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                _ = reduce(&state, .batch(WireBench.smallBatch(stages: stages, sequence: sequence)))
+                sequence += 100
+            }
+            benchmark.stopMeasurement()
+            blackHole(state.tree.rows.count)
         }
     }
 
@@ -261,14 +272,9 @@ let benchmarks: @Sendable () -> Void = {
         var before = ScreenBuffer(width: 200, height: 60)
         MainScreen.render(state, theme: .plainUnicode, into: &before)
         var next = state
-        var one = WireEventBatch()
-        var e = WireEvent()
-        e.kind = .eventValue
-        e.node = 1
-        e.timeNs = state.liveGraph[1]?.createdNanos ?? 0
-        one.events = [e]
-        one.lastValues[1] = "changed"
-        one.sequence = state.liveGraph.sequence + 1
+        let one = EventBatch(events: [StageEvent(.value, node: 1, time: state.history.liveGraph[1]?.createdNanos ?? 0,
+                                                 text: "changed")],
+                             trailer: BatchTrailer(sequence: state.history.liveGraph.sequence + 1))
         _ = reduce(&next, .batch(one))
         var after = ScreenBuffer(width: 200, height: 60)
         MainScreen.render(next, theme: .plainUnicode, into: &after)
@@ -301,40 +307,56 @@ enum WireBench {
 
     /// `stages` stages in chains of 10, then `events` value events spread over them, each
     /// with its text, as a probe sends `Int` values (scalars: every value's text).
-    static func batch(events: Int, stages: Int) -> WireEventBatch {
-        var batch = WireEventBatch()
+    static func batch(events: Int, stages: Int) -> EventBatch {
+        var batch = EventBatch()
         for id in 1...UInt64(stages) {
-            var info = WireNodeInfo()
-            info.id = id
-            info.parent = id % 10 == 1 ? 0 : id - 1
-            info.operator = "Map"
-            info.publisherType = "Map<PassthroughSubject<Int, Never>, Int>"
-            info.subscriber = "Sink"
-            batch.nodes.append(info)
-            var e = WireEvent()
-            e.kind = .eventSubscribe
-            e.node = id
-            batch.events.append(e)
+            batch.append(NodeInfo(id: id, parent: id % 10 == 1 ? nil : id - 1, operatorName: "Map",
+                                  publisherType: "Map<PassthroughSubject<Int, Never>, Int>", subscriber: "Sink",
+                                  thread: "", createdNanos: 0))
         }
         for i in 0..<events {
-            var e = WireEvent()
-            e.kind = .eventValue
-            e.node = UInt64(i % stages) + 1
-            e.timeNs = 1_700_000_000_000_000_000 + Int64(i) * 1000
-            e.text = String(i)
-            batch.events.append(e)
+            batch.events.append(StageEvent(.value, node: UInt64(i % stages) + 1,
+                                           time: 1_700_000_000_000_000_000 + Int64(i) * 1000, text: String(i)))
         }
+        batch.trailer.sequence = UInt64(batch.events.count)
         return batch
     }
 
     static let graph = Graph()
+
+    /// `stages` stages in pipelines of 10, every other pipeline finished, with ended
+    /// pipelines hidden (`x`): the state a batch is applied to in the scaling benchmark.
+    static func endedHiddenState(stages: Int) -> AppState {
+        var setup = batch(events: 0, stages: stages)
+        for id in 1...UInt64(stages) where (id - 1) / 10 % 2 == 1 {
+            setup.events.append(StageEvent(.finished, node: id, time: 1_700_000_000_000_000_000))
+        }
+        setup.trailer.sequence = UInt64(setup.events.count)
+        var state = AppState(targetName: "bench", pid: 1)
+        _ = reduce(&state, .attached(process: "bench", pid: 1))
+        _ = reduce(&state, .batch(setup))
+        _ = reduce(&state, MainScreen.resized(width: 200, height: 60))
+        _ = reduce(&state, .action(.toggleEnded))
+        return state
+    }
+
+    /// 100 value events on the live pipelines' stages.
+    static func smallBatch(stages: Int, sequence: UInt64) -> EventBatch {
+        var batch = EventBatch()
+        for i in 0..<100 {
+            batch.events.append(StageEvent(.value, node: UInt64(i * 20 % stages) + 1,
+                                           time: 1_700_000_000_000_000_000 + Int64(i), text: String(i)))
+        }
+        batch.trailer.sequence = sequence + 100
+        return batch
+    }
 
     /// 10,000 stages (1,000 pipelines of 10), all shown, the first selected.
     static func bigState() -> AppState {
         var state = AppState(targetName: "bench", pid: 1)
         _ = reduce(&state, .attached(process: "bench", pid: 1))
         _ = reduce(&state, .batch(batch(events: 100_000, stages: 10_000)))
-        _ = reduce(&state, .resize(width: 200, height: 60))
+        _ = reduce(&state, MainScreen.resized(width: 200, height: 60))
         return state
     }
 }

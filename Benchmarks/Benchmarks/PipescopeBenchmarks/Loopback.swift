@@ -3,6 +3,7 @@ import Foundation
 @preconcurrency import OpenCombine
 import Pipescope
 import PipescopeClient
+import PipescopeModel
 import PipescopeWire
 
 /// Tap to decoded client events through the real socket: a program sends values through
@@ -39,7 +40,7 @@ enum Loopback {
             switch message {
             case .batch(let batch):
                 received += batch.events.count
-                dropped = batch.dropped
+                dropped = batch.trailer.dropped
             case .snapshot(let snapshot):
                 // Skipped as a slow inspector: resynchronised, the skipped events counted.
                 skipped += Int(snapshot.skippedEvents)

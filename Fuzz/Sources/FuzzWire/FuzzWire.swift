@@ -1,3 +1,4 @@
+import PipescopeGraph
 import PipescopeWire
 
 /// Feeds arbitrary bytes to everything that reads bytes from a peer or a file. Any
@@ -13,12 +14,23 @@ public func fuzzWire(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     decoder.append(bytes[..<split])
     decoder.append(bytes[split...])
     var stream = WireStreamReader()
+    var graph = Graph()
     while let payload = try? decoder.next() {
         _ = try? ClientMessage.decode(payload: payload)
-        // Through the stream reader too: packed batches unpacked against the string
-        // table the earlier frames built.
+        // Through the stream reader and into the domain's types, as the inspector reads
+        // them: packed batches unpacked against the string table the earlier frames
+        // built, then folded.
         if let message = try? ServerMessage.decode(payload: payload) {
-            _ = try? stream.decode(message)
+            switch message.body {
+            case .packed(let packed)?:
+                if let batch = try? stream.batch(packed) { graph.fold(batch) }
+            case .snapshot(let snapshot)?:
+                if let snapshot = try? stream.snapshot(snapshot) { graph.load(snapshot) }
+            case .batch(let legacy)?:
+                graph.fold(EventBatch(legacy: legacy))
+            default:
+                break
+            }
         }
     }
 

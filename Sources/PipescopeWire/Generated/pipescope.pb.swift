@@ -8,12 +8,15 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// Pipescope wire protocol, version 2.
+/// Pipescope wire protocol, version 3.
 ///
-/// Version 2 sends events as PackedBatch (columns of packed numbers, strings by id from a
-/// string table) instead of version 1's EventBatch of one message per event. EventBatch
-/// stays as the decoded, in-memory form both sides fold, and a reader still accepts it in
-/// a recording made by version 1.
+/// Version 2 sent events as PackedBatch (columns of packed numbers, strings by id from a
+/// string table) instead of version 1's EventBatch of one message per event. Version 3
+/// gathers what a batch says besides its events (counts, the gate) into one nested
+/// BatchTrailer, which both sides copy whole. Neither side folds these messages: the probe
+/// packs its own event types into them when it writes a frame, and the inspector unpacks a
+/// frame into its own types when it reads one. Readers still accept version 1's EventBatch
+/// and version 2's trailer fields, in recordings made by those versions.
 ///
 /// A probe (the Pipescope library inside a program) and an inspector (the `pipescope`
 /// terminal app, or `pipescope snapshot`) talk over a local stream socket. Every message
@@ -696,7 +699,7 @@ public nonisolated struct Pipescope_V1_Event: Sendable {
   public init() {}
 }
 
-/// Events in order, with what they need to be understood.
+/// Version 1's batch, one message per event: only read, from recordings made by version 1.
 public nonisolated struct Pipescope_V1_EventBatch: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -707,17 +710,42 @@ public nonisolated struct Pipescope_V1_EventBatch: Sendable {
 
   public var events: [Pipescope_V1_Event] = []
 
-  /// Written by probes before value texts moved onto value events (`Event.text`):
-  /// the newest value text of each stage that received values in this batch. Today's
-  /// probes leave it empty, because they keep no value to describe later (a kept value
-  /// outlives its callback); inspectors still read it in older recordings.
+  /// Fields 3 to 9 are BatchTrailer's, from before it was one message.
   public var lastValues: Dictionary<UInt64,String> = [:]
 
-  /// Total events dropped by the probe since it started.
   public var dropped: UInt64 = 0
 
-  /// Sequence number of the last event in this batch.
   public var sequence: UInt64 = 0
+
+  public var paused: Bool = false
+
+  public var pending: [Pipescope_V1_PendingEvent] = []
+
+  public var resumedBecause: String = String()
+
+  public var droppedSinceLast: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// What a batch says besides its events: the probe's counts and its gate, as they stand
+/// once the batch's events are folded. One message so that every layer copies it whole
+/// (a batch cut into parts, a recording, the fold) instead of field by field.
+public nonisolated struct Pipescope_V1_BatchTrailer: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Sequence number of the last event in this batch: events the probe ever flushed.
+  public var sequence: UInt64 = 0
+
+  /// Total events dropped by the probe since it started (its buffer was full).
+  public var dropped: UInt64 = 0
+
+  /// Events the probe dropped since the previous batch.
+  public var droppedSinceLast: UInt64 = 0
 
   /// The gate: whether the program's pipelines are paused, and the events waiting at
   /// it, oldest first. Sent with every batch while paused, so the inspector always
@@ -729,15 +757,18 @@ public nonisolated struct Pipescope_V1_EventBatch: Sendable {
   /// Why the gate opened by itself, when it did ("deadline", "inspector left").
   public var resumedBecause: String = String()
 
-  /// Events the probe dropped since the previous batch (its buffer was full).
-  public var droppedSinceLast: UInt64 = 0
+  /// Written by probes before value texts moved onto value events (`Event.text`): the
+  /// newest value text of each stage that received values in the batch. Today's probes
+  /// leave it empty, because they keep no value to describe later (a kept value outlives
+  /// its callback); inspectors still read it in older recordings.
+  public var lastValues: Dictionary<UInt64,String> = [:]
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 }
 
-/// An EventBatch in columns, as version 2 sends it.
+/// A batch in columns, as versions 2 and 3 send it.
 ///
 /// Why columns: a busy stage emits millions of events, nearly all VALUE, REQUEST and
 /// DEMAND. As one message each, every event pays for tags, a length and a Swift struct
@@ -857,7 +888,7 @@ public nonisolated struct Pipescope_V1_PackedBatch: @unchecked Sendable {
     set {_uniqueStorage()._texts = newValue}
   }
 
-  /// As in EventBatch.
+  /// Version 2's trailer, field by field: only read, from recordings made by version 2.
   public var lastValues: Dictionary<UInt64,String> {
     get {_storage._lastValues}
     set {_uniqueStorage()._lastValues = newValue}
@@ -892,6 +923,16 @@ public nonisolated struct Pipescope_V1_PackedBatch: @unchecked Sendable {
     get {_storage._resumedBecause}
     set {_uniqueStorage()._resumedBecause = newValue}
   }
+
+  /// Everything the batch says besides its events (version 3).
+  public var trailer: Pipescope_V1_BatchTrailer {
+    get {_storage._trailer ?? Pipescope_V1_BatchTrailer()}
+    set {_uniqueStorage()._trailer = newValue}
+  }
+  /// Returns true if `trailer` has been explicitly set.
+  public var hasTrailer: Bool {_storage._trailer != nil}
+  /// Clears the value of `trailer`. Subsequent reads from it will return its default value.
+  public mutating func clearTrailer() {_uniqueStorage()._trailer = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1000,7 +1041,7 @@ public nonisolated struct Pipescope_V1_ServerMessage: Sendable {
     set {body = .snapshot(newValue)}
   }
 
-  /// Version 1's unpacked batch: only read, from old recordings.
+  /// Version 1's unpacked batch: only read, from recordings made by version 1.
   public var batch: Pipescope_V1_EventBatch {
     get {
       if case .batch(let v)? = body {return v}
@@ -1031,7 +1072,7 @@ public nonisolated struct Pipescope_V1_ServerMessage: Sendable {
     case welcome(Pipescope_V1_Welcome)
     case error(Pipescope_V1_Error)
     case snapshot(Pipescope_V1_Snapshot)
-    /// Version 1's unpacked batch: only read, from old recordings.
+    /// Version 1's unpacked batch: only read, from recordings made by version 1.
     case batch(Pipescope_V1_EventBatch)
     case ack(Pipescope_V1_Ack)
     case packed(Pipescope_V1_PackedBatch)
@@ -1746,9 +1787,69 @@ nonisolated extension Pipescope_V1_EventBatch: SwiftProtobuf.Message, SwiftProto
   }
 }
 
+nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".BatchTrailer"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{3}last_values\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.sequence) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.dropped) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.droppedSinceLast) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.paused) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.pending) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.resumedBecause) }()
+      case 7: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufUInt64,SwiftProtobuf.ProtobufString>.self, value: &self.lastValues) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.sequence != 0 {
+      try visitor.visitSingularUInt64Field(value: self.sequence, fieldNumber: 1)
+    }
+    if self.dropped != 0 {
+      try visitor.visitSingularUInt64Field(value: self.dropped, fieldNumber: 2)
+    }
+    if self.droppedSinceLast != 0 {
+      try visitor.visitSingularUInt64Field(value: self.droppedSinceLast, fieldNumber: 3)
+    }
+    if self.paused != false {
+      try visitor.visitSingularBoolField(value: self.paused, fieldNumber: 4)
+    }
+    if !self.pending.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.pending, fieldNumber: 5)
+    }
+    if !self.resumedBecause.isEmpty {
+      try visitor.visitSingularStringField(value: self.resumedBecause, fieldNumber: 6)
+    }
+    if !self.lastValues.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufUInt64,SwiftProtobuf.ProtobufString>.self, value: self.lastValues, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_BatchTrailer, rhs: Pipescope_V1_BatchTrailer) -> Bool {
+    if lhs.sequence != rhs.sequence {return false}
+    if lhs.dropped != rhs.dropped {return false}
+    if lhs.droppedSinceLast != rhs.droppedSinceLast {return false}
+    if lhs.paused != rhs.paused {return false}
+    if lhs.pending != rhs.pending {return false}
+    if lhs.resumedBecause != rhs.resumedBecause {return false}
+    if lhs.lastValues != rhs.lastValues {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PackedBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{1}trailer\0")
 
   fileprivate class _StorageClass {
     var _resetStrings: Bool = false
@@ -1776,6 +1877,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
     var _paused: Bool = false
     var _pending: [Pipescope_V1_PendingEvent] = []
     var _resumedBecause: String = String()
+    var _trailer: Pipescope_V1_BatchTrailer? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -1811,6 +1913,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
       _paused = source._paused
       _pending = source._pending
       _resumedBecause = source._resumedBecause
+      _trailer = source._trailer
     }
   }
 
@@ -1854,6 +1957,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         case 23: try { try decoder.decodeSingularBoolField(value: &_storage._paused) }()
         case 24: try { try decoder.decodeRepeatedMessageField(value: &_storage._pending) }()
         case 25: try { try decoder.decodeSingularStringField(value: &_storage._resumedBecause) }()
+        case 26: try { try decoder.decodeSingularMessageField(value: &_storage._trailer) }()
         default: break
         }
       }
@@ -1862,6 +1966,10 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
       if _storage._resetStrings != false {
         try visitor.visitSingularBoolField(value: _storage._resetStrings, fieldNumber: 1)
       }
@@ -1937,6 +2045,9 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
       if !_storage._resumedBecause.isEmpty {
         try visitor.visitSingularStringField(value: _storage._resumedBecause, fieldNumber: 25)
       }
+      try { if let v = _storage._trailer {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 26)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -1971,6 +2082,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         if _storage._paused != rhs_storage._paused {return false}
         if _storage._pending != rhs_storage._pending {return false}
         if _storage._resumedBecause != rhs_storage._resumedBecause {return false}
+        if _storage._trailer != rhs_storage._trailer {return false}
         return true
       }
       if !storagesAreEqual {return false}

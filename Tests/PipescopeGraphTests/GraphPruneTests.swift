@@ -1,6 +1,5 @@
 import PipescopeGraph
 import PipescopeTestSupport
-import PipescopeWire
 import XCTest
 
 final class GraphPruneTests: XCTestCase {
@@ -102,7 +101,7 @@ final class GraphPruneTests: XCTestCase {
         var b = BatchBuilder(start: t0 + 62 * second)
         b.value(1, "late")
         b.cancel(2)
-        g.apply(b.build())
+        g.fold(b.build())
         XCTAssertNil(g[1])
         XCTAssertNil(g[2])
         XCTAssertEqual(g.roots, [3])

@@ -1,6 +1,5 @@
 import PipescopeGraph
 import PipescopeTestSupport
-import PipescopeWire
 import XCTest
 
 /// The shared fold from events to a graph: what each event kind does to a stage.
@@ -38,7 +37,7 @@ final class GraphFoldTests: XCTestCase {
     }
 
     func testSubscribeWithoutNodeInfoIsIgnored() {
-        let g = fold { b in b.add(.eventSubscribe, 9) }
+        let g = fold { b in b.add(.subscribe, 9) }
         XCTAssertTrue(g.nodes.isEmpty)
     }
 
@@ -109,7 +108,7 @@ final class GraphFoldTests: XCTestCase {
                 b.cancel(NodeID(id), cause: cause)
             }
             b.subscribe(4, op: "Timer", subscriber: "Sink")
-            b.add(.eventCancelled, 4)  // CAUSE_NONE on the wire
+            b.add(.cancelled, 4)  // CAUSE_NONE on the wire
         }
         XCTAssertEqual(g[1]?.status, .cancelled)
         XCTAssertEqual(g[1]?.cause, .downstream)
@@ -121,7 +120,7 @@ final class GraphFoldTests: XCTestCase {
     // MARK: - Shared subscriptions
 
     func testRequestOnTheOwnerAppliesToItsSharers() {
-        let g = fold { b in WireFixtures.filterMapSubject(into: &b) }
+        let g = fold { b in BatchFixtures.filterMapSubject(into: &b) }
         XCTAssertEqual(g[3]?.sharers, [1, 2], "sharers are kept in id order, live or loaded")
         XCTAssertEqual(g[1]?.subscriptionOwner, 3)
         XCTAssertEqual(g[2]?.subscriptionOwner, 3)
@@ -150,7 +149,7 @@ final class GraphFoldTests: XCTestCase {
 
     func testCancelOnTheOwnerCancelsItsSharers() {
         let g = fold { b in
-            WireFixtures.filterMapSubject(into: &b)
+            BatchFixtures.filterMapSubject(into: &b)
             b.cancel(3, cause: .inspector)
         }
         for id: NodeID in [1, 2, 3] {
@@ -272,13 +271,12 @@ final class GraphFoldTests: XCTestCase {
         b.fail(43, "x")
         b.cancel(44)
         b.forward(45, to: 1)
-        b.add(.eventUnknown, 1)
-        b.add(.UNRECOGNIZED(77), 1)
+        b.add(.unknown, 1)
         var after = Graph.folding(b.build())
         XCTAssertEqual(after.nodes.count, 1)
         XCTAssertEqual(after[1], before[1])
         XCTAssertEqual(after.roots, [1])
-        after.apply(WireEvent())
+        after.apply(StageEvent(.unknown, node: 0, time: 0))
         XCTAssertEqual(after[1], before[1])
     }
 
@@ -294,15 +292,19 @@ final class GraphFoldTests: XCTestCase {
         XCTAssertEqual(g[1]?.sharers, [], "unknown stage #42 was linked as a sharer")
     }
 
-    func testBatchCarriesDroppedAndSequence() {
+    func testTheTrailerCarriesDroppedAndEveryEventCounts() {
         var b = BatchBuilder()
         b.subscribe(1, op: "Just", subscriber: "Sink")
+        b.subscription(1)
         var g = Graph()
-        g.apply(b.build(sequence: 10, dropped: 3))
+        g.fold(b.build(sequence: 10, dropped: 3))
         XCTAssertEqual(g.dropped, 3)
-        XCTAssertEqual(g.sequence, 10)
-        g.apply(BatchBuilder().build(sequence: 10, dropped: 5))
+        XCTAssertEqual(g.sequence, 10, "the probe's number for the batch's last event")
+        g.fold(BatchBuilder().build(sequence: 10, dropped: 5))
         XCTAssertEqual(g.dropped, 5, "dropped is a running total from the probe")
+        g.apply(StageEvent(.unknown, node: 0, time: 0))
+        g.apply(StageEvent(.value, node: 1, time: 0))
+        XCTAssertEqual(g.sequence, 12, "one at a time, each event counts, ignored or not")
     }
 
     func testRootsInCreationOrderAndChildrenInSubscribeOrder() {

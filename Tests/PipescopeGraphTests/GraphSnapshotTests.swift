@@ -1,17 +1,16 @@
 import PipescopeGraph
 import PipescopeTestSupport
-import PipescopeWire
 import XCTest
 
 /// The inspector loads the probe's snapshot and folds later batches; the result must be
 /// the graph the probe got by folding everything.
 final class GraphSnapshotTests: XCTestCase {
     /// Folds `first` then `second` directly, and via a snapshot taken after `first`.
-    private func bothWays(_ first: WireEventBatch, _ second: WireEventBatch) -> (folded: Graph, loaded: Graph) {
+    private func bothWays(_ first: EventBatch, _ second: EventBatch) -> (folded: Graph, loaded: Graph) {
         let folded = Graph.folding(first, second)
         var loaded = Graph()
         loaded.load(Graph.folding(first).snapshot())
-        loaded.apply(second)
+        loaded.fold(second)
         return (folded, loaded)
     }
 
@@ -47,7 +46,7 @@ final class GraphSnapshotTests: XCTestCase {
 
     func testLoadThenApplyWithSharedSubscriptions() {
         var a = BatchBuilder()
-        WireFixtures.filterMapSubject(into: &a, values: [1, 2])
+        BatchFixtures.filterMapSubject(into: &a, values: [1, 2])
         var b = BatchBuilder(start: a.now)
         b.value(3, "3")
         b.value(2, "30")
@@ -83,7 +82,7 @@ final class GraphSnapshotTests: XCTestCase {
     }
 
     func testSnapshotRoundTripsEveryField() throws {
-        let g = Graph.folding(WireFixtures.realisticBatch())
+        let g = Graph.folding(BatchFixtures.realisticBatch())
         var h = Graph()
         h.load(g.snapshot())
         XCTAssertEqual(h.snapshot(), g.snapshot())
@@ -100,29 +99,35 @@ final class GraphSnapshotTests: XCTestCase {
     }
 
     func testSnapshotNodesAreInIdOrder() {
-        let s = Graph.folding(WireFixtures.realisticBatch()).snapshot()
+        let s = Graph.folding(BatchFixtures.realisticBatch()).snapshot()
         XCTAssertEqual(s.nodes.map(\.info.id), [1, 2, 3, 4, 5, 6, 7])
     }
 
     func testLoadReplacesThePreviousGraph() {
-        var g = Graph.folding(WireFixtures.realisticBatch())
+        var g = Graph.folding(BatchFixtures.realisticBatch())
         var b = BatchBuilder()
         b.subscribe(10, op: "Just", subscriber: "Sink")
-        g.load(Graph.folding(b.build(sequence: 4)).snapshot())
+        var snapshot = Graph.folding(b.build()).snapshot()
+        snapshot.sequence = 40
+        g.load(snapshot)
         XCTAssertEqual(Array(g.nodes.keys), [10])
         XCTAssertEqual(g.roots, [10])
-        XCTAssertEqual(g.sequence, 4)
+        XCTAssertEqual(g.sequence, 40, "the snapshot's sequence")
     }
 
-    func testFailedStageWithEmptyErrorKeepsAnEmptyError() {
-        var state = WireNodeState()
-        state.info = WireFixtures.info(id: 1, op: "TryMap", subscriber: "Sink")
-        state.status = .failed
-        var snapshot = WireSnapshot()
-        snapshot.nodes = [state]
-        var g = Graph()
-        g.load(snapshot)
-        XCTAssertEqual(g[1]?.error, "")
-        XCTAssertEqual(g[1]?.status, .failed)
+    /// A stage adopted by a downstream made after it (subscribe(on:)) has a parent with a
+    /// larger id: loading a snapshot must still put it under that parent.
+    func testAnAdoptedStageStaysUnderItsNewerParent() {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "PassthroughSubject", subscriber: "SubscribeOn")
+        b.subscribe(2, op: "SubscribeOn", subscriber: "Sink")
+        b.add(.adopt, 1) { $0.other = 2 }
+        let folded = Graph.folding(b.build())
+        XCTAssertEqual(folded.roots, [2])
+        var loaded = Graph()
+        loaded.load(folded.snapshot())
+        XCTAssertEqual(loaded.roots, [2])
+        XCTAssertEqual(loaded[2]?.children, [1])
+        XCTAssertEqual(loaded, folded)
     }
 }

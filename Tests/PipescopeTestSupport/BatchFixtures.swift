@@ -1,8 +1,7 @@
 import PipescopeGraph
-import PipescopeWire
 
-/// Builds ``WireEventBatch`` values by hand, the way a probe would send them, for tests
-/// of the graph fold, the model and the views.
+/// Builds ``EventBatch`` values by hand, the way a probe would flush them, for tests of
+/// the graph fold, the codec, the model and the views.
 ///
 /// Every event gets a time `base + step * n` where n counts the events built so far,
 /// so batches are deterministic.
@@ -19,7 +18,7 @@ public struct BatchBuilder {
     /// 2024-01-02 12:00:00 UTC, in nanoseconds since 1970.
     public static let baseNanos: Int64 = 1_704_196_800_000_000_000
 
-    public var batch = WireEventBatch()
+    public var batch = EventBatch()
     /// Time of the next event.
     public var now: Int64
     /// Added to ``now`` after each event.
@@ -32,10 +31,10 @@ public struct BatchBuilder {
 
     /// The batch built so far, with `sequence` set to the number of events in it unless
     /// given.
-    public func build(sequence: UInt64? = nil, dropped: UInt64 = 0) -> WireEventBatch {
+    public func build(sequence: UInt64? = nil, dropped: UInt64 = 0) -> EventBatch {
         var b = batch
-        b.sequence = sequence ?? UInt64(b.events.count)
-        b.dropped = dropped
+        b.trailer.sequence = sequence ?? UInt64(b.events.count)
+        b.trailer.dropped = dropped
         return b
     }
 
@@ -46,60 +45,57 @@ public struct BatchBuilder {
         _ id: NodeID, parent: NodeID = 0, op: String, type: String? = nil,
         subscriber: String, thread: String = "main"
     ) {
-        batch.nodes.append(WireFixtures.info(
+        batch.nodes.append(BatchFixtures.info(
             id: id, parent: parent, op: op, type: type ?? op, subscriber: subscriber,
             thread: thread, created: now))
-        add(.eventSubscribe, id)
+        add(.subscribe, id)
     }
 
     /// The stage received its subscription; `owner` is the stage that owns it (0 = itself).
     public mutating func subscription(_ id: NodeID, owner: NodeID = 0) {
-        add(.eventSubscription, id) { $0.other = owner }
+        add(.subscription, id) { $0.other = owner }
     }
 
     public mutating func request(_ id: NodeID, _ demand: Demand) {
-        add(.eventRequest, id) { $0.demand = demand.wire }
+        add(.request, id) { $0.demand = demand }
     }
 
     /// Additional demand returned by the subscriber's receive(_:).
     public mutating func demand(_ id: NodeID, _ demand: Demand) {
-        add(.eventDemand, id) { $0.demand = demand.wire }
+        add(.demand, id) { $0.demand = demand }
     }
 
     /// One value delivered, with its text when the probe captured one (as a probe of
     /// this version sends it: on the event).
     public mutating func value(_ id: NodeID, _ text: String? = nil) {
-        add(.eventValue, id) { $0.text = text ?? "" }
+        add(.value, id) { $0.text = text ?? "" }
     }
 
     /// One value delivered, described the way probes before 2026-11 did: the batch's
     /// newest text for `id` in `lastValues`, on no event (older recordings).
     public mutating func valueDescribedPerBatch(_ id: NodeID, _ text: String) {
-        add(.eventValue, id)
-        batch.lastValues[id] = text
+        add(.value, id)
+        batch.trailer.lastValues[id] = text
     }
 
-    public mutating func finish(_ id: NodeID) { add(.eventFinished, id) }
+    public mutating func finish(_ id: NodeID) { add(.finished, id) }
 
     public mutating func fail(_ id: NodeID, _ error: String) {
-        add(.eventFailed, id) { $0.text = error }
+        add(.failed, id) { $0.text = error }
     }
 
     public mutating func cancel(_ id: NodeID, cause: CancelCause = .downstream) {
-        add(.eventCancelled, id) { $0.cause = cause.wire }
+        add(.cancelled, id) { $0.cause = cause }
     }
 
     /// `id` forwards its subscriber to `other` (AnyPublisher).
     public mutating func forward(_ id: NodeID, to other: NodeID) {
-        add(.eventForward, id) { $0.other = other }
+        add(.forward, id) { $0.other = other }
     }
 
     /// Any event, for kinds the helpers do not cover (unknown kinds, odd fields).
-    public mutating func add(_ kind: WireEventKind, _ id: NodeID, _ edit: (inout WireEvent) -> Void = { _ in }) {
-        var e = WireEvent()
-        e.kind = kind
-        e.node = id
-        e.timeNs = now
+    public mutating func add(_ kind: EventKind, _ id: NodeID, _ edit: (inout StageEvent) -> Void = { _ in }) {
+        var e = StageEvent(kind, node: id, time: now)
         edit(&e)
         batch.events.append(e)
         now += step
@@ -128,21 +124,14 @@ public struct BatchBuilder {
     }
 }
 
-/// Ready-made wire values.
-public enum WireFixtures {
+/// Ready-made stages and batches.
+public enum BatchFixtures {
     public static func info(
         id: NodeID, parent: NodeID = 0, op: String, type: String? = nil, subscriber: String,
         thread: String = "main", created: Int64 = BatchBuilder.baseNanos
-    ) -> WireNodeInfo {
-        var i = WireNodeInfo()
-        i.id = id
-        i.parent = parent
-        i.operator = op
-        i.publisherType = type ?? op
-        i.subscriber = subscriber
-        i.thread = thread
-        i.createdNs = created
-        return i
+    ) -> NodeInfo {
+        NodeInfo(id: id, parent: parent, operatorName: op, publisherType: type ?? op, subscriber: subscriber,
+                 thread: thread, createdNanos: created)
     }
 
     /// `subject.map{}.filter{}.sink{}` after five values of which three passed the
@@ -166,7 +155,7 @@ public enum WireFixtures {
 
     /// The filter/map/subject pipeline plus a cancelled `Map ← Timer` pipeline (ids 4, 5)
     /// and a failed `TryMap ← Sequence` pipeline (ids 6, 7).
-    public static func realisticBatch() -> WireEventBatch {
+    public static func realisticBatch() -> EventBatch {
         var b = BatchBuilder()
         filterMapSubject(into: &b)
         b.subscribe(4, op: "Map", type: "Map<Timer.TimerPublisher, Date>", subscriber: "Sink")
@@ -192,7 +181,7 @@ public enum WireFixtures {
     }
 
     /// A single pipeline `depth` stages deep: ids 1…depth, root first.
-    public static func deepChain(depth: Int) -> WireEventBatch {
+    public static func deepChain(depth: Int) -> EventBatch {
         var b = BatchBuilder()
         let ops = ["Map", "Filter", "CompactMap", "RemoveDuplicates", "Scan", "Debounce",
                    "ReceiveOn", "HandleEvents", "FlatMap", "SwitchToLatest", "Catch", "Retry",
@@ -205,9 +194,9 @@ public enum WireFixtures {
 
 extension Graph {
     /// A graph folded from `batches`, in order.
-    public static func folding(_ batches: WireEventBatch...) -> Graph {
+    public static func folding(_ batches: EventBatch...) -> Graph {
         var g = Graph()
-        for batch in batches { g.apply(batch) }
+        for batch in batches { g.fold(batch) }
         return g
     }
 }

@@ -1,6 +1,5 @@
 import PipescopeGraph
 import PipescopeTestSupport
-import PipescopeWire
 import XCTest
 
 /// The events that re-shape the tree after the fact: ADOPT (subscribe(on:)), FEEDS
@@ -16,7 +15,7 @@ final class GraphLinkTests: XCTestCase {
         let g = fold { b in
             b.subscribe(1, op: "SubscribeOn", type: "SubscribeOn<…>", subscriber: "Sink")
             b.subscribe(2, op: "PassthroughSubject", type: "PassthroughSubject<Int, Never>", subscriber: "Inner")
-            b.add(.eventAdopt, 2) { $0.other = 1 }
+            b.add(.adopt, 2) { $0.other = 1 }
         }
         XCTAssertEqual(g.roots, [1])
         XCTAssertEqual(g[1]?.children, [2])
@@ -27,8 +26,8 @@ final class GraphLinkTests: XCTestCase {
         let g = fold { b in
             b.subscribe(1, op: "A", type: "A", subscriber: "Sink")
             b.subscribe(2, parent: 1, op: "B", type: "B", subscriber: "A")
-            b.add(.eventAdopt, 1) { $0.other = 2 }   // would make a cycle
-            b.add(.eventAdopt, 2) { $0.other = 1 }   // already placed
+            b.add(.adopt, 1) { $0.other = 2 }   // would make a cycle
+            b.add(.adopt, 2) { $0.other = 1 }   // already placed
         }
         XCTAssertEqual(g.roots, [1])
         XCTAssertEqual(g[1]?.children, [2])
@@ -39,8 +38,8 @@ final class GraphLinkTests: XCTestCase {
             b.subscribe(1, op: "PassthroughSubject", type: "PassthroughSubject<Int, Never>", subscriber: "Sink")
             b.subscribe(2, op: "PassthroughSubject", type: "PassthroughSubject<Int, Never>", subscriber: "Sink")
             b.subscribe(3, op: "Map", type: "Map<…>", subscriber: "Subject")  // connect(): a root
-            b.add(.eventFeeds, 3) { $0.other = 1 }
-            b.add(.eventFeeds, 3) { $0.other = 2 }
+            b.add(.feeds, 3) { $0.other = 1 }
+            b.add(.feeds, 3) { $0.other = 2 }
         }
         XCTAssertEqual(g.roots, [1, 2], "the shared upstream is no longer a root")
         XCTAssertEqual(g[1]?.children, [3], "placed under the first branch it feeds")

@@ -1,0 +1,69 @@
+/// Events in order, with what they need to be understood: the unit a probe flushes, the
+/// wire carries in one frame, and the inspector folds.
+///
+/// ```swift
+/// var batch = EventBatch()
+/// batch.append(NodeInfo(id: 1, operatorName: "Map", publisherType: "Map<…>",
+///                       subscriber: "Sink", thread: "main", createdNanos: t))
+/// batch.events.append(StageEvent(.value, node: 1, time: t + 5, text: "42"))
+/// graph.fold(batch)
+/// ```
+public struct EventBatch: Hashable, Sendable {
+    /// The ``NodeInfo`` of every stage whose subscribe event is in ``events``, in the
+    /// order of those events.
+    public var nodes: [NodeInfo] = []
+    public var events: [StageEvent] = []
+    /// What is true once the events are folded: the probe's counts and its gate.
+    public var trailer = BatchTrailer()
+
+    public init(nodes: [NodeInfo] = [], events: [StageEvent] = [], trailer: BatchTrailer = BatchTrailer()) {
+        self.nodes = nodes
+        self.events = events
+        self.trailer = trailer
+    }
+
+    /// Adds a new stage: its info and its subscribe event.
+    public mutating func append(_ info: NodeInfo) {
+        nodes.append(info)
+        events.append(StageEvent(.subscribe, node: info.id, time: info.createdNanos))
+    }
+
+    /// Whether folding it changes anything a user sees besides the events: the gate, a
+    /// reason the gate opened, or (old recordings) value texts.
+    public var hasNews: Bool {
+        !events.isEmpty || trailer.gate.paused || !trailer.gate.resumedBecause.isEmpty || !trailer.lastValues.isEmpty
+    }
+}
+
+/// What a batch says about the probe once its events are folded. It travels as one
+/// message and is copied as a whole.
+public struct BatchTrailer: Hashable, Sendable {
+    /// The probe's sequence number of the batch's last event: events ever flushed.
+    public var sequence: UInt64 = 0
+    /// Events the probe dropped since it started (its buffer was full).
+    public var dropped: UInt64 = 0
+    /// Events it dropped since the previous batch.
+    public var droppedSinceLast: UInt64 = 0
+    /// The gate: paused or not, what waits at it, why it opened by itself.
+    public var gate = GateState()
+    /// Recordings made before value texts travelled on value events: the newest value
+    /// text of each stage that received values in the batch. Today's probes leave it
+    /// empty.
+    public var lastValues: [NodeID: String] = [:]
+
+    public init(sequence: UInt64 = 0, dropped: UInt64 = 0, droppedSinceLast: UInt64 = 0,
+                gate: GateState = GateState(), lastValues: [NodeID: String] = [:]) {
+        self.sequence = sequence
+        self.dropped = dropped
+        self.droppedSinceLast = droppedSinceLast
+        self.gate = gate
+        self.lastValues = lastValues
+    }
+
+    /// The trailer of the first parts of a batch cut in several (``lastValues`` and the
+    /// drops since the last batch go with the last part only): the same counts and gate,
+    /// at `sequence`.
+    public func leading(at sequence: UInt64) -> BatchTrailer {
+        BatchTrailer(sequence: sequence, dropped: dropped, gate: gate)
+    }
+}

@@ -1,0 +1,25 @@
+/// The whole graph at one instant: what a probe sends an inspector that attaches, and
+/// what ``Graph/load(_:)`` starts from.
+public struct GraphSnapshot: Hashable, Sendable {
+    /// Every stage, in id order. Links between them (children, sharers, feeders) are
+    /// rebuilt by ``Graph/load(_:)`` from each stage's own fields.
+    public var nodes: [NodeSummary] = []
+    /// Owners that have held stages, by id.
+    public var owners: [UInt64: Owner] = [:]
+    /// Events the probe dropped since it started.
+    public var dropped: UInt64 = 0
+    /// The sequence number of the last event folded into this snapshot.
+    public var sequence: UInt64 = 0
+    /// Events the inspector never got because it fell behind: the snapshot replaces them.
+    /// 0 for the first snapshot.
+    public var skippedEvents: UInt64 = 0
+
+    public init(nodes: [NodeSummary] = [], owners: [UInt64: Owner] = [:], dropped: UInt64 = 0,
+                sequence: UInt64 = 0, skippedEvents: UInt64 = 0) {
+        self.nodes = nodes
+        self.owners = owners
+        self.dropped = dropped
+        self.sequence = sequence
+        self.skippedEvents = skippedEvents
+    }
+}

@@ -1,0 +1,96 @@
+import PipescopeGraph
+
+// Stages and snapshots between the domain (PipescopeGraph) and the wire.
+
+extension NodeInfo {
+    public init(wire info: WireNodeInfo) {
+        self.init(id: info.id, parent: info.parent, operatorName: info.operator, publisherType: info.publisherType,
+                  subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNs)
+    }
+
+    public var wire: WireNodeInfo {
+        var i = WireNodeInfo()
+        i.id = id
+        i.parent = parent ?? 0
+        i.operator = operatorName
+        i.publisherType = publisherType
+        i.subscriber = subscriber
+        i.thread = thread
+        i.createdNs = createdNanos
+        return i
+    }
+}
+
+extension NodeSummary {
+    /// A stage as a snapshot carries it. Links to other stages that the graph derives
+    /// (children, sharers, feeders) are rebuilt by ``Graph/load(_:)``.
+    public init(wire s: WireNodeState) {
+        self.init(info: NodeInfo(wire: s.info))
+        status = NodeStatus(wire: s.status)
+        cause = CancelCause(wire: s.cause)
+        error = s.error.isEmpty && s.status != .failed ? nil : s.error
+        requested = Demand(wire: s.requested)
+        values = Int(s.values)
+        lastValue = s.hasLastValue_p ? s.lastValue : nil
+        subscriptionOwner = s.subscriptionOwner == 0 ? nil : s.subscriptionOwner
+        endedNanos = s.endedNs == 0 ? nil : s.endedNs
+        forwardsTo = s.forwardsTo == 0 ? nil : s.forwardsTo
+        orphaned = s.orphaned
+        feeds = s.feeds
+        afterEnd = Int(s.afterEnd)
+        lastValueNanos = s.lastValueNs == 0 ? nil : s.lastValueNs
+        owner = s.owner == 0 ? nil : NodeOwner(id: s.owner, name: s.ownerName)
+        contractBroken = s.contractBroken
+        recentRequests = s.recentRequests.suffix(Self.recentRequestLimit).map {
+            DemandRequest(time: $0.timeNs, demand: Demand(wire: $0.demand), returned: $0.returned)
+        }
+    }
+
+    public var wire: WireNodeState {
+        var s = WireNodeState()
+        s.info = info.wire
+        s.status = status.wire
+        s.cause = cause?.wire ?? .causeNone
+        s.error = error ?? ""
+        s.requested = requested.wire
+        s.values = Int64(values)
+        s.hasLastValue_p = lastValue != nil
+        s.lastValue = lastValue ?? ""
+        s.subscriptionOwner = subscriptionOwner ?? 0
+        s.endedNs = endedNanos ?? 0
+        s.forwardsTo = forwardsTo ?? 0
+        s.orphaned = orphaned
+        s.feeds = feeds
+        s.afterEnd = Int64(afterEnd)
+        s.lastValueNs = lastValueNanos ?? 0
+        s.owner = owner?.id ?? 0
+        s.ownerName = owner?.name ?? ""
+        s.contractBroken = contractBroken
+        s.recentRequests = recentRequests.map { r in
+            .with { $0.timeNs = r.time; $0.demand = r.demand.wire; $0.returned = r.returned }
+        }
+        return s
+    }
+}
+
+extension GraphSnapshot {
+    public init(wire s: WireSnapshot) {
+        var owners: [UInt64: Owner] = [:]
+        for o in s.owners { owners[o.id] = Owner(name: o.name, releasedNanos: o.releasedNs == 0 ? nil : o.releasedNs) }
+        self.init(nodes: s.nodes.map(NodeSummary.init(wire:)), owners: owners, dropped: s.dropped,
+                  sequence: s.sequence, skippedEvents: s.skippedEvents)
+    }
+
+    /// The snapshot as it travels, without the string table (the stream adds it).
+    public var wire: WireSnapshot {
+        var s = WireSnapshot()
+        s.nodes = nodes.map(\.wire)
+        s.owners = owners.keys.sorted().compactMap { id in
+            owners[id].map { o in .with { $0.id = id; $0.name = o.name; $0.releasedNs = o.releasedNanos ?? 0 } }
+        }
+        s.dropped = dropped
+        s.sequence = sequence
+        s.skippedEvents = skippedEvents
+        return s
+    }
+}
