@@ -265,10 +265,10 @@ let benchmarks: @Sendable () -> Void = {
         var e = WireEvent()
         e.kind = .eventValue
         e.node = 1
-        e.timeNs = state.liveGraph[1]?.createdNanos ?? 0
+        e.timeNs = state.history.liveGraph[1]?.createdNanos ?? 0
         one.events = [e]
         one.lastValues[1] = "changed"
-        one.sequence = state.liveGraph.sequence + 1
+        one.sequence = state.history.liveGraph.sequence + 1
         _ = reduce(&next, .batch(one))
         var after = ScreenBuffer(width: 200, height: 60)
         MainScreen.render(next, theme: .plainUnicode, into: &after)
@@ -334,7 +334,7 @@ enum WireBench {
         var state = AppState(targetName: "bench", pid: 1)
         _ = reduce(&state, .attached(process: "bench", pid: 1))
         _ = reduce(&state, .batch(batch(events: 100_000, stages: 10_000)))
-        _ = reduce(&state, .resize(width: 200, height: 60))
+        _ = reduce(&state, MainScreen.resized(width: 200, height: 60))
         return state
     }
 }
