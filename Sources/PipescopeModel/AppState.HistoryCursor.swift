@@ -6,10 +6,13 @@ extension AppState {
     ///
     /// History is append-only: moving the cursor replaces only the graph shown.
     public struct HistoryCursor: Sendable {
-        /// The graph on screen: the live one, or the one at the cursor.
-        public internal(set) var graph = Graph() { didSet { graphVersion &+= 1 } }
+        /// The graph on screen: the live one, or the one at the cursor. Not a copy of the
+        /// live graph: a copy would make the next batch's fold copy every stage.
+        public var graph: Graph { past ?? liveGraph }
         /// The program's graph now, whatever the cursor shows.
-        public internal(set) var liveGraph = Graph()
+        public private(set) var liveGraph = Graph() { didSet { if past == nil { graphVersion &+= 1 } } }
+        /// The graph at the cursor, while looking at the past.
+        private var past: Graph? { didSet { graphVersion &+= 1 } }
         /// Every event with checkpoints, for moving back in time (evicted oldest first, a
         /// checkpoint span at a time).
         public internal(set) var log = History()
@@ -19,8 +22,8 @@ extension AppState {
         public internal(set) var lastEventNanos: Int64 = 0
         /// When the live graph was last pruned.
         var lastPrune: Int64 = 0
-        /// Changes whenever `graph` is replaced, so rows derived from it know they are stale
-        /// without comparing graphs.
+        /// Changes whenever the graph on screen changes, so rows derived from it know they
+        /// are stale without comparing graphs.
         private(set) var graphVersion = 0
 
         /// Shows the graph as it was after `position` events; at the newest event, goes live.
@@ -30,8 +33,36 @@ extension AppState {
                 goLive()
             } else {
                 cursor = clamped
-                graph = log.graph(at: clamped)
+                past = log.graph(at: clamped)
             }
+        }
+
+        /// Starts over from a snapshot (attach, reconnect), or, after a gap (the probe
+        /// skipped this inspector because it fell behind), continues from it keeping the
+        /// history before the gap.
+        mutating func load(_ snapshot: GraphSnapshot, keepingHistory: Bool) {
+            var live = Graph()
+            live.load(snapshot)
+            if keepingHistory {
+                log.resync(to: live)
+            } else {
+                log.reset(to: live)
+                goLive()
+            }
+            liveGraph = live
+        }
+
+        /// Folds a batch into the live graph and keeps its events.
+        mutating func append(_ batch: EventBatch) {
+            var live = liveGraph
+            liveGraph = Graph()  // `live` is now the only reference: the fold copies nothing
+            log.append(batch, folding: &live)
+            liveGraph = live
+        }
+
+        /// Prunes ended stages from the live graph (the past keeps them).
+        mutating func prune(now: Int64, retention: Retention) {
+            liveGraph.prune(now: now, retention: retention)
         }
 
         /// Moves the cursor by `delta` events from where it is (live counts as the end).
@@ -42,12 +73,7 @@ extension AppState {
         /// Follows live events again.
         mutating func goLive() {
             cursor = nil
-            graph = liveGraph
-        }
-
-        /// Shows the live graph again after it changed, unless looking at the past.
-        mutating func showLiveIfFollowing() {
-            if cursor == nil { graph = liveGraph }
+            past = nil
         }
 
         /// The time at the right edge of the timeline: the cursor's event, or `now`.

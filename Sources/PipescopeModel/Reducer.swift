@@ -28,24 +28,19 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .snapshot(let snapshot) where snapshot.skippedEvents > 0:
         // The probe skipped us while we were slow: keep the history we have, continue
         // from its snapshot, and say so.
-        state.history.liveGraph.load(snapshot)
-        state.history.log.resync(to: state.history.liveGraph)
+        state.history.load(snapshot, keepingHistory: true)
         state.session.skippedEvents += snapshot.skippedEvents
         state.session.notice = Notice(
             text: "fell behind: \(snapshot.skippedEvents) events skipped, resynchronised from a snapshot", isError: true)
-        state.history.showLiveIfFollowing()
     case .snapshot(let snapshot):
-        state.history.liveGraph.load(snapshot)
-        state.history.log.reset(to: state.history.liveGraph)
+        state.history.load(snapshot, keepingHistory: false)
         state.timeline.lanes = [:]
-        state.history.goLive()
     case .batch(let batch):
         state.session.setGate(batch.trailer.gate)
         if !batch.trailer.gate.resumedBecause.isEmpty {
             state.session.notice = Notice(text: "resumed by itself: \(batch.trailer.gate.resumedBecause)", isError: true)
         }
-        state.history.log.append(batch, folding: &state.history.liveGraph)
-        state.history.showLiveIfFollowing()
+        state.history.append(batch)
         state.history.noteLastEvent(batch.events)
         state.timeline.recordLanes(batch.events, liveGraph: state.history.liveGraph)
         state.session.rate.record(batch.events.count)
@@ -64,8 +59,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         }
         if nanos - state.history.lastPrune >= 1_000_000_000 {
             state.history.lastPrune = nanos
-            state.history.liveGraph.prune(now: nanos, retention: state.retention)
-            state.history.showLiveIfFollowing()
+            state.history.prune(now: nanos, retention: state.retention)
             state.timeline.keepLanes(of: state.history.liveGraph)
         }
     case .resize(let width, let height, let treePageSize):
