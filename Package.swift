@@ -5,6 +5,7 @@ import PackageDescription
 //   Pipescope ─▶ PipescopeWire ─▶ PipescopeGraph ◀─ PipescopeModel ◀─ PipescopeViews
 //   PipescopeClient ─▶ PipescopeWire, PipescopeModel (frames in, the model's messages out)
 //   PipescopeViews ─▶ TerminalKit ◀─ CursesBackend ─▶ CNcurses
+//   PipescopeApp (the loop: keys and messages in, frames and effects out) ─▶ PipescopeViews
 // PipescopeGraph (the domain: events, node info, the fold) imports nothing of ours; the
 // protobuf types live in PipescopeWire and are used at the two edges only.
 // The tap side (Pipescope) and the terminal side never import each other.
@@ -64,6 +65,7 @@ let package = Package(
         ),
         .target(name: "TerminalKit"),
         .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "PipescopeGraph", "TerminalKit"]),
+        .target(name: "PipescopeApp", dependencies: ["PipescopeModel", "PipescopeViews", "TerminalKit"]),
         .systemLibrary(
             name: "CNcurses",
             pkgConfig: "ncursesw",
@@ -83,7 +85,7 @@ let package = Package(
             name: "pipescope",
             dependencies: [
                 "Pipescope", "PipescopeDemo", "PipescopeClient", "PipescopeModel", "PipescopeGraph",
-                "PipescopeWire", "PipescopeViews", "CursesBackend", "TerminalKit",
+                "PipescopeWire", "PipescopeViews", "PipescopeApp", "CursesBackend", "TerminalKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -119,6 +121,9 @@ let package = Package(
         ),
         .testTarget(name: "PipescopeModelTests", dependencies: ["PipescopeModel", "PipescopeGraph", "PipescopeTestSupport"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "PipescopeTestSupport"]),
+        .testTarget(name: "PipescopeAppTests", dependencies: [
+            "PipescopeApp", "PipescopeModel", "PipescopeGraph", "TerminalKit", "PipescopeTestSupport",
+        ]),
         .testTarget(name: "PipescopeViewsTests", dependencies: ["PipescopeViews", "PipescopeModel", "PipescopeGraph", "TerminalKit", "PipescopeTestSupport"],
                     exclude: ["Golden"]),  // read by path (#filePath), so re-recording writes the real files
         .testTarget(

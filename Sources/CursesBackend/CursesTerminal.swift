@@ -19,7 +19,7 @@ import TerminalKit
 ///     if terminal.readKey(timeoutMs: 100) == .character("q") { break }
 /// }
 /// ```
-public final class CursesTerminal {
+public final class CursesTerminal: TerminalBackend {
     /// True when the locale's codeset is UTF-8; choose `Glyphs.unicode` then.
     public let isUnicode: Bool
     /// True when the terminal has colours and `NO_COLOR` is not set (to a non-empty value).

@@ -34,7 +34,9 @@ final class LiveLink {
         return messages
     }
 
-    func send(_ command: WireCommand) {
+    /// Carries out an effect in the program (a command over the connection, if any).
+    func perform(_ effect: Effect) {
+        guard let command = WireCommand(effect) else { return }
         connection?.send(command)
     }
 

@@ -1,0 +1,91 @@
+import Foundation
+import PipescopeModel
+import PipescopeViews
+import TerminalKit
+
+/// The interactive inspector on any terminal: reads keys and messages, reduces them into
+/// the state, draws the state, and hands the effects that reach the program to
+/// `perform`. Curses in the real app, a fake terminal in tests.
+///
+/// ```swift
+/// let app = InspectorApp(targetName: "demo", initial: session.openingMessages,
+///                        poll: { link.poll() }, perform: { link.perform($0) })
+/// switch app.run(on: try CursesTerminal()) { … }
+/// ```
+public struct InspectorApp {
+    public enum Outcome: Equatable {
+        case quit
+        case failed(String)
+    }
+
+    public let targetName: String
+    /// Which lints run.
+    public var linter = Linter()
+    /// What to apply before the first frame (attach, snapshot; or a whole recording).
+    public let initial: [Message]
+    /// Asked every turn for what arrived since.
+    public let poll: () -> [Message]
+    /// Asked every turn; a non-nil answer ends the loop with that message.
+    public var fatalCondition: () -> String? = { nil }
+    /// Carries out an effect on the program (cancel, pause, step, watch); never `.quit`.
+    public let perform: (Effect) -> Void
+    /// The wall clock, in nanoseconds since 1970, for ticks.
+    public var clock: () -> Int64 = InspectorApp.wallClockNanos
+
+    public static let frameMillis = 40
+    public static let tickNanos: Int64 = 250_000_000
+
+    public init(targetName: String, initial: [Message], poll: @escaping () -> [Message] = { [] },
+                perform: @escaping (Effect) -> Void = { _ in }) {
+        self.targetName = targetName
+        self.initial = initial
+        self.poll = poll
+        self.perform = perform
+    }
+
+    /// Runs until the user quits, a signal arrives, or ``fatalCondition`` says why not.
+    public func run(on terminal: TerminalBackend) -> Outcome {
+        var state = AppState(targetName: targetName)
+        state.linter = linter
+        for message in initial { _ = reduce(&state, message) }
+        let theme = Theme(glyphs: terminal.isUnicode ? .unicode : .ascii, colors: terminal.hasColors)
+        var lastTick: Int64 = 0
+
+        while !terminal.interrupted {
+            for message in poll() {
+                _ = reduce(&state, message)
+            }
+            if let fatal = fatalCondition() { return .failed(fatal) }
+            let now = clock()
+            if now - lastTick >= Self.tickNanos {
+                lastTick = now
+                _ = reduce(&state, .tick(nanos: now))
+            }
+            let size = terminal.size
+            if size.width != state.width || size.height != state.height {
+                _ = reduce(&state, MainScreen.resized(width: size.width, height: size.height))
+            }
+            var buffer = ScreenBuffer(width: size.width, height: size.height)
+            MainScreen.render(state, theme: theme, into: &buffer)
+            terminal.draw(buffer)
+
+            guard let key = terminal.readKey(timeoutMs: Self.frameMillis) else { continue }
+            if key == .resize {
+                terminal.invalidate()
+                continue
+            }
+            guard let action = KeyMap.action(for: key, in: state.mode) else { continue }
+            for effect in reduce(&state, .action(action)) {
+                if effect == .quit { return .quit }
+                perform(effect)
+            }
+        }
+        return .quit
+    }
+
+    public static func wallClockNanos() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+}

@@ -1,0 +1,31 @@
+import PipescopeModel
+import PipescopeWire
+
+extension WireCommand {
+    /// The command that carries out `effect` in the program; nil for effects that stay in
+    /// the inspector (quit). The one place the model's effects become wire commands.
+    public init?(_ effect: Effect) {
+        self.init()
+        switch effect {
+        case .quit:
+            return nil
+        case .cancelNode(let id):
+            kind = .commandCancelNode
+            node = id
+        case .pause:
+            kind = .commandPause
+        case .resume:
+            kind = .commandResume
+        case .step(let count):
+            kind = .commandStep
+            self.count = UInt32(clamping: count)
+        case .release(let ticket):
+            kind = .commandStep
+            self.ticket = ticket
+        case .watch(let nodes):
+            kind = .commandSetCapture
+            capture = nodes.isEmpty ? .captureLatest : .captureEveryValue
+            self.nodes = nodes
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import PipescopeApp
+import PipescopeGraph
+import PipescopeModel
+import PipescopeTestSupport
+import TerminalKit
+import XCTest
+
+/// The whole inspector loop on a fake terminal: keys go through the keymap of the mode
+/// on screen, effects reach the program only as the user meant them, and every key's
+/// frame shows what happened.
+final class InspectorAppTests: XCTestCase {
+    /// A live Map → Sink (#2, #3) and a sink whose AnyCancellable nobody kept (#1), which
+    /// the warnings list names.
+    private func opening() -> [Message] {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "Just", subscriber: "Sink")
+        b.subscription(1)
+        b.cancel(1, cause: .owner)
+        b.subscribe(2, op: "Map", subscriber: "Sink")
+        b.subscribe(3, parent: 2, op: "PassthroughSubject", subscriber: "Map")
+        b.subscription(3)
+        b.subscription(2, owner: 3)
+        b.request(3, .unlimited)
+        b.value(3, "1")
+        b.value(2, "1")
+        return [.attached(process: "app", pid: 42), .batch(b.build())]
+    }
+
+    private func run(_ keys: [Key], width: Int = 100, height: Int = 30) -> (FakeTerminal, [Effect], InspectorApp.Outcome) {
+        var performed: [Effect] = []
+        let terminal = FakeTerminal(width: width, height: height, keys: keys)
+        var app = InspectorApp(targetName: "app", initial: opening(), perform: { performed.append($0) })
+        app.clock = { BatchBuilder.baseNanos + 20_000_000 }
+        let outcome = app.run(on: terminal)
+        return (terminal, performed, outcome)
+    }
+
+    func testWarningsThenCThenYSendsNoCancelAndTheScreenSaysWhy() {
+        let (terminal, performed, outcome) = run([.character("w"), .character("c"), .character("y")])
+        XCTAssertEqual(performed, [], "no cancel reached the program")
+        XCTAssertEqual(outcome, .quit)
+        let afterY = terminal.framesAfterKeys[2]
+        XCTAssertTrue(afterY.contains { $0.contains("Warnings (") }, afterY.joined(separator: "\n"))
+        XCTAssertTrue(afterY.contains { $0.contains("unretained-cancellable") }, "the list is what the user sees")
+        XCTAssertFalse(afterY.contains { $0.contains("Cancel #") }, "no confirmation, drawn or hidden")
+        XCTAssertEqual(afterY.last, " y does nothing while the warnings are open  w or Esc close  ? help  q quit")
+    }
+
+    func testHelpThenCThenYSendsNoCancelAndTheScreenSaysWhy() {
+        let (terminal, performed, _) = run([.character("?"), .character("c"), .character("y")])
+        XCTAssertEqual(performed, [])
+        let afterC = terminal.framesAfterKeys[1]
+        XCTAssertTrue(afterC.contains { $0.contains(" Keys ") }, afterC.joined(separator: "\n"))
+        XCTAssertEqual(afterC.last, " c does nothing while the help is open  ? or Esc close  w warnings  q quit")
+        XCTAssertTrue(terminal.framesAfterKeys[2].last?.hasPrefix(" y does nothing while the help is open") == true)
+    }
+
+    /// Closing the overlay first, the same keys cancel the stage the confirmation named.
+    func testClosedOverlayThenCThenYCancelsTheNamedStage() {
+        let (terminal, performed, _) = run([.character("w"), .escape, .down, .character("c"), .character("y")])
+        let confirmation = terminal.framesAfterKeys[3]
+        let named = confirmation.first { $0.contains("Cancel #") }
+        XCTAssertNotNil(named, confirmation.joined(separator: "\n"))
+        guard case .cancelNode(let id)? = performed.first else { return XCTFail("expected a cancel, got \(performed)") }
+        XCTAssertTrue(named?.contains("Cancel #\(id) ") == true, "the stage cancelled is the one named: \(named ?? "")")
+        XCTAssertEqual(performed.count, 1)
+    }
+
+    func testQuitEndsTheLoopWithoutAnEffect() {
+        let (_, performed, outcome) = run([.character("q"), .character("c")])
+        XCTAssertEqual(outcome, .quit)
+        XCTAssertEqual(performed, [])
+    }
+
+    func testAResizeRedrawsAtTheNewSize() {
+        var performed: [Effect] = []
+        let terminal = FakeTerminal(width: 100, height: 30, keys: [])
+        terminal.resize(width: 80, height: 24)
+        _ = InspectorApp(targetName: "app", initial: opening(), perform: { performed.append($0) }).run(on: terminal)
+        XCTAssertEqual(terminal.invalidations, 1)
+        XCTAssertEqual(terminal.frames.first?.count, 30, "the first frame at the old size")
+        XCTAssertEqual(terminal.screen.count, 24, "the next at the new one")
+        XCTAssertEqual(terminal.screen.last, " ↑↓ move  space pause  n step  / filter  w warnings  ? help  q quit")
+    }
+}
