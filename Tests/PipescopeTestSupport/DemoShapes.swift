@@ -64,6 +64,7 @@ extension BatchBuilder {
         subscription(id + 1)
         subscription(id)
         request(id, .unlimited)
+        request(id + 1, .unlimited)
         add(.owned, id) { $0.other = owner; $0.text = ownerName }
     }
 
