@@ -36,6 +36,9 @@ public struct AppState: Sendable {
     /// The current warnings, recomputed on every tick.
     public private(set) var lints: [Lint] = []
     public private(set) var lintedNodes: Set<NodeID> = []
+    /// The warnings list's rows: the same mistake in the same place once, with a count,
+    /// newest first.
+    public private(set) var lintGroups: [LintGroup] = []
 
     // MARK: Limits
 
@@ -96,5 +99,6 @@ public struct AppState: Sendable {
     mutating func refreshLints(now: Int64) {
         lints = linter.lints(history.graph, now: now)
         lintedNodes = Set(lints.map(\.node))
+        lintGroups = LintGroup.grouping(lints, in: history.graph)
     }
 }
