@@ -36,6 +36,9 @@ public struct AppState: Sendable {
     /// The current warnings, recomputed on every tick.
     public private(set) var lints: [Lint] = []
     public private(set) var lintedNodes: Set<NodeID> = []
+    /// The warnings list's rows: the same mistake in the same place once, with a count,
+    /// newest first.
+    public private(set) var lintGroups: [LintGroup] = []
 
     // MARK: Limits
 
@@ -54,17 +57,29 @@ public struct AppState: Sendable {
 
     // MARK: - Across concerns
 
-    /// The selected stage, or the first row when nothing is selected yet.
+    /// The selected stage, or the first row's when nothing is selected yet; nil when the
+    /// selection is on a group (``Tree/selectedGroup``).
     public var selectedNode: NodeSummary? {
-        if let selection = tree.selection, let node = history.graph[selection] { return node }
-        return tree.rows.first.flatMap { history.graph[$0.id] }
+        guard case .stage(let id)? = tree.current else { return nil }
+        return history.graph[id]
     }
 
-    /// The selected stage and its downstream stages, innermost first: where the
-    /// selection falls back to when the stage is pruned or hidden.
-    var selectionChain: [NodeID] {
+    /// Where the selection goes when its row disappears (pruned, folded, grouped, hidden
+    /// or filtered away), in order: the stage itself (it may now be in a group's row),
+    /// then its downstream stages, innermost first; for a group, its newest members (the
+    /// last one left when the others are pruned), then the stage they feed and downstream.
+    var selectionFallbacks: [NodeID] {
         var chain: [NodeID] = []
-        var id = tree.selection
+        var id: NodeID?
+        switch tree.selected {
+        case .stage(let stage)?:
+            id = stage
+        case .group(let group)?:
+            if let members = tree.selectedGroup?.members { chain += members.suffix(3).reversed() }
+            id = group.parent
+        case nil:
+            return []
+        }
         while let current = id {
             chain.append(current)
             id = history.graph[current]?.parent
@@ -84,5 +99,6 @@ public struct AppState: Sendable {
     mutating func refreshLints(now: Int64) {
         lints = linter.lints(history.graph, now: now)
         lintedNodes = Set(lints.map(\.node))
+        lintGroups = LintGroup.grouping(lints, in: history.graph)
     }
 }

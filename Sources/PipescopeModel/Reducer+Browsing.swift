@@ -21,12 +21,14 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
         default: break
         }
     }
-    // Reference rows point at a stage shown elsewhere; the selection skips them.
-    let rows = state.tree.rows.filter(\.isStage)
-    let index = state.tree.selection.flatMap { id in rows.firstIndex { $0.id == id } } ?? 0
+    // Reference rows point at a stage shown elsewhere, and owner headings name an owner:
+    // the selection skips them. Stage rows and group rows are selectable.
+    let rows = state.tree.rows.filter { $0.selection != nil }
+    let current = state.tree.current
+    let index = current.flatMap { selection in rows.firstIndex { $0.selection == selection } } ?? 0
     func select(_ i: Int) {
         guard !rows.isEmpty else { return }
-        state.tree.selection = rows[min(max(i, 0), rows.count - 1)].id
+        state.tree.selected = rows[min(max(i, 0), rows.count - 1)].selection
     }
     switch action {
     case .quit: return [.quit]
@@ -66,8 +68,12 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
         state.mode = .filtering
     case .toggleEnded:
         state.tree.hideEnded.toggle()
+        state.refreshRows()
+        let hidden = state.tree.hiddenEnded
         state.session.notice = Notice(
-            text: state.tree.hideEnded ? "ended pipelines hidden (x shows them)" : "ended pipelines shown", isError: false)
+            text: state.tree.hideEnded
+                ? "\(hidden) ended stage\(hidden == 1 ? "" : "s") hidden: whole pipelines and ended inner stages (x shows them)"
+                : "ended stages shown", isError: false)
     case .filterType, .filterBackspace, .filterAccept:
         break
     case .toggleHelp: state.mode = .help
@@ -88,22 +94,46 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     case .end: select(rows.count - 1)
     case .collapse:
         guard index < rows.count else { break }
-        let row = rows[index]
-        if row.hasChildren && !row.isCollapsed {
-            state.tree.collapsed.insert(row.id)
-        } else if let parent = state.history.graph[row.id]?.parent {
-            state.tree.selection = parent
-        }
+        collapse(rows[index], &state)
     case .expand:
         guard index < rows.count else { break }
         let row = rows[index]
-        if row.isCollapsed {
+        if row.isCollapsed, let group = row.group {
+            state.tree.expandedGroups.insert(group.id)
+        } else if row.isCollapsed {
             state.tree.collapsed.remove(row.id)
         } else if row.hasChildren {
             select(index + 1)
         }
     }
     return []
+}
+
+/// `←`: closes an open group or folds a stage's upstream; on a row with nothing to close,
+/// goes to the row it hangs from: the open group it is a member of, or its downstream.
+private func collapse(_ row: TreeRow, _ state: inout AppState) {
+    if let group = row.group {
+        if !row.isCollapsed {
+            state.tree.expandedGroups.remove(group.id)
+        } else if let parent = group.id.parent {
+            state.tree.selection = parent
+        }
+        return
+    }
+    if row.hasChildren && !row.isCollapsed {
+        state.tree.collapsed.insert(row.id)
+        return
+    }
+    // A member of an open group hangs from the group's row, which sits between it and
+    // its downstream stage.
+    let rows = state.tree.rows
+    if let at = state.tree.index(of: .stage(row.id)),
+       let above = rows[..<at].lastIndex(where: { $0.depth < row.depth }), let group = rows[above].group,
+       group.members.contains(row.id) {
+        state.tree.selected = .group(group.id)
+    } else if let parent = state.history.graph[row.id]?.parent {
+        state.tree.selection = parent
+    }
 }
 
 /// Moves the selection to the next (or previous) stage matching the filter.
@@ -156,6 +186,11 @@ private func gateAction(_ action: Action, _ state: inout AppState) -> [Effect] {
 
 /// Watches the selected stage (every value described), or stops; or says why not.
 private func toggleWatch(_ state: inout AppState) -> [Effect] {
+    if let group = state.tree.selectedGroup {
+        state.session.notice = Notice(text: "\(label(group, in: state.history.graph)) is a group of ended stages: "
+            + "nothing to watch (→ opens it)", isError: true)
+        return []
+    }
     guard let node = state.selectedNode else { return [] }
     if case .replay = state.session.connection {
         state.session.notice = Notice(text: "this is a recording: its values were captured as it was recorded", isError: true)
@@ -176,6 +211,13 @@ private func toggleWatch(_ state: inout AppState) -> [Effect] {
 
 /// Opens the confirmation for cancelling the selected stage, or says why not.
 private func requestCancel(_ state: inout AppState) {
+    // A group row stands for stages that are not on screen: cancel acts on one stage the
+    // user can see, never on hidden ones. (Every member has ended anyway.)
+    if let group = state.tree.selectedGroup {
+        state.session.notice = Notice(text: "\(label(group, in: state.history.graph)) is a group of ended stages: "
+            + "nothing to cancel (→ opens it)", isError: true)
+        return
+    }
     guard let node = state.selectedNode else { return }
     if case .replay = state.session.connection {
         state.session.notice = Notice(text: "this is a recording: it cannot be cancelled", isError: true)
@@ -190,4 +232,10 @@ private func requestCancel(_ state: inout AppState) {
     } else if let preview = CancelPreview(target: node.id, in: state.history.graph) {
         state.mode = .confirmingCancel(preview)
     }
+}
+
+/// A group as its row names it: "Future ×18", "owner ProfileScreen ×5".
+func label(_ group: StageGroup, in graph: Graph) -> String {
+    if group.id.key.isOwner { return "owner \(group.owner?.name ?? "?") ×\(group.count)" }
+    return "\(graph[group.newest]?.operatorName ?? "?") ×\(group.count)"
 }

@@ -7,10 +7,10 @@ import PipescopeGraph
 /// `Reducer+Keys.swift`.
 public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     state.refreshRows()
-    let chain = state.selectionChain
+    let fallbacks = state.selectionFallbacks
     defer {
         state.refreshRows()
-        keepSelectionVisible(&state, chain: chain)
+        keepSelectionVisible(&state, fallbacks: fallbacks)
         state.tree.keepSelectionOnScreen()
     }
     switch message {
@@ -72,22 +72,21 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
 
 // MARK: - After every message
 
-/// A selected stage that was pruned, or hidden inside a collapsed one, moves the
-/// selection to its nearest visible downstream stage (or, failing all, the first row).
-private func keepSelectionVisible(_ state: inout AppState, chain: [NodeID]) {
-    guard let current = state.tree.selection else { return }
-    for id in [current] + chain where state.history.graph[id] != nil && !isHidden(id, in: state) {
-        state.tree.selection = id
-        return
+/// A selected row that is gone (its stage pruned, folded away, grouped with its ended
+/// siblings, hidden or filtered out) moves the selection to the first of `fallbacks` on
+/// screen: the group that now holds the stage, or the nearest visible downstream stage;
+/// failing all, the first row.
+private func keepSelectionVisible(_ state: inout AppState, fallbacks: [NodeID]) {
+    guard let current = state.tree.selected, state.tree.index(of: current) == nil else { return }
+    for id in fallbacks where state.history.graph[id] != nil {
+        if state.tree.index(of: .stage(id)) != nil {
+            state.tree.selected = .stage(id)
+            return
+        }
+        if let group = state.tree.groupOf[id] {
+            state.tree.selected = .group(group)
+            return
+        }
     }
-    state.tree.selection = nil
-}
-
-private func isHidden(_ id: NodeID, in state: AppState) -> Bool {
-    var up = state.history.graph[id]?.parent
-    while let p = up {
-        if state.tree.collapsed.contains(p) { return true }
-        up = state.history.graph[p]?.parent
-    }
-    return false
+    state.tree.selected = nil
 }

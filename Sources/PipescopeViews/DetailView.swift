@@ -6,6 +6,13 @@ import TerminalKit
 public enum DetailView {
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard !area.isEmpty else { return }
+        if let group = state.tree.selectedGroup {
+            let lines = groupLines(group, state: state, theme: theme, width: area.width)
+            for (i, (text, style)) in lines.prefix(area.height).enumerated() {
+                buffer.putTruncated(text, x: area.x, y: area.y + i, maxWidth: area.width, style: style, glyphs: theme.glyphs)
+            }
+            return
+        }
         guard let node = state.selectedNode else {
             buffer.putTruncated("Select a stage to see it here.", x: area.x, y: area.y, maxWidth: area.width,
                                 style: theme.dim, glyphs: theme.glyphs)
@@ -56,6 +63,59 @@ public enum DetailView {
         for (i, (text, style)) in lines.prefix(area.height).enumerated() {
             buffer.putTruncated(text, x: area.x, y: area.y + i, maxWidth: area.width, style: style, glyphs: theme.glyphs)
         }
+    }
+
+    /// A group row: what it stands for, its totals, and its newest member, whose own
+    /// details are one `→` and a move away.
+    static func groupLines(_ group: StageGroup, state: AppState, theme: Theme, width: Int) -> [(String, Style)] {
+        let graph = state.history.graph
+        guard let newest = graph[group.newest] else { return [] }
+        let plural = group.count == 1 ? "" : "s"
+        if group.id.key.isOwner {
+            let name = group.owner?.name ?? "?"
+            return [
+                (theme.text("⌂ ") + name, theme.title),
+                ("\(group.count) released owner\(plural) of this name, whose \(group.pipelines) pipelines all ended", .plain),
+                ("values \(group.values) in all", .plain),
+                ("newest: #\(newest.id) \(newest.operatorName)" + (group.lastEndedNanos.map { ", ended \(Format.time($0))" } ?? ""),
+                 theme.dim),
+                (theme.text("→ opens the group: each owner and its pipelines"), theme.dim),
+            ]
+        }
+        let status = group.status ?? newest.status
+        let under: String
+        if let parent = group.id.parent, let p = graph[parent] {
+            under = "under #\(parent) \(p.operatorName)"
+        } else if let owner = group.id.owner, let o = graph.owners[owner] {
+            under = "held by \(o.name)"
+        } else {
+            under = "pipelines"
+        }
+        var lines: [(String, Style)] = [
+            (newest.publisherType, theme.title),
+            (theme.text("\(newest.operatorName) ×\(group.count): \(group.count) ended stage\(plural) alike, \(under)"), .plain),
+            ("status \(theme.glyph(status)) \(status.rawValue), all \(group.count)", theme.style(status)),
+            ("values \(group.values) in all  demand requested \(Format.demand(group.requested, theme: theme)) in all", .plain),
+            ("newest #\(newest.id) \(DetailView.statusText(newest))"
+                + (newest.endedNanos.map { " \(Format.time($0))" } ?? "")
+                + "  last \(theme.text(newest.lastValue ?? "—"))", .plain),
+        ]
+        if let error = newest.error {
+            for line in wrap("newest's error: " + error, width: width, maxLines: 2) {
+                lines.append((line, Style(foreground: theme.colors ? .red : nil, bold: true)))
+            }
+        }
+        let linted = state.lints.filter { state.tree.groupOf[$0.node] == group.id }
+        if let lint = linted.max(by: { $0.node < $1.node }) {
+            let style = Style(foreground: theme.colors ? .yellow : nil, bold: true)
+            let text = theme.text("⚠ \(lint.kind.rawValue) on \(linted.count) of them (w lists them): ") + lint.message
+            for line in wrap(text, width: width, maxLines: 3) { lines.append((line, style)) }
+        }
+        if let oldest = group.members.first, let first = graph[oldest] {
+            lines.append(("oldest #\(oldest), created \(Format.time(first.createdNanos))", theme.dim))
+        }
+        lines.append((theme.text("→ opens the group; c and v act on one stage of it"), theme.dim))
+        return lines
     }
 
     /// Whether the stage's newest values went undescribed (sampled), or every value is

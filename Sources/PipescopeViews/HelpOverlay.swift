@@ -4,7 +4,7 @@ import TerminalKit
 /// Every key, drawn from ``KeyMap/bindings`` in a box over the middle of the screen.
 public enum HelpOverlay {
     /// The marks a tree row can carry, after the keys.
-    static let legend = "marks: ⚠ lint  ≡N shares #N's subscription  ◆ cursor  ▶ next at the gate"
+    static let legend = "marks: ⚠ lint  ≡N shares #N's subscription  ◆ cursor  ▶ next at the gate  ×N group"
 
     public static func render(theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         let bindings = KeyMap.bindings

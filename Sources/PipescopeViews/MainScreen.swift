@@ -46,12 +46,12 @@ public enum MainScreen {
         }
     }
 
-    /// "Pipelines (12 stages)", with the filter and the hidden ended pipelines when set.
+    /// "Pipelines (12 stages)", with the filter and how many ended stages `x` hides when set.
     static func treeTitle(_ state: AppState) -> String {
         let count = state.history.graph.nodes.count
-        var title = "Pipelines (\(count) \(count == 1 ? "stage" : "stages"))"
+        var title = "Pipelines (\(count) \(count == 1 ? "stage" : "stages")"
+            + (state.tree.hideEnded ? ", \(state.tree.hiddenEnded) ended hidden)" : ")")
         if !state.tree.filter.isEmpty { title += " /\(state.tree.filter): \(state.tree.matches.count) match\(state.tree.matches.count == 1 ? "" : "es")" }
-        if state.tree.hideEnded { title += " ended hidden" }
         return title
     }
 

@@ -49,6 +49,7 @@ public struct Theme: Sendable {
     private static let asciiForms: [(String, String)] = [
         ("↑↓", "up/down"), ("←→", "left/right"), ("↑", "Up"), ("↓", "Down"), ("←", "Left"),
         ("→", "->"), ("↗", "^"), ("⚠", "!"), ("▶", ">"), ("◆", "*"), ("—", "-"), ("…", "..."), ("▸", ">"), ("∞", "inf"), ("≡", "="), ("·", "."), ("⌂", "@"),
+        ("×", "x"),
     ]
     public var title: Style { Style(bold: true) }
     public var border: Style { Style(foreground: colors ? .cyan : nil) }

@@ -2,7 +2,8 @@ import PipescopeGraph
 import PipescopeModel
 import TerminalKit
 
-/// The pipeline tree: one row per stage, roots first, upstream stages indented below.
+/// The pipeline tree: one row per stage, roots first, upstream stages indented below;
+/// ended siblings alike share one row (`▸ Future ×18`, see ``StageGroup``).
 ///
 /// Columns: fold marker and operator (roots also name their subscriber), status glyph
 /// and word, demand requested, demand outstanding, values delivered. Stages that share
@@ -35,7 +36,7 @@ public enum TreeView {
             }
             return
         }
-        let selectedID = state.selectedNode?.id
+        let selected = state.tree.current
         let (_, visible) = visibleRows(state, height: body.height)
         for (line, row) in visible.enumerated() {
             guard let node = state.history.graph[row.id] else { continue }
@@ -44,16 +45,64 @@ public enum TreeView {
                 renderReference(node, row: row, theme: theme, y: y, x: body.x, labelWidth: labelWidth, into: &buffer)
                 continue
             }
-            if let owner = row.ownerHeader {
-                renderOwner(owner, held: row.ownerPipelines, state: state, theme: theme, y: y, x: body.x,
-                            width: body.width, into: &buffer)
+            if let group = row.group, group.id.key.isOwner {
+                renderOwners(group, row: row, state: state, theme: theme, y: y, x: body.x, width: body.width, into: &buffer)
+            } else if let group = row.group {
+                renderGroup(group, row: row, state: state, theme: theme, y: y, x: body.x, labelWidth: labelWidth,
+                            into: &buffer)
+            } else if let owner = row.ownerHeader {
+                renderOwner(owner, row: row, state: state, theme: theme, y: y, x: body.x, width: body.width, into: &buffer)
                 continue
+            } else {
+                renderRow(node, row: row, state: state, theme: theme, y: y, x: body.x, labelWidth: labelWidth, into: &buffer)
             }
-            renderRow(node, row: row, state: state, theme: theme, y: y, x: body.x, labelWidth: labelWidth, into: &buffer)
-            if row.id == selectedID {
+            if row.selection == selected {
                 buffer.setStyle(Rect(x: body.x, y: y, width: body.width, height: 1)) { $0.reverse = true }
             }
         }
+    }
+
+    /// Ended siblings alike, as one row: `▸ Future ×18`, their shared status, and the
+    /// totals, all computed when the rows were derived (never by walking the members).
+    /// A `⚠` when a closed group holds a stage with a warning.
+    private static func renderGroup(_ group: StageGroup, row: TreeRow, state: AppState, theme: Theme, y: Int, x: Int,
+                                    labelWidth: Int, into buffer: inout ScreenBuffer) {
+        guard let newest = state.history.graph[group.newest] else { return }
+        let marker = row.isCollapsed ? theme.glyphs.folded : theme.glyphs.unfolded
+        var cx = x
+        cx += buffer.put(indent(row.depth, labelWidth: labelWidth) + marker + " ", x: cx, y: y, maxWidth: labelWidth)
+        let count = theme.text(" ×") + "\(group.count)"
+        let linted = row.isCollapsed && state.lints.contains { state.tree.groupOf[$0.node] == group.id }
+        let warn = linted ? theme.text(" ⚠") : ""
+        let nameRoom = max(min(4, newest.operatorName.count), x + labelWidth - cx - 1 - count.count - warn.count)
+        cx += buffer.putTruncated(newest.operatorName, x: cx, y: y, maxWidth: max(0, min(nameRoom, x + labelWidth - cx - 1)),
+                                  style: theme.dim, glyphs: theme.glyphs)
+        if x + labelWidth - cx > count.count { cx += buffer.put(count, x: cx, y: y, style: Style(bold: true)) }
+        if linted, x + labelWidth - cx > warn.count {
+            cx += buffer.put(warn, x: cx, y: y, style: Style(foreground: theme.colors ? .yellow : nil, bold: true))
+        }
+        if newest.parent == nil, x + labelWidth - cx > 4 {
+            buffer.putTruncated(theme.text(" → ") + newest.subscriber, x: cx, y: y, maxWidth: x + labelWidth - cx - 1,
+                                style: theme.dim, glyphs: theme.glyphs)
+        }
+        var rx = x + labelWidth
+        let status = group.status ?? newest.status
+        buffer.put(Format.pad(theme.glyph(status) + " " + status.rawValue, statusWidth), x: rx, y: y,
+                   style: theme.style(status), maxWidth: statusWidth)
+        rx += statusWidth
+        buffer.put(Format.pad(Format.demand(group.requested, theme: theme), demandWidth, right: true), x: rx, y: y)
+        rx += demandWidth + outstandingWidth
+        buffer.put(Format.pad(Format.count(group.values), valuesWidth + 1, right: true), x: rx, y: y)
+    }
+
+    /// Released owners of one name whose pipelines all ended, as one heading:
+    /// `▸ ⌂ ProfileScreen ×5  owners of 10 pipelines · released`.
+    private static func renderOwners(_ group: StageGroup, row: TreeRow, state: AppState, theme: Theme, y: Int, x: Int,
+                                     width: Int, into buffer: inout ScreenBuffer) {
+        let marker = row.isCollapsed ? theme.glyphs.folded : theme.glyphs.unfolded
+        let text = indent(row.depth, labelWidth: width) + marker + theme.text(" ⌂ ") + (group.owner?.name ?? "?")
+            + theme.text(" ×\(group.count)  owners of \(group.pipelines) pipeline\(group.pipelines == 1 ? "" : "s") · released")
+        buffer.putTruncated(text, x: x, y: y, maxWidth: width, style: theme.dim, glyphs: theme.glyphs)
     }
 
     private static func renderRow(_ node: NodeSummary, row: TreeRow, state: AppState, theme: Theme, y: Int, x: Int,
@@ -106,11 +155,12 @@ public enum TreeView {
 
     /// An owner's heading: its name, how many pipelines it holds, and whether it was
     /// released (its pipelines then show "cancelled by owner", or an owner-leak lint).
-    private static func renderOwner(_ owner: NodeOwner, held: Int, state: AppState, theme: Theme, y: Int, x: Int,
+    private static func renderOwner(_ owner: NodeOwner, row: TreeRow, state: AppState, theme: Theme, y: Int, x: Int,
                                     width: Int, into buffer: inout ScreenBuffer) {
         let released = state.history.graph.owners[owner.id]?.releasedNanos != nil
-        let text = theme.text("▾ ⌂ ") + owner.name + "  owner of \(held) pipeline\(held == 1 ? "" : "s")"
-            + (released ? " · released" : "")
+        let held = row.ownerPipelines
+        let text = indent(row.depth, labelWidth: width) + theme.glyphs.unfolded + theme.text(" ⌂ ") + owner.name
+            + "  owner of \(held) pipeline\(held == 1 ? "" : "s")" + (released ? " · released" : "")
         buffer.putTruncated(text, x: x, y: y, maxWidth: width, style: released ? theme.dim : Style(foreground: theme.colors ? .cyan : nil, bold: true),
                             glyphs: theme.glyphs)
     }
@@ -120,8 +170,7 @@ public enum TreeView {
     /// same rows, so its lanes line up with the tree.
     public static func visibleRows(_ state: AppState, height: Int) -> (offset: Int, rows: ArraySlice<TreeRow>) {
         let rows = state.tree.rows
-        let selectedID = state.selectedNode?.id
-        let selectedIndex = rows.firstIndex { $0.id == selectedID && $0.isStage } ?? 0
+        let selectedIndex = state.tree.currentIndex ?? 0
         var offset = min(state.tree.offset, max(0, rows.count - height))
         if selectedIndex < offset || selectedIndex >= offset + height {
             offset = max(0, selectedIndex - height + 1)

@@ -62,6 +62,39 @@ final class DemoTerminalTests: XCTestCase {
         session.expect("EXIT=0")
     }
 
+    /// The FlatMap's answered Futures share one row as soon as two have finished (the
+    /// demo sends a request every 2.1 s, answered 1.5 s later); `x` hides them and says
+    /// how many stages it hides. (How the demo looks after two minutes is checked from its
+    /// event shapes in `DemoAfterTwoMinutesTests`, in a second.)
+    func testTheFlatMapsFinishedInnersShareOneRow() throws {
+        let (session, _) = try startDemo(width: 120, height: 40)
+        defer { session.kill() }
+        let grouped = session.tmux.waitFor({ (Self.futureGroup(in: $0) ?? 0) >= 2 }, timeout: 45)
+        let screen = try XCTUnwrap(grouped, "no group of finished Futures:\n\(session.tmux.lastScreen)")
+        let lines = screen.split(separator: "\n").map(String.init)
+        let top = try XCTUnwrap(lines.firstIndex { $0.contains("▾ FlatMap → Sink") }, screen)
+        // The FlatMap's rows run until the next pipeline's (a fold marker right after the border).
+        let block = lines[(top + 1)...].prefix { line in
+            let tree = line.dropFirst()
+            return !(tree.hasPrefix("▾") || tree.hasPrefix("▸"))
+        }
+        XCTAssertEqual(block.filter { $0.contains("Future ×") }.count, 1, "one group row:\n\(screen)")
+        XCTAssertFalse(block.contains { $0.contains(" Future ") && !$0.contains("×") && $0.contains("✓ finished") },
+                       "no finished Future on a row of its own:\n\(screen)")
+        session.tmux.sendKeys("x")
+        let hidden = session.expect("ended hidden)")
+        XCTAssertNotNil(session.tmux.waitFor({ !$0.contains("Future ×") }, timeout: 5),
+                        "x hides the finished inners of the live FlatMap:\n\(hidden)")
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
+
+    /// N in the tree's `Future ×N` row, if there is one.
+    private static func futureGroup(in screen: String) -> Int? {
+        guard let range = screen.range(of: #"Future ×[0-9]+"#, options: .regularExpression) else { return nil }
+        return Int(screen[range].dropFirst("Future ×".count))
+    }
+
     func testPauseStepAndResumeTheDemo() throws {
         let (session, _) = try startDemo(width: 120, height: 40)
         defer { session.kill() }

@@ -74,6 +74,22 @@ final class MainScreenGoldenTests: XCTestCase {
         check(ViewFixtures.statuses(), "statuses", width: 120, height: 40, theme: .plainASCII)
     }
 
+    // MARK: - Ended siblings grouped
+
+    func testGroupedTree() {
+        check(ViewFixtures.grouped(), "grouped", width: 120, height: 40, theme: .plainUnicode)
+        check(ViewFixtures.grouped(), "grouped", width: 80, height: 24, theme: .plainASCII)
+    }
+
+    func testWarningsGroupedByMistakeAndPlace() {
+        check(ViewFixtures.groupedWarnings(), "warnings-grouped", width: 120, height: 40, theme: .plainUnicode)
+        check(ViewFixtures.groupedWarnings(), "warnings-grouped", width: 80, height: 24, theme: .plainASCII)
+    }
+
+    func testEndedStagesHidden() {
+        check(ViewFixtures.endedHidden(), "ended-hidden", width: 80, height: 24, theme: .plainUnicode)
+    }
+
     // MARK: - Deep tree
 
     func testDeepTree() {

@@ -201,7 +201,8 @@ final class MainScreenSemanticTests: XCTestCase {
         let screens: [(String, AppState)] = [
             ("realistic", ViewFixtures.realistic()), ("help", ViewFixtures.help()),
             ("disconnected", ViewFixtures.disconnected()), ("statuses", ViewFixtures.statuses()),
-            ("empty", AppState(targetName: "demo")),
+            ("empty", AppState(targetName: "demo")), ("grouped", ViewFixtures.grouped()),
+            ("warnings", ViewFixtures.groupedWarnings()),
         ]
         for (name, state) in screens {
             for (y, line) in render(state, theme: .plainASCII).lines().enumerated() {

@@ -84,6 +84,45 @@ enum ViewFixtures {
 
     static func failedSelected() -> AppState { realistic(selection: 6) }
 
+    /// The demo after a while, in its event shapes: the ticker's filter/map/subject (1…3);
+    /// the FlatMap (10) with its subject (11), 18 answered Futures (12…29) and one waiting
+    /// (30); three forgotten requests (40, 50, 60: an unretained-cancellable lint each);
+    /// two ProfileScreens opened and closed (70, 80); one still open (90). The selection
+    /// is on the group of answered Futures.
+    static func grouped() -> AppState {
+        var b = BatchBuilder()
+        BatchFixtures.filterMapSubject(into: &b)
+        b.flatMapRoot(10)
+        for i in 0..<18 { b.innerFuture(12 + NodeID(i), under: 10, answer: "response \(i + 1)") }
+        b.innerFuture(30, under: 10)
+        for id: NodeID in [40, 50, 60] { b.forgottenRequest(id) }
+        for (id, owner): (NodeID, UInt64) in [(70, 1), (80, 2)] {
+            b.ownedPipeline(id, owner: owner, ownerName: "ProfileScreen", name: "profile avatar")
+            b.value(id + 1, "avatar \(id)")
+            b.value(id, "avatar \(id)")
+            b.releaseOwner(owner, name: "ProfileScreen", pipelines: [id])
+        }
+        b.ownedPipeline(90, owner: 3, ownerName: "ProfileScreen", name: "profile avatar")
+        var state = connected(b.build())
+        state.tree.selected = state.tree.rows.first { $0.group?.id.parent == 10 }?.selection
+        return state
+    }
+
+    /// ``grouped()`` with the warnings open.
+    static func groupedWarnings() -> AppState {
+        var state = grouped()
+        _ = reduce(&state, .action(.toggleLints))
+        return state
+    }
+
+    /// ``grouped()`` with ended stages hidden (`x`).
+    static func endedHidden() -> AppState {
+        var state = grouped()
+        _ = reduce(&state, .action(.toggleEnded))
+        _ = reduce(&state, .action(.dismiss))
+        return state
+    }
+
     static func help() -> AppState {
         var state = realistic()
         _ = reduce(&state, .action(.toggleHelp))

@@ -1,0 +1,77 @@
+import PipescopeGraph
+
+/// Lints of one kind made by the same mistake in the same place, shown as one row of
+/// the warnings list (`unretained-cancellable ×7 at story: forgotten request → Sink`):
+/// a mistake in a loop or a screen opened again and again is one thing to fix, not seven.
+///
+/// ```swift
+/// let groups = LintGroup.grouping(linter.lints(graph, now: now), in: graph)
+/// groups[0].count      // 7
+/// groups[0].newest     // the newest of them, whose stage the row names
+/// ```
+public struct LintGroup: Hashable, Sendable {
+    /// What makes two lints the same mistake in the same place.
+    public struct Key: Hashable, Sendable {
+        public let parts: [String]
+    }
+
+    public var key: Key
+    public var kind: LintKind
+    /// The lints, newest stage first (stage ids are sequential).
+    public var lints: [Lint]
+    /// The root of the newest lint's pipeline: where the mistake is, until stages carry
+    /// their source location.
+    public var root: NodeID
+
+    public var count: Int { lints.count }
+    public var newest: Lint { lints[0] }
+
+    /// **The** rule for "the same mistake in the same place", in one place: the same lint
+    /// kind, on stages with the same operator and publisher type, in pipelines whose root
+    /// has the same operator, publisher type and subscriber (the pipeline's shape). Once
+    /// stages carry a source location, it joins here (one line) and places the mistake
+    /// exactly.
+    static func key(_ lint: Lint, stage: NodeSummary?, root: NodeSummary?) -> Key {
+        Key(parts: [
+            lint.kind.rawValue,
+            stage?.operatorName ?? "", stage?.publisherType ?? "",
+            root?.operatorName ?? "", root?.publisherType ?? "", root?.subscriber ?? "",
+        ])
+    }
+
+    /// `lints` grouped by ``key(_:stage:root:)``, the group with the newest stage first
+    /// (kinds in name order for the same stage).
+    /// Linear in the lints and the stages above them (each stage's root is found once).
+    public static func grouping(_ lints: [Lint], in graph: Graph) -> [LintGroup] {
+        var rootOf: [NodeID: NodeID] = [:]
+        func root(of id: NodeID) -> NodeID {
+            var walked: [NodeID] = []
+            var current = id
+            while walked.count <= graph.nodes.count {
+                if let known = rootOf[current] {
+                    current = known
+                    break
+                }
+                guard let parent = graph[current]?.parent else { break }
+                walked.append(current)
+                current = parent
+            }
+            for stage in walked { rootOf[stage] = current }
+            return current
+        }
+        var groups: [Key: LintGroup] = [:]
+        for lint in lints {
+            let top = root(of: lint.node)
+            let key = key(lint, stage: graph[lint.node], root: graph[top])
+            groups[key, default: LintGroup(key: key, kind: lint.kind, lints: [], root: top)].lints.append(lint)
+        }
+        return groups.values.map { group in
+            var group = group
+            group.lints.sort { $0.node > $1.node }
+            group.root = root(of: group.lints[0].node)
+            return group
+        }.sorted { a, b in
+            a.newest.node != b.newest.node ? a.newest.node > b.newest.node : a.kind.rawValue < b.kind.rawValue
+        }
+    }
+}

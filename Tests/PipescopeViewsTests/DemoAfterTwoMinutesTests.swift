@@ -1,0 +1,116 @@
+import Foundation
+import PipescopeGraph
+@testable import PipescopeModel
+import PipescopeTestSupport
+import PipescopeViews
+import TerminalKit
+import XCTest
+
+/// The demo after two minutes at 120x40, from the demo's own schedule and event shapes
+/// (``DemoSchedule``), in a second rather than two minutes: its interesting pipelines
+/// fit the tree pane, the FlatMap's finished inners are one row, and the warnings list
+/// has one row per mistake and place, with a count. (`DemoTerminalTests` checks the same
+/// grouping on the real demo in tmux, as soon as two inners have finished.)
+final class DemoAfterTwoMinutesTests: XCTestCase {
+    private enum DemoScheduleIDs {
+        /// The requests pipeline's FlatMap (the ticker is 1…4).
+        static let flatMap: NodeID = 5
+    }
+
+    override func setUp() {
+        super.setUp()
+        setenv("TZ", "UTC", 1)
+        tzset()
+    }
+
+    static func demo(seconds: Int = 120) -> AppState {
+        var state = AppState(targetName: "pipescope-demo", pid: 4242)
+        _ = reduce(&state, .attached(process: "pipescope-demo", pid: 4242))
+        _ = reduce(&state, MainScreen.resized(width: 120, height: 40))
+        _ = reduce(&state, .tick(nanos: BatchBuilder.baseNanos))
+        for (batch, end) in DemoSchedule.batches(seconds: seconds) {
+            _ = reduce(&state, .batch(batch))
+            _ = reduce(&state, .tick(nanos: end))
+        }
+        return state
+    }
+
+    private func screen(_ state: AppState) -> [String] {
+        ViewFixtures.render(state, width: 120, height: 40, theme: .plainUnicode).lines()
+    }
+
+    func testTheFlatMapsFinishedInnersAreOneRow() throws {
+        let state = Self.demo()
+        let graph = state.history.graph
+        let inners = try XCTUnwrap(graph[DemoScheduleIDs.flatMap]).children.dropFirst()
+        let finished = inners.filter { graph[$0]?.status == .finished }
+        let waiting = inners.filter { graph[$0]?.status == .active }
+        XCTAssertGreaterThan(finished.count, 20, "a minute of answers is kept (retention 60 s)")
+        let under = state.tree.rows.filter { graph[$0.id]?.parent == DemoScheduleIDs.flatMap || $0.group?.id.parent == DemoScheduleIDs.flatMap }
+        XCTAssertEqual(under.count, 2 + waiting.count, "the subject, one group, and each inner still waiting")
+        let group = try XCTUnwrap(under.compactMap(\.group).first)
+        XCTAssertEqual(group.members, Array(finished))
+        XCTAssertTrue(screen(state).contains { $0.contains("▸ Future ×\(finished.count)") && $0.contains("✓ finished") })
+    }
+
+    func testWhatNeedsLookingAtIsOnTheFirstScreen() throws {
+        let state = Self.demo()
+        let page = state.tree.pageSize
+        XCTAssertEqual(page, 19, "the tree pane's rows at 120x40")
+        let firstScreen = state.tree.rows.prefix(page)
+        // The FlatMap with its inners, and every stage with a warning, or its group's row.
+        XCTAssertTrue(firstScreen.contains { $0.id == DemoScheduleIDs.flatMap })
+        for lint in state.lints {
+            let shown = firstScreen.contains { $0.id == lint.node && $0.isStage }
+                || state.tree.groupOf[lint.node].map { group in firstScreen.contains { $0.group?.id == group } } == true
+            XCTAssertTrue(shown, "\(lint.kind.rawValue) on #\(lint.node) is on the first screen")
+        }
+        // Every ended repetition is folded: no two ended siblings alike on separate rows.
+        var seen = Set<String>()
+        for row in state.tree.rows where row.isStage {
+            guard let node = state.history.graph[row.id], let key = GroupKey.stage(node, ended: endedWithUpstream(row.id, state))
+            else { continue }
+            let place = "\(node.parent.map(String.init) ?? "top") \(node.owner?.id ?? 0) \(key.parts)"
+            XCTAssertTrue(seen.insert(place).inserted, "#\(row.id) has an ended sibling alike on another row")
+        }
+        XCTAssertLessThanOrEqual(state.tree.rows.count, 2 * page, "two minutes of the demo fit in two screens")
+    }
+
+    func testTheWarningsListHasOneRowPerMistakeAndPlace() throws {
+        let state = Self.demo()
+        let forgotten = state.history.graph.roots.filter { state.history.graph[$0]?.operatorName == "story: forgotten request" }
+        XCTAssertGreaterThan(forgotten.count, 10)
+        XCTAssertEqual(state.lintGroups.map(\.kind), [.unretainedCancellable, .demandViolation, .demandViolation, .stalled,
+                                                      .contractViolation], "newest first")
+        let unretained = try XCTUnwrap(state.lintGroups.first)
+        XCTAssertEqual(unretained.count, forgotten.count, "every forgotten request, on one row")
+        XCTAssertEqual(unretained.newest.node, forgotten.max())
+        var warnings = state
+        _ = reduce(&warnings, .action(.toggleLints))
+        XCTAssertTrue(screen(warnings).contains {
+            $0.contains("⚠ unretained-cancellable ×\(forgotten.count) at story: forgotten request → Sink, newest #\(forgotten.max()!)")
+        })
+    }
+
+    private func endedWithUpstream(_ id: NodeID, _ state: AppState) -> Bool {
+        var stack = [id]
+        while let next = stack.popLast() {
+            guard let node = state.history.graph[next] else { continue }
+            if !node.status.isTerminal { return false }
+            stack += node.children
+        }
+        return true
+    }
+
+    func testTheScreenAfterTwoMinutes() {
+        let state = Self.demo()
+        // The FlatMap's 29 answered Futures on one row, the stories' warnings, and every
+        // ended repetition folded: the live upload, search and parser are just below.
+        Golden.assertMatches(ViewFixtures.render(state, width: 120, height: 40, theme: .plainUnicode),
+                             "demo-two-minutes-120x40-unicode")
+        var warnings = state
+        _ = reduce(&warnings, .action(.toggleLints))
+        Golden.assertMatches(ViewFixtures.render(warnings, width: 120, height: 40, theme: .plainUnicode),
+                             "demo-two-minutes-warnings-120x40-unicode")
+    }
+}
