@@ -54,10 +54,13 @@ public final class CancellableBag: Cancellable, @unchecked Sendable {
     /// Subscriptions (and tasks) held now, after the last pruning.
     public var count: Int { lock.withLock { entries.count } }
 
-    /// Stores `cancellable`, tied to the pipelines subscribed on this thread since the
-    /// last store.
+    /// Stores `cancellable`, tied to the pipeline subscribed last on this thread (the
+    /// `sink` or task that `store(in: bag)` follows). Earlier pipelines whose
+    /// AnyCancellable went elsewhere, or nowhere, stay unclaimed: claiming them too made
+    /// a forgotten sink look owned, and a pipeline kept in a `Set` look like this owner's
+    /// leak. Several pipelines at once: ``collect(_:)``.
     public func insert(_ cancellable: AnyCancellable) {
-        insert(cancellable, nodes: ThreadFrames.current.takeRoots())
+        insert(cancellable, nodes: ThreadFrames.current.takeNewestRoot().map { [$0] } ?? [])
     }
 
     /// Stores everything the closure builds, tied to the pipelines subscribed inside it.

@@ -86,6 +86,11 @@ final class ThreadFrames: @unchecked Sendable {
         return unclaimedRoots
     }
 
+    /// The newest unclaimed root, claimed; older ones stay unclaimed.
+    func takeNewestRoot() -> NodeID? {
+        unclaimedRoots.popLast()
+    }
+
     /// Greater than zero while an owner is being released on this thread: the cancels it
     /// makes are "by owner".
     @exclusivity(unchecked) var releasingOwner = 0

@@ -18,6 +18,27 @@ final class LifecycleTests: RecordedProbeTestCase {
 
     // MARK: - Owners
 
+    /// `store(in: bag)` claims the pipeline it follows, not every earlier one on the
+    /// thread: a sink whose AnyCancellable was dropped, or kept in a Set, is not the bag's.
+    func testStoreClaimsOnlyThePipelineItFollows() {
+        let subject = PassthroughSubject<Int, Never>()
+        var elsewhere = Set<AnyCancellable>()
+        subject.map { $0 * 2 }.sink { _ in }.store(in: &elsewhere)
+        _ = subject.filter { $0 > 0 }.sink { _ in }  // forgotten
+        let bag = CancellableBag("FeedModel")
+        subject.sink { _ in }.store(in: bag)
+        recorder.flush()
+        let graph = probe.graph
+        let byOperator = Dictionary(graph.roots.compactMap { graph[$0] }.map { ($0.operatorName, $0) },
+                                    uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(byOperator["PassthroughSubject"]?.owner?.name, "FeedModel")
+        XCTAssertNil(byOperator["Map"]?.owner, "kept in a Set, not in the bag")
+        XCTAssertNil(byOperator["Filter"]?.owner, "dropped, not in the bag")
+        XCTAssertEqual(lints().filter { $0.kind == .unretainedCancellable }.compactMap { graph[$0.node]?.operatorName },
+                       ["Filter"], "the forgotten sink is still flagged")
+        withExtendedLifetime((bag, elsewhere)) {}
+    }
+
     func testAReleasedOwnerCancelsEverythingByOwnerAndIsShownAsAGroup() {
         let subject = PassthroughSubject<Int, Never>()
         var received: [String] = []
