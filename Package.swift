@@ -5,6 +5,7 @@ import PackageDescription
 //   Pipescope ─▶ PipescopeWire ─▶ PipescopeGraph ◀─ PipescopeModel ◀─ PipescopeViews
 //   PipescopeClient ─▶ PipescopeWire, PipescopeModel (frames in, the model's messages out)
 //   PipescopeViews ─▶ TerminalKit ◀─ CursesBackend ─▶ CNcurses
+//   PipescopeExport ─▶ PipescopeModel, PipescopeGraph (a recording's messages in, trace JSON out)
 // PipescopeGraph (the domain: events, node info, the fold) imports nothing of ours; the
 // protobuf types live in PipescopeWire and are used at the two edges only.
 // The tap side (Pipescope) and the terminal side never import each other.
@@ -62,6 +63,7 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        .target(name: "PipescopeExport", dependencies: ["PipescopeModel", "PipescopeGraph"]),
         .target(name: "TerminalKit"),
         .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "PipescopeGraph", "TerminalKit"]),
         .systemLibrary(
@@ -83,7 +85,7 @@ let package = Package(
             name: "pipescope",
             dependencies: [
                 "Pipescope", "PipescopeDemo", "PipescopeClient", "PipescopeModel", "PipescopeGraph",
-                "PipescopeWire", "PipescopeViews", "CursesBackend", "TerminalKit",
+                "PipescopeWire", "PipescopeViews", "CursesBackend", "TerminalKit", "PipescopeExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -118,6 +120,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PipescopeModelTests", dependencies: ["PipescopeModel", "PipescopeGraph", "PipescopeTestSupport"]),
+        .testTarget(
+            name: "PipescopeExportTests",
+            dependencies: ["PipescopeExport", "PipescopeClient", "PipescopeModel", "PipescopeGraph", "PipescopeWire",
+                           "PipescopeTestSupport"]
+        ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "PipescopeTestSupport"]),
         .testTarget(name: "PipescopeViewsTests", dependencies: ["PipescopeViews", "PipescopeModel", "PipescopeGraph", "TerminalKit", "PipescopeTestSupport"],
                     exclude: ["Golden"]),  // read by path (#filePath), so re-recording writes the real files
