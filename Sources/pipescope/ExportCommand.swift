@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PipescopeClient
 import PipescopeExport
+import PipescopeModel
 import PipescopeWire
 
 struct ExportCommand: ParsableCommand {
@@ -27,7 +28,7 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var lints: LintOptions
 
     func run() throws {
-        let outcome = TraceExportRun.export(recording: file, to: output, linter: lints)
+        let outcome = TraceExportRun.export(recording: file, to: output, linter: lints.linter)
         if outcome.failed { throw ExitCode(1) }
     }
 }
@@ -40,7 +41,7 @@ enum TraceExportRun {
         var failed: Bool
     }
 
-    static func export(recording path: String, to output: String, linter options: LintOptions) -> Outcome {
+    static func export(recording path: String, to output: String, linter: Linter) -> Outcome {
         let started = Date()
         var recording: RecordingMessages
         do {
@@ -52,7 +53,7 @@ enum TraceExportRun {
         let result: RecordingExport.Result
         do {
             result = try RecordingExport.run(&recording, to: output, source: path,
-                                             options: TraceExporter.Options(linter: options.linter))
+                                             options: TraceExporter.Options(linter: linter))
         } catch {
             report("\(error)")
             return Outcome(failed: true)

@@ -73,7 +73,7 @@ struct RecordCommand: ParsableCommand {
         if let perfetto {
             // The file is complete: export it as `pipescope export` would, reading it once.
             writer.close()
-            if TraceExportRun.export(recording: output, to: perfetto, linter: LintOptions()).failed { throw ExitCode(1) }
+            if TraceExportRun.export(recording: output, to: perfetto, linter: Linter()).failed { throw ExitCode(1) }
         }
     }
 }
