@@ -46,6 +46,32 @@ public struct TraceEvent: Encodable, Equatable, Sendable {
     public var s: Scope?
     public var args: TraceArgs?
 
+    // MARK: - Encoding
+
+    private enum Field: String, CodingKey {
+        case name, cat, ph, pid, tid, ts, dur, id, bp, s, args
+    }
+
+    /// Encodes the fields that are set, each with the container's concrete method for
+    /// its type (the encoder's fast paths: no generic wrapping, no dynamic casts).
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: Field.self)
+        try container.encode(name, forKey: .name)
+        if let cat { try container.encode(cat, forKey: .cat) }
+        try container.encode(ph.rawValue, forKey: .ph)
+        try container.encode(pid, forKey: .pid)
+        if let tid { try container.encode(tid, forKey: .tid) }
+        if let ts { try container.encode(ts, forKey: .ts) }
+        if let dur { try container.encode(dur, forKey: .dur) }
+        if let id { try container.encode(id, forKey: .id) }
+        if let bp { try container.encode(bp, forKey: .bp) }
+        if let s { try container.encode(s.rawValue, forKey: .s) }
+        if let args {
+            var nested = container.nestedContainer(keyedBy: TraceArgs.Name.self, forKey: .args)
+            try args.encode(into: &nested)
+        }
+    }
+
     public init(_ ph: Phase, name: String, category: String? = nil, pid: Int, tid: Int? = nil,
                 ts: Double? = nil, dur: Double? = nil, id: UInt64? = nil, bindsEnclosing: Bool = false,
                 scope: Scope? = nil, args: TraceArgs? = nil) {
@@ -97,14 +123,26 @@ public struct TraceArgs: Encodable, Equatable, Sendable, ExpressibleByDictionary
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: Name.self)
-        for (key, value) in entries { try container.encode(value, forKey: Name(key)) }
+        try encode(into: &container)
+    }
+
+    func encode(into container: inout KeyedEncodingContainer<Name>) throws {
+        for (key, value) in entries {
+            let name = Name(key)
+            switch value {
+            case .string(let s): try container.encode(s, forKey: name)
+            case .int(let n): try container.encode(n, forKey: name)
+            case .double(let d): try container.encode(d, forKey: name)
+            case .bool(let b): try container.encode(b, forKey: name)
+            }
+        }
     }
 
     public static func == (lhs: TraceArgs, rhs: TraceArgs) -> Bool {
         lhs.entries.elementsEqual(rhs.entries) { $0.key == $1.key && $0.value == $1.value }
     }
 
-    private struct Name: CodingKey {
+    struct Name: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
         init(_ string: String) { stringValue = string }

@@ -20,6 +20,10 @@ public final class TraceEventCollector: TraceEventSink {
 /// characters and the rest); the writer adds only that fixed framing. Memory holds one
 /// chunk of events, however many are written.
 ///
+/// Encoding dominates an export's time, so the writer encodes several chunks at once,
+/// one per core, and writes them in order. Keys are sorted: the same recording always
+/// gives the same bytes.
+///
 /// The file appears at `path` only when ``finish(otherData:)`` succeeds: until then the
 /// events go to a temporary file beside it, so an interrupted export leaves no half file.
 ///
@@ -37,17 +41,19 @@ public final class TraceFileWriter: TraceEventSink {
 
     private let temporaryPath: String?
     private let handle: FileHandle
-    private let encoder = JSONEncoder()
     private var pending: [TraceEvent] = []
     private let chunkSize: Int
+    /// Chunks encoded at once.
+    private let parallelChunks: Int
     private var finished = false
 
     /// Creates the output. `"-"` writes to standard output instead of a file. Throws
     /// ``WriteError`` when the directory is missing or not writable.
-    public init(path: String, chunkSize: Int = 512) throws {
+    public init(path: String, chunkSize: Int = 512,
+                parallelChunks: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)) throws {
         self.path = path
         self.chunkSize = max(1, chunkSize)
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        self.parallelChunks = max(1, parallelChunks)
         if path == "-" {
             temporaryPath = nil
             handle = FileHandle.standardOutput
@@ -81,7 +87,7 @@ public final class TraceFileWriter: TraceEventSink {
 
     public func write(_ event: TraceEvent) throws {
         pending.append(event)
-        if pending.count >= chunkSize { try flush() }
+        if pending.count >= chunkSize * parallelChunks { try flush() }
     }
 
     /// Ends the event array, adds `otherData` (free-form facts about the export that
@@ -105,23 +111,43 @@ public final class TraceFileWriter: TraceEventSink {
         }
     }
 
-    /// Encodes the pending events as one JSON array and writes its elements: the
-    /// encoder's own output between its `[` and `]`.
+    /// Encodes the pending events, a chunk per core at once, each chunk as one JSON
+    /// array, and writes their elements in order: the encoder's own output between its
+    /// `[` and `]`.
     private func flush() throws {
         guard !pending.isEmpty else { return }
-        let array = try encode(pending)
+        let chunks = stride(from: 0, to: pending.count, by: chunkSize).map {
+            Array(pending[$0..<min($0 + chunkSize, pending.count)])
+        }
+        let encoded = EncodedChunks(count: chunks.count)
+        DispatchQueue.concurrentPerform(iterations: chunks.count) { i in
+            encoded.set(i, Result { try Self.encoder().encode(chunks[i]) })
+        }
         var out = Data()
-        out.reserveCapacity(array.count)
-        if eventCount > 0 { out.append(UInt8(ascii: ",")) }
-        out.append(array.dropFirst().dropLast())
+        for result in encoded.results {
+            let array: Data
+            do {
+                array = try result!.get()
+            } catch {
+                throw WriteError(path: path, reason: "a value could not be encoded as JSON (\(error))")
+            }
+            if eventCount > 0 || !out.isEmpty { out.append(UInt8(ascii: ",")) }
+            out.append(array.dropFirst().dropLast())
+        }
         eventCount += pending.count
         pending.removeAll(keepingCapacity: true)
         try put(out)
     }
 
+    private static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
     private func encode<T: Encodable>(_ value: T) throws -> Data {
         do {
-            return try encoder.encode(value)
+            return try Self.encoder().encode(value)
         } catch {
             throw WriteError(path: path, reason: "a value could not be encoded as JSON (\(error))")
         }
@@ -144,5 +170,19 @@ public final class TraceFileWriter: TraceEventSink {
         public var description: String {
             "cannot write the trace to \(path): \(reason). Choose another file with -o."
         }
+    }
+}
+
+/// Chunks encoded on several threads, kept in their order.
+private final class EncodedChunks: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var results: [Result<Data, Error>?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: Result<Data, Error>) {
+        lock.lock()
+        results[index] = result
+        lock.unlock()
     }
 }
