@@ -1,3 +1,4 @@
+import Foundation
 import PipescopeGraph
 
 // MARK: - A stage's life as one complete slice
@@ -82,9 +83,9 @@ extension TraceExporter {
     func duration(_ nanos: Int64) -> String {
         switch nanos {
         case ..<1_000: return "\(nanos) ns"
-        case ..<1_000_000: return "\(Double(nanos) / 1_000) µs"
-        case ..<1_000_000_000: return "\(Double(nanos) / 1_000_000) ms"
-        default: return "\(Double(nanos) / 1_000_000_000) s"
+        case ..<1_000_000: return String(format: "%.3f µs", Double(nanos) / 1_000)
+        case ..<1_000_000_000: return String(format: "%.3f ms", Double(nanos) / 1_000_000)
+        default: return String(format: "%.3f s", Double(nanos) / 1_000_000_000)
         }
     }
 }

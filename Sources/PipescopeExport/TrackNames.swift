@@ -16,9 +16,11 @@ enum TrackNames {
             operators.insert("…", at: 1)
         }
         let name = "#\(pipeline.root) " + (operators + [pipeline.subscriber]).joined(separator: " → ")
-        // LOCATION: once NodeInfo carries the source location of the code that built the
-        // pipeline (being added in parallel), append the root's here, as
-        // `name += "  (\(file):\(line))"`, so a track says where its pipeline was written.
+        // LOCATION: when NodeInfo carries where the program made a stage (a root's
+        // `location`: the sink, assign or subscribe call; being added on another branch
+        // as `NodeInfo.location: SourceLocation?`), the track says where its pipeline was
+        // written: `if let place = root?.location?.short { name += "  (\(place))" }`
+        // ("Feed.swift:88"), and `let name` becomes `var name`. Not on main yet.
         _ = root
         return name
     }

@@ -90,7 +90,7 @@ final class ExporterBehaviourTests: XCTestCase {
         let slices = collector.events.filter { $0.ph == .complete }
         XCTAssertEqual(slices.map(\.name), ["Timer"])
         XCTAssertEqual(slices[0].ts, 0)
-        XCTAssertEqual(slices[0].args?["slice_start"], "starts with the recording: the stage subscribed 5.0 ms before it")
+        XCTAssertEqual(slices[0].args?["slice_start"], "starts with the recording: the stage subscribed 5.000 ms before it")
     }
 }
 
