@@ -24,7 +24,9 @@ func exportBenchmarks() {
     } setup: {
         let events = try ExportBench.makeRecording()
         let size = (try? FileManager.default.attributesOfItem(atPath: ExportBench.recordingPath)[.size] as? Int) ?? 0
-        print("export: a recording of \(events) events, \(size / 1024 / 1024) MiB, at \(ExportBench.recordingPath)")
+        print("export: a recording of \(events) events, \(size / 1024 / 1024) MiB, at \(ExportBench.recordingPath); "
+            + "the process holds \(ExportBench.residentMiB()) MiB before exporting (the other benchmarks' fixtures): "
+            + "the peak below includes them")
     } teardown: {
         let size = (try? FileManager.default.attributesOfItem(atPath: ExportBench.tracePath)[.size] as? Int) ?? 0
         print("export: the trace is \(size / 1024 / 1024) MiB")
@@ -39,6 +41,13 @@ enum ExportBench {
     static let recordingPath = NSTemporaryDirectory() + "/pipescope-export-bench-1M.pipescope"
     static let tracePath = NSTemporaryDirectory() + "/pipescope-export-bench-1M.json"
     static let targetEvents = 1_000_000
+
+    /// The process's resident memory now, from /proc/self/statm.
+    static func residentMiB() -> Int {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024 / 1024
+    }
 
     /// Writes the recording (a few seconds); returns its event count.
     @discardableResult
