@@ -6,6 +6,7 @@ import PackageDescription
 //   PipescopeClient ─▶ PipescopeWire, PipescopeModel (frames in, the model's messages out)
 //   PipescopeViews ─▶ TerminalKit ◀─ CursesBackend ─▶ CNcurses
 //   PipescopeApp (the loop: keys and messages in, frames and effects out) ─▶ PipescopeViews
+//   PipescopeExport ─▶ PipescopeModel, PipescopeGraph (a recording's messages in, trace JSON out)
 // PipescopeGraph (the domain: events, node info, the fold) imports nothing of ours; the
 // protobuf types live in PipescopeWire and are used at the two edges only.
 // The tap side (Pipescope) and the terminal side never import each other.
@@ -63,6 +64,7 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        .target(name: "PipescopeExport", dependencies: ["PipescopeModel", "PipescopeGraph"]),
         .target(name: "TerminalKit"),
         .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "PipescopeGraph", "TerminalKit"]),
         .target(name: "PipescopeApp", dependencies: ["PipescopeModel", "PipescopeViews", "TerminalKit"]),
@@ -85,7 +87,7 @@ let package = Package(
             name: "pipescope",
             dependencies: [
                 "Pipescope", "PipescopeDemo", "PipescopeClient", "PipescopeModel", "PipescopeGraph",
-                "PipescopeWire", "PipescopeViews", "PipescopeApp", "CursesBackend", "TerminalKit",
+                "PipescopeWire", "PipescopeViews", "PipescopeApp", "CursesBackend", "TerminalKit", "PipescopeExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -120,6 +122,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PipescopeModelTests", dependencies: ["PipescopeModel", "PipescopeGraph", "PipescopeTestSupport"]),
+        .testTarget(
+            name: "PipescopeExportTests",
+            dependencies: ["PipescopeExport", "PipescopeClient", "PipescopeModel", "PipescopeGraph", "PipescopeWire",
+                           "PipescopeTestSupport"]
+        ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "PipescopeTestSupport"]),
         .testTarget(name: "PipescopeAppTests", dependencies: [
             "PipescopeApp", "PipescopeModel", "PipescopeGraph", "TerminalKit", "PipescopeTestSupport",

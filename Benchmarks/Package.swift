@@ -42,6 +42,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Shared/PipescopeClient"),
+        .target(name: "PipescopeExport", dependencies: ["PipescopeModel", "PipescopeGraph"], path: "Shared/PipescopeExport"),
         .target(name: "TerminalKit", path: "Shared/TerminalKit"),
         .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "PipescopeGraph", "TerminalKit"],
                 path: "Shared/PipescopeViews"),
@@ -55,7 +56,7 @@ let package = Package(
             name: "PipescopeBenchmarks",
             dependencies: [
                 "Pipescope", "PipescopeWire", "PipescopeGraph", "PipescopeModel", "PipescopeViews", "TerminalKit",
-                "PipescopeClient",
+                "PipescopeClient", "PipescopeExport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),

@@ -28,6 +28,37 @@ public struct EventBatch: Hashable, Sendable {
         events.append(StageEvent(.subscribe, node: info.id, time: info.createdNanos))
     }
 
+    /// Each event in order, with the ``NodeInfo`` of the stage a subscribe event adds:
+    /// how ``Graph/fold(_:)`` walks a batch, for a fold that looks at the graph after
+    /// every event (an exporter, a test).
+    ///
+    /// ```swift
+    /// batch.forEachEvent { event, newStage in
+    ///     if let newStage { graph.insert(newStage) }
+    ///     graph.apply(event)
+    ///     look(at: graph, after: event)
+    /// }
+    /// graph.finish(batch.trailer)
+    /// ```
+    public func forEachEvent(_ body: (StageEvent, NodeInfo?) throws -> Void) rethrows {
+        var next = 0
+        var byID: [NodeID: NodeInfo]?
+        for event in events {
+            var info: NodeInfo?
+            if event.kind == .subscribe {
+                if next < nodes.count, nodes[next].id == event.node {
+                    info = nodes[next]
+                    next += 1
+                } else {
+                    // Not in event order (a hand-made or foreign batch): look it up.
+                    if byID == nil { byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
+                    info = byID?[event.node]
+                }
+            }
+            try body(event, info)
+        }
+    }
+
     /// Whether folding it changes anything a user sees besides the events: the gate, a
     /// reason the gate opened, or (old recordings) value texts.
     public var hasNews: Bool {

@@ -67,19 +67,8 @@ public struct Graph: Sendable, Equatable {
     /// every other event is applied, then the trailer's counts (and old recordings' value
     /// texts) are taken.
     public mutating func fold(_ batch: EventBatch) {
-        var next = 0
-        var byID: [NodeID: NodeInfo]?
-        for event in batch.events {
-            if event.kind == .subscribe {
-                if next < batch.nodes.count, batch.nodes[next].id == event.node {
-                    insert(batch.nodes[next])
-                    next += 1
-                } else {
-                    // Not in event order (a hand-made or foreign batch): look it up.
-                    if byID == nil { byID = Dictionary(batch.nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
-                    if let info = byID?[event.node] { insert(info) }
-                }
-            }
+        batch.forEachEvent { event, newStage in
+            if let newStage { insert(newStage) }
             apply(event)
         }
         finish(batch.trailer)

@@ -13,6 +13,8 @@ struct RecordCommand: ParsableCommand {
             Records until the program exits, Ctrl-C, or --seconds pass. The file is readable \
             at every moment: if the program crashes, the recording replays up to its last \
             complete batch of events. A program can also record itself: PIPESCOPE_RECORD=FILE.
+            With --perfetto, the recording is also exported as a trace for Perfetto or \
+            chrome://tracing when it ends (as `pipescope export` does).
             """)
 
     @Argument(help: "The program's pid, its socket path, or tcp://host:port.")
@@ -26,6 +28,10 @@ struct RecordCommand: ParsableCommand {
 
     @Option(help: "Stop after this many seconds.")
     var seconds: Double?
+
+    @Option(help: ArgumentHelp("Also write the recording as a Perfetto / chrome://tracing trace (JSON) when it ends.",
+                               valueName: "trace.json"))
+    var perfetto: String?
 
     func run() throws {
         let session = InspectorSession.open(target: target, token: token)
@@ -64,6 +70,11 @@ struct RecordCommand: ParsableCommand {
         }
         FileHandle.standardError.write(Data(
             "pipescope: recorded \(events) events from \(session.welcome.processName) (pid \(session.welcome.pid)) to \(output); \(ending)\n".utf8))
+        if let perfetto {
+            // The file is complete: export it as `pipescope export` would, reading it once.
+            writer.close()
+            if TraceExportRun.export(recording: output, to: perfetto, linter: Linter()).failed { throw ExitCode(1) }
+        }
     }
 }
 

@@ -284,6 +284,10 @@ let benchmarks: @Sendable () -> Void = {
         print("render: one value changed -> \(runs.count) runs, about \(bytes) bytes to the terminal "
             + "(a full 200x60 redraw is \(full) runs, over 12,000 bytes)")
     }
+
+    // MARK: - Export: a 1,000,000-event recording to a Perfetto trace
+
+    exportBenchmarks()
 }
 
 /// Fixed inputs for the wire, model and render benchmarks.

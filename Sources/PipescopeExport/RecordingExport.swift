@@ -1,0 +1,95 @@
+import PipescopeModel
+
+/// A recording read one message at a time (PipescopeClient's `RecordingMessages`; the
+/// command-line tool declares the conformance).
+public protocol RecordedMessages {
+    /// The next message, or nil at the end; throws when the file is damaged there.
+    mutating func next() throws -> Message?
+    /// Complete messages read so far.
+    var messagesRead: Int { get }
+    /// Bytes of the file up to the end of the last complete message.
+    var bytesRead: Int { get }
+    /// Bytes cut off after the last complete message, once ``next()`` returned nil.
+    var truncatedBytes: Int { get }
+}
+
+/// A whole export: a recording in, one pass, a trace file out.
+///
+/// ```swift
+/// var recording = try RecordingMessages(path: "app.pipescope")
+/// let result = try RecordingExport.run(&recording, to: "app.json")
+/// print(result.stop.description)   // "the recording is complete", or where it stopped
+/// ```
+public enum RecordingExport {
+    /// Where reading stopped.
+    public enum Stop: Equatable, Sendable, CustomStringConvertible {
+        case complete
+        /// The file ends in the middle of a frame: the program stopped while writing.
+        case truncated(bytes: Int, afterMessages: Int, atByte: Int)
+        /// A frame could not be read; nothing after it can be.
+        case damaged(reason: String, afterMessages: Int, atByte: Int)
+
+        public var description: String {
+            switch self {
+            case .complete:
+                return "the recording is complete"
+            case .truncated(let bytes, let messages, let offset):
+                return "the recording ends in the middle of a message (the program stopped while writing it): "
+                    + "exported its \(messages) complete messages, up to byte \(offset); the last \(bytes) bytes were cut off"
+            case .damaged(let reason, let messages, let offset):
+                return "the recording is damaged after \(messages) messages (at byte \(offset)): \(reason). "
+                    + "Exported everything before the damage"
+            }
+        }
+
+        /// Stops that mean less was exported than was recorded.
+        public var isDamaged: Bool {
+            if case .damaged = self { return true }
+            return false
+        }
+    }
+
+    public struct Result: Sendable {
+        public var summary: ExportSummary
+        public var stop: Stop
+        /// Bytes of JSON written.
+        public var outputBytes: Int
+    }
+
+    /// Reads every message of `recording` into a ``TraceExporter`` writing `output` (a
+    /// path, or `-` for standard output), and finishes the file. A damaged or cut-off
+    /// recording still gives a complete trace of everything before the damage, with a
+    /// last instant saying where it stopped. Throws ``TraceFileWriter/WriteError`` when
+    /// the output cannot be written.
+    public static func run<Source: RecordedMessages>(_ recording: inout Source, to output: String,
+                                                     source: String = "", options: TraceExporter.Options = .init()) throws -> Result {
+        let writer = try TraceFileWriter(path: output)
+        let exporter = TraceExporter(sink: writer, options: options)
+        var stop = Stop.complete
+        while true {
+            let message: Message?
+            do {
+                message = try recording.next()
+            } catch {
+                stop = .damaged(reason: "\(error)", afterMessages: recording.messagesRead, atByte: recording.bytesRead)
+                break
+            }
+            guard let message else { break }
+            try exporter.consume(message)
+        }
+        if stop == .complete, recording.truncatedBytes > 0 {
+            stop = .truncated(bytes: recording.truncatedBytes, afterMessages: recording.messagesRead,
+                              atByte: recording.bytesRead)
+        }
+        let summary = try exporter.finish(ending: stop == .complete ? nil : stop.description)
+        var facts: [String: String] = [
+            "exported_by": "pipescope export",
+            "stages": String(summary.stages),
+            "events": String(summary.events),
+            "stopped": stop.description,
+        ]
+        if !source.isEmpty { facts["recording"] = source }
+        try writer.finish(otherData: facts)
+        return Result(summary: summary, stop: stop, outputBytes: writer.byteCount)
+    }
+}

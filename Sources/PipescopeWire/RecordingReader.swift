@@ -1,0 +1,141 @@
+import Foundation
+
+/// Reads a recording one message at a time, holding one chunk of the file and one
+/// frame, so its memory does not grow with the recording: what a pass over a long
+/// recording (`pipescope export`) uses. ``RecordingFormat/read(_:)`` reads a whole
+/// recording at once.
+///
+/// A frame cut off at the end (the program stopped while writing) ends the messages
+/// without an error; ``stop`` then says how many bytes were left over.
+///
+/// ```swift
+/// var file = try RecordingReader(path: "crash.pipescope")
+/// var stream = WireStreamReader()
+/// while let message = try file.next() { … try stream.batch(message.packed) … }
+/// if file.truncatedBytes > 0 { print("cut off after \(file.messagesRead) messages") }
+/// ```
+public struct RecordingReader {
+    /// Where the bytes come from: the next chunk of at most `count` bytes, or an empty
+    /// array at the end.
+    public typealias Source = (_ count: Int) throws -> [UInt8]
+
+    private let source: Source
+    private let chunkSize: Int
+    private var decoder = FrameDecoder()
+    private var atEnd = false
+
+    /// Complete messages returned so far.
+    public private(set) var messagesRead = 0
+    /// Bytes of the file up to the end of the last complete message returned (the magic
+    /// line included): where a damaged or cut-off recording stops being readable.
+    public private(set) var bytesRead = 0
+    /// Bytes taken from the source so far.
+    public private(set) var bytesFetched = 0
+
+    /// Opens `path` and checks its first line. Throws ``RecordingFormat/OpenError`` when
+    /// the file cannot be read, and ``RecordingFormat/ReadError/notARecording`` when it
+    /// is something else.
+    public init(path: String, chunkSize: Int = 1 << 20) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw RecordingFormat.OpenError(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw RecordingFormat.OpenError(path: path, reason: "it is a directory") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw RecordingFormat.OpenError(path: path, reason: "not readable (check its permissions)")
+        }
+        try self.init(chunkSize: chunkSize) { count in
+            do {
+                return Array(try handle.read(upToCount: count) ?? Data())
+            } catch {
+                throw RecordingFormat.OpenError(path: path, reason: "reading failed (\(error.localizedDescription))")
+            }
+        }
+    }
+
+    /// Reads from `source`, `chunkSize` bytes at a time (tests pass a byte array in
+    /// small pieces to cut frames anywhere).
+    public init(chunkSize: Int = 1 << 20, source: @escaping Source) throws {
+        self.source = source
+        self.chunkSize = max(1, chunkSize)
+        let magic = RecordingFormat.magic
+        var head: [UInt8] = []
+        while head.count < magic.count {
+            let chunk = try source(self.chunkSize)
+            if chunk.isEmpty { break }
+            head.append(contentsOf: chunk)
+        }
+        bytesFetched = head.count
+        guard head.count >= magic.count, head.prefix(magic.count).elementsEqual(magic) else {
+            throw RecordingFormat.ReadError.notARecording
+        }
+        decoder.append(head.dropFirst(magic.count))
+        bytesRead = magic.count
+    }
+
+    /// Convenience for a recording already in memory.
+    public init(bytes: [UInt8], chunkSize: Int = 1 << 20) throws {
+        var offset = 0
+        try self.init(chunkSize: chunkSize) { count in
+            let end = min(bytes.count, offset + count)
+            defer { offset = end }
+            return Array(bytes[offset..<end])
+        }
+    }
+
+    /// The next message, or nil at the end of the file. Throws
+    /// ``RecordingFormat/ReadError/corrupt(afterMessages:reason:)`` for a damaged frame
+    /// (a length past the limit, or bytes that are not a message).
+    public mutating func next() throws -> ServerMessage? {
+        while true {
+            let payload: ArraySlice<UInt8>?
+            do {
+                payload = try decoder.next()
+            } catch {
+                throw RecordingFormat.ReadError.corrupt(afterMessages: messagesRead, reason: "\(error)")
+            }
+            if let payload {
+                let message: ServerMessage
+                do {
+                    message = try ServerMessage.decode(payload: payload)
+                } catch {
+                    throw RecordingFormat.ReadError.corrupt(afterMessages: messagesRead, reason: "\(error)")
+                }
+                messagesRead += 1
+                bytesRead += Framing.headerSize + payload.count
+                return message
+            }
+            if atEnd { return nil }
+            let chunk = try source(chunkSize)
+            if chunk.isEmpty {
+                atEnd = true
+            } else {
+                bytesFetched += chunk.count
+                decoder.append(chunk)
+            }
+        }
+    }
+
+    /// Bytes after the last complete message, once ``next()`` has returned nil: the
+    /// program stopped while writing a frame.
+    public var truncatedBytes: Int { atEnd ? decoder.pendingByteCount : 0 }
+}
+
+extension RecordingFormat {
+    /// The file could not be opened.
+    public struct OpenError: Error, CustomStringConvertible, Equatable {
+        public var path: String
+        /// "no such file", "it is a directory", …
+        public var reason: String
+
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
+
+        public var description: String {
+            "cannot read \(path): \(reason). "
+                + "Give the path of a file made by `pipescope record <pid> -o FILE` or PIPESCOPE_RECORD=FILE."
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import PipescopeClient
+import PipescopeExport
+import PipescopeModel
+import PipescopeWire
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export a recording as a trace for Perfetto (ui.perfetto.dev) or chrome://tracing.",
+        discussion: """
+            Writes the Chrome trace event format (JSON). Open it in Perfetto (ui.perfetto.dev, \
+            "Open trace file"; it also runs offline) or in chrome://tracing ("Load"). Each \
+            pipeline is a track, each stage a slice from subscribe to its end, values, \
+            requests, completions, cancels and lints are instants, and arrows go from a \
+            cancelling stage to each stage its cancel reached. The recording is read once, \
+            in constant memory; a recording cut short (a crashed program) is exported up to \
+            the cut.
+            """)
+
+    @Argument(help: "A file made by `pipescope record` or PIPESCOPE_RECORD.")
+    var file: String
+
+    @Option(name: .shortAndLong, help: "The trace to write (JSON); - for standard output.")
+    var output: String
+
+    @OptionGroup var lints: LintOptions
+
+    func run() throws {
+        let outcome = TraceExportRun.export(recording: file, to: output, linter: lints.linter)
+        if outcome.failed { throw ExitCode(1) }
+    }
+}
+
+/// An export from the command line, shared by `export` and `record --perfetto`: errors
+/// and the summary for a person on standard error.
+enum TraceExportRun {
+    struct Outcome {
+        /// Nothing was written, or the recording was damaged before its end.
+        var failed: Bool
+    }
+
+    static func export(recording path: String, to output: String, linter: Linter) -> Outcome {
+        let started = Date()
+        var recording: RecordingMessages
+        do {
+            recording = try RecordingMessages(path: path)
+        } catch {
+            report("\(path): \(error)")
+            return Outcome(failed: true)
+        }
+        let result: RecordingExport.Result
+        do {
+            result = try RecordingExport.run(&recording, to: output, source: path,
+                                             options: TraceExporter.Options(linter: linter))
+        } catch {
+            report("\(error)")
+            return Outcome(failed: true)
+        }
+        let summary = result.summary
+        let seconds = Date().timeIntervalSince(started)
+        let target = output == "-" ? "standard output" : output
+        var lines = [
+            "exported \(summary.events) events (\(summary.stages) stages in \(summary.pipelines) pipelines, "
+                + String(format: "%.1f s of recording", summary.seconds) + ") from \(path) to \(target): "
+                + "\(result.outputBytes / 1024) KiB in " + String(format: "%.1f s", seconds) + ".",
+        ]
+        if summary.endedBeforeRecording > 0 {
+            lines.append("\(summary.endedBeforeRecording) stages had ended before the recording started and are not drawn.")
+        }
+        if result.stop != .complete { lines.append(result.stop.description + ".") }
+        if output != "-" {
+            lines.append("Open it at ui.perfetto.dev (Open trace file) or in chrome://tracing (Load).")
+        }
+        report(lines.joined(separator: "\n"))
+        return Outcome(failed: result.stop.isDamaged)
+    }
+
+    private static func report(_ text: String) {
+        FileHandle.standardError.write(Data("pipescope: \(text)\n".utf8))
+    }
+}
+
+extension RecordingMessages: RecordedMessages {}
