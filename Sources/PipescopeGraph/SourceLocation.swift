@@ -52,7 +52,7 @@ public struct SourceLocation: Hashable, Sendable {
     public var missingLineReason: String? {
         if hasLine { return nil }
         let binary = image ?? "the binary"
-        if function == nil { return "no symbols in \(binary) (stripped?): only its address is known" }
-        return "no line: \(binary) has no debug information (built with -gnone, or stripped)"
+        if function == nil { return "no symbols: \(binary) is stripped, only the address is known" }
+        return "no line: \(binary) was built without debug information"
     }
 }
