@@ -33,8 +33,8 @@ final class DwarfLineTable: @unchecked Sendable {
         sequences = found.sorted { $0.low < $1.low }
     }
 
-    /// The file and line of the code at `address`; nil when no sequence covers it, or
-    /// the compiler gave it no line (line 0: code it made itself).
+    /// The file and line of the code at `address`; nil when no sequence covers it. Line
+    /// 0 is code the compiler made itself, with no line of its own.
     func location(at address: UInt64) -> (file: String, line: Int)? {
         // The last sequence starting at or before the address.
         var lo = 0, hi = sequences.count
@@ -47,7 +47,7 @@ final class DwarfLineTable: @unchecked Sendable {
         var file: UInt64 = 0
         var line: Int64 = 0
         guard address < sequence.high,
-              pipescope_line_at(base, lines.count, sequence.unit, address, &file, &line) == 1, line > 0,
+              pipescope_line_at(base, lines.count, sequence.unit, address, &file, &line) == 1, line >= 0,
               let unit = try? Unit(lines, at: Int(sequence.unit)),
               let path = try? unit.fileName(file, lines: lines, lineStrings: lineStrings, strings: strings)
         else { return nil }

@@ -2,7 +2,8 @@
 ///
 /// A pipeline's location is its first frame that is the program's. Everything else is
 /// skipped: Pipescope itself, OpenCombine, the Swift runtime and standard library,
-/// Foundation and Dispatch, the C library, and compiler-made thunks. Decided, in order:
+/// Foundation and Dispatch, the C library, and code the compiler made (thunks, and code
+/// the line table gives line 0). Decided, in order:
 /// 1. by the binary: code in a system library directory, or in the toolchain's runtime
 ///    libraries, is the system's;
 /// 2. by the source file, when there is debug information: Pipescope's own sources
@@ -28,7 +29,8 @@ enum FrameOrigin: Equatable {
             self = .unknown
             return
         }
-        if frame.isThunk {
+        // Thunks, and code the compiler made that the line table gives line 0.
+        if frame.isThunk || (frame.file != nil && frame.line == nil) {
             self = .thunk
             return
         }

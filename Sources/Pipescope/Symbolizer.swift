@@ -66,7 +66,7 @@ final class Symbolizer: @unchecked Sendable {
                 if symbol.rawName == "<unknown>" { symbol.rawName = nil; symbol.name = nil }
                 if let path = image.path, let found = lineTable(path)?.location(at: offset) {
                     symbol.file = found.file
-                    symbol.line = found.line
+                    symbol.line = found.line > 0 ? found.line : nil
                 }
                 out[address] = isInlinedLibraryCode(symbol) ? inlineFrames(address, map: map, base: symbol) : [symbol]
             }

@@ -64,7 +64,7 @@ final class Tap: _Introspection, @unchecked Sendable {
             feeds: SubjectLinks.subject(fedBy: subscriber, typeName: subscriberNames.full))
         // The stack is walked here, before the registry takes its lock; it only copies it.
         let node = CallStack.withAddresses(enabled: locate, frames: frames) { stack in
-            afterCapture?()
+            if locate { afterCapture?() }
             return registry.subscribe(request, stack: stack) { id in
                 NodeInfo(id: id, parent: parent, operatorName: labelled?.pipescopeLabel ?? names.short,
                          publisherType: names.full, subscriber: description, thread: thread,
