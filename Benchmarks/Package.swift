@@ -56,7 +56,7 @@ let package = Package(
             name: "PipescopeBenchmarks",
             dependencies: [
                 "Pipescope", "PipescopeWire", "PipescopeGraph", "PipescopeModel", "PipescopeViews", "TerminalKit",
-                "PipescopeClient",
+                "PipescopeClient", "CPipescopeLocations",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),

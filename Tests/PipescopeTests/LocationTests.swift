@@ -200,6 +200,21 @@ final class LocationTests: XCTestCase {
         second.cancel()
     }
 
+    /// Pipelines are often built in async code: the walk climbs out of the async
+    /// function's frame like any other.
+    func testASinkInAnAsyncFunction() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let (c, line) = await Self.subscribeAfterSuspending(subject)
+        let root = root(graph)
+        assertAt(root.location, line: line, function: "static LocationTests.subscribeAfterSuspending(_:)")
+        c.cancel()
+    }
+
+    private static func subscribeAfterSuspending(_ subject: PassthroughSubject<Int, Never>) async -> (AnyCancellable, Int) {
+        await Task.yield()
+        return (subject.sink { _ in }, #line)
+    }
+
     @inline(never)
     private static func makePipeline(_ subject: PassthroughSubject<Int, Never>) -> (AnyCancellable, Int) {
         (subject.map { $0 * 2 }.sink { _ in }, #line)
