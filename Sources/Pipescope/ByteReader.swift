@@ -1,5 +1,6 @@
 /// Reads DWARF's encodings from mapped bytes, never past `end`: a malformed or truncated
-/// table throws ``Malformed`` instead of reading out of bounds.
+/// table throws ``Malformed`` instead of reading out of bounds. (The line tables' file
+/// tables; their programs run in C, `DwarfLines.c`.)
 struct ByteReader {
     struct Malformed: Error {}
 
@@ -50,19 +51,6 @@ struct ByteReader {
             shift += 7
             if byte & 0x80 == 0 { return value }
         }
-    }
-
-    mutating func sleb() throws -> Int64 {
-        var value: Int64 = 0
-        var shift: Int64 = 0
-        var byte: UInt8
-        repeat {
-            byte = try u8()
-            if shift < 64 { value |= Int64(byte & 0x7f) << shift }
-            shift += 7
-        } while byte & 0x80 != 0
-        if shift < 64, byte & 0x40 != 0 { value |= -(Int64(1) << shift) }
-        return value
     }
 
     /// A NUL-terminated string.

@@ -95,7 +95,13 @@ final class DwarfLineTable: @unchecked Sendable {
                 let files = try entries(&r, lineStrings: lineStrings, strings: strings)
                 guard Int(index) < files.count else { throw ByteReader.Malformed() }
                 let file = files[Int(index)]
-                path = (file.path, directories.indices.contains(file.directory) ? directories[file.directory].path : nil)
+                var directory = directories.indices.contains(file.directory) ? directories[file.directory].path : nil
+                // Relative directories are relative to directory 0, the compilation directory.
+                if let d = directory, !d.hasPrefix("/"), file.directory != 0, let base = directories.first?.path,
+                   base.hasPrefix("/") {
+                    directory = base.hasSuffix("/") ? base + d : base + "/" + d
+                }
+                path = (file.path, directory)
             } else {
                 var directories: [String] = []
                 while true {

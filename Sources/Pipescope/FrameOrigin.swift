@@ -35,6 +35,11 @@ enum FrameOrigin: Equatable {
             return
         }
         let module = Self.module(ofMangled: raw)
+        // A C function says whose it is by its prefix (`pipescope_`, `opencombine_`).
+        if module == nil, case let origin = Self.origin(ofC: raw), origin != .program {
+            self = origin
+            return
+        }
         if let file = frame.file {
             if let library = Self.origin(ofFile: file) {
                 self = library

@@ -32,9 +32,6 @@ final class Locator: @unchecked Sendable {
     /// Tests: called while a stack is being resolved (to check the tap is not held up).
     var whileResolving: (@Sendable () -> Void)?
 
-    /// Addresses symbolized so far (cache misses), for tests and diagnostics.
-    private(set) var symbolized = 0
-
     /// The location and callers the addresses (nearest first) point at; nil and none
     /// when no frame is the program's.
     func locate(_ addresses: ArraySlice<UInt>) -> (location: SourceLocation?, frames: [SourceLocation]) {
@@ -80,7 +77,6 @@ final class Locator: @unchecked Sendable {
         guard !missing.isEmpty else { return }
         if cache.count + missing.count > Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
         let symbols = symbolizer.symbolize(missing)
-        symbolized += missing.count
         for address in missing {
             let frames = symbols[address] ?? []
             cache[address] = Resolved(frames: frames.map { ($0, FrameOrigin($0)) })
