@@ -103,13 +103,12 @@ public enum DetailView {
         return found.map { "  \(Format.time($0.event.time))  \($0.event.text.isEmpty ? "(not described)" : $0.event.text)" }
     }
 
-    /// "made at Feed.swift:88  in Feed.start()"; for a stage that has its pipeline's,
-    /// "pipeline made at … (#1)".
+    /// "made at Feed.swift:88  in Feed.start()"; for a stage that shows its pipeline's,
+    /// "pipeline #1 made at …".
     static func locationLine(_ placed: StageLocation) -> String {
         let location = placed.location
         let verb = location.hasLine || location.function == nil ? "at " : "in "
-        let text = (placed.isInherited ? "pipeline made " : "made ") + verb + describe(location)
-        return placed.isInherited ? text + " (#\(placed.from))" : text
+        return (placed.isInherited ? "pipeline #\(placed.from) made " : "made ") + verb + describe(location)
     }
 
     /// "Feed.swift:88  in Feed.start()"; without a line "Feed.start() (MyApp)"; without
