@@ -35,10 +35,11 @@ let package = Package(
 
         // MARK: - The library users link
         .target(name: "CPipescopeClock"),
+        .target(name: "CPipescopeLocations"),
         .target(
             name: "Pipescope",
             dependencies: [
-                "PipescopeWire", "PipescopeGraph", "CPipescopeClock",
+                "PipescopeWire", "PipescopeGraph", "CPipescopeClock", "CPipescopeLocations",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -115,6 +116,7 @@ let package = Package(
             name: "PipescopeTests",
             dependencies: [
                 "Pipescope", "PipescopeGraph", "PipescopeWire", "PipescopeClient", "PipescopeTestSupport",
+                "PipescopeModel", "PipescopeViews", "TerminalKit",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),

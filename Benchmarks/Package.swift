@@ -21,10 +21,11 @@ let package = Package(
         .target(name: "PipescopeWire", dependencies: ["PipescopeGraph", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
                 path: "Shared/PipescopeWire"),
         .target(name: "CPipescopeClock", path: "Shared/CPipescopeClock"),
+        .target(name: "CPipescopeLocations", path: "Shared/CPipescopeLocations"),
         .target(
             name: "Pipescope",
             dependencies: [
-                "PipescopeWire", "PipescopeGraph", "CPipescopeClock",
+                "PipescopeWire", "PipescopeGraph", "CPipescopeClock", "CPipescopeLocations",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -56,7 +57,7 @@ let package = Package(
             name: "PipescopeBenchmarks",
             dependencies: [
                 "Pipescope", "PipescopeWire", "PipescopeGraph", "PipescopeModel", "PipescopeViews", "TerminalKit",
-                "PipescopeClient", "PipescopeExport",
+                "PipescopeClient", "PipescopeExport", "CPipescopeLocations",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),

@@ -8,7 +8,9 @@ import PipescopeGraph
 /// - When it reaches half its capacity it says so once (``append(_:)`` returns true), so
 ///   the caller can ask for an early flush, after releasing the lock it is under.
 /// - It holds plain data only, never a user object: ``RawEvent``s, and beside them the
-///   texts and node infos they refer to by index.
+///   texts and node infos they refer to by index, and the return addresses captured
+///   with a node info (at most ``addressCapacity`` words a turn; a stage beyond that
+///   goes without its location rather than the buffer growing).
 /// - Two sets of buffers take turns: the drain takes the full one and leaves the one the
 ///   previous flush handed back, emptied with its capacity kept, so a steady stream
 ///   neither allocates nor touches new pages.
@@ -19,8 +21,15 @@ struct EventRing {
         var events: [RawEvent] = []
         var texts: [String] = []
         var infos: [NodeInfo] = []
+        /// For each of `infos`, the range of `addresses` captured with it (empty: none).
+        var stacks: [Range<Int>] = []
+        /// Return addresses of the stages' call stacks, nearest first (see ``CallStack``).
+        var addresses: [UInt] = []
 
-        var isEmpty: Bool { events.isEmpty && texts.isEmpty && infos.isEmpty }
+        var isEmpty: Bool { events.isEmpty && texts.isEmpty && infos.isEmpty && addresses.isEmpty }
+
+        /// The addresses captured with `infos[index]`.
+        func stack(of index: Int) -> ArraySlice<UInt> { addresses[stacks[index]] }
 
         /// Empties the buffers, keeping their capacity. Releases the texts: do it
         /// outside the lock.
@@ -28,6 +37,8 @@ struct EventRing {
             events.removeAll(keepingCapacity: true)
             texts.removeAll(keepingCapacity: true)
             infos.removeAll(keepingCapacity: true)
+            stacks.removeAll(keepingCapacity: true)
+            addresses.removeAll(keepingCapacity: true)
         }
     }
 
@@ -35,6 +46,9 @@ struct EventRing {
     /// The other buffers, empty, waiting to take over at the next drain.
     private var spare = Buffers()
     let capacity: Int
+    /// Return-address words kept per turn: 40 frames for each of 1,600 new stages in one
+    /// 25 ms flush window, 512 KiB.
+    static let addressCapacity = 1 << 16
     /// Events dropped because the buffer was full, since the start.
     private(set) var dropped: UInt64 = 0
     /// Events appended since the start (dropped ones excluded): the position of the next
@@ -77,13 +91,20 @@ struct EventRing {
         return true
     }
 
-    /// Appends a subscribe `event` with its stage's node info.
-    mutating func append(_ event: RawEvent, info: NodeInfo, halfFull: inout Bool) -> Bool {
+    /// Appends a subscribe `event` with its stage's node info and the return addresses
+    /// captured when it subscribed (copied; kept only while they fit).
+    mutating func append(_ event: RawEvent, info: NodeInfo, stack: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
+                         halfFull: inout Bool) -> Bool {
         var event = event
         event.payload = .info
         event.bits = UInt64(buffers.infos.count)
         guard append(event, halfFull: &halfFull) else { return false }
         buffers.infos.append(info)
+        let start = buffers.addresses.count
+        if !stack.isEmpty, start + stack.count <= Self.addressCapacity {
+            buffers.addresses.append(contentsOf: stack)
+        }
+        buffers.stacks.append(start..<buffers.addresses.count)
         return true
     }
 

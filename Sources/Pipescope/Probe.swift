@@ -9,13 +9,16 @@ import PipescopeGraph
 /// every few milliseconds on its own thread, or directly by tests) turns the buffered
 /// events into one ``EventBatch``, folds it into ``graph`` with the fold the inspector
 /// uses, and returns it for sending. Value texts travel on their value events (see
-/// ``ValueCapture``); the flush formats copied scalars and runs no user code. Snapshots
+/// ``ValueCapture``); the flush formats copied scalars, symbolizes the call stacks new
+/// pipelines captured (``Locator``), and runs no user code. Snapshots
 /// are cut between flushes, so snapshot plus later batches never miss or repeat an event.
 public final class Probe: @unchecked Sendable {
     let registry: StageRegistry
     let tap: Tap
     /// Pause and step (see ``Gate``).
     let gate: Gate
+    /// Symbolizes the call stacks new stages captured, at the flush (see ``Locator``).
+    let locator = Locator()
     private let state = NIOLockedValueBox(State())
     public let retention: Retention
 
@@ -30,10 +33,11 @@ public final class Probe: @unchecked Sendable {
 
     /// `bufferCapacity` bounds the events held between two flushes.
     /// `pauseDeadline`: seconds a pause lasts with nobody stepping before the program
-    /// resumes by itself (default 60; `PIPESCOPE_PAUSE_DEADLINE`).
+    /// resumes by itself (default 60; `PIPESCOPE_PAUSE_DEADLINE`). `locations`: record
+    /// where each pipeline was made (default on; `PIPESCOPE_LOCATIONS=0` turns it off).
     public init(bufferCapacity: Int = 1 << 16, retention: Retention = .standard,
-                pauseDeadline: Double = Probe.defaultPauseDeadline) {
-        registry = StageRegistry(capacity: bufferCapacity)
+                pauseDeadline: Double = Probe.defaultPauseDeadline, locations: Bool = Probe.defaultLocations) {
+        registry = StageRegistry(capacity: bufferCapacity, locations: locations)
         gate = Gate(deadline: pauseDeadline)
         tap = Tap(registry: registry, gate: gate)
         self.retention = retention
@@ -73,6 +77,12 @@ public final class Probe: @unchecked Sendable {
             batch.events.append(raw.stageEvent(clock: anchor, texts: buffers.texts, infos: buffers.infos,
                                                nodes: &batch.nodes))
         }
+        // Node infos reach the batch in the order they were buffered, each with its stack.
+        if batch.nodes.count == buffers.infos.count {
+            for i in batch.nodes.indices where !buffers.stacks[i].isEmpty {
+                (batch.nodes[i].location, batch.nodes[i].frames) = locator.locate(buffers.stack(of: i))
+            }
+        }
         registry.recycle(consume buffers)
         gate.checkDeadline()
         let gate = gate.state()
@@ -90,6 +100,10 @@ public final class Probe: @unchecked Sendable {
             return batch
         }
     }
+
+    /// Whether locations are recorded unless told otherwise: yes, but for
+    /// `PIPESCOPE_LOCATIONS=0` in the environment.
+    public static var defaultLocations: Bool { CallStack.enabled(in: ProcessInfo.processInfo.environment) }
 
     public static var defaultPauseDeadline: Double {
         ProcessInfo.processInfo.environment["PIPESCOPE_PAUSE_DEADLINE"].flatMap(Double.init) ?? 60

@@ -17,7 +17,9 @@ import Synchronization
 /// - user code: no `description`, no user closure, no release of a user object
 ///   (nothing here holds one: subscriptions are held weakly, values not at all);
 /// - NIO or I/O: the half-full signal is read under the lock and called after it;
-/// - building strings or node info: callers make them first.
+/// - building strings or node info: callers make them first;
+/// - capturing a call stack: the tap walks it before calling, and the registry only
+///   copies the finished addresses (symbolizing them is the flush's job, without it).
 ///
 /// Every method can be called from any thread, including re-entrantly from user code
 /// that a callback runs (a `deinit` that cancels, a `description` that sends), because
@@ -64,10 +66,13 @@ final class StageRegistry: @unchecked Sendable {
     /// Node ids are handed out without the lock, so node info is built before taking it.
     private let nextNode = Atomic<UInt64>(1)
     private let capacity: Int
+    /// Whether new roots and inner publishers capture their call stack (``CallStack``).
+    let capturesLocations: Bool
 
-    /// `capacity` bounds the buffer between flushes.
-    init(capacity: Int) {
+    /// `capacity` bounds the buffer between flushes. `locations`: capture call stacks.
+    init(capacity: Int, locations: Bool = true) {
         self.capacity = capacity
+        capturesLocations = locations
         state = NIOLockedValueBox(State(ring: EventRing(capacity: capacity)))
     }
 
@@ -91,8 +96,10 @@ final class StageRegistry: @unchecked Sendable {
     // MARK: - Subscribe
 
     /// Records a new stage. `makeInfo` builds its node info from its id, before the lock
-    /// is taken.
-    func subscribe(_ s: Subscribe, info makeInfo: (NodeID) -> NodeInfo) -> NodeID {
+    /// is taken. `stack`: the return addresses the caller captured (``CallStack``), copied
+    /// into the buffer for the flush to symbolize.
+    func subscribe(_ s: Subscribe, stack: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
+                   info makeInfo: (NodeID) -> NodeInfo) -> NodeID {
         let id = nextNode.add(1, ordering: .relaxed).oldValue
         let info = makeInfo(id)
         let time = eventTicks()
@@ -100,7 +107,7 @@ final class StageRegistry: @unchecked Sendable {
             let owner: NodeID?
             if let f = s.forwarder, st.stages.isLive(f) { owner = st.stages.ownerOf(f) } else { owner = s.parent }
             st.stages.insert(id, key: s.key, owner: owner, parent: s.parent, publishes: s.publishes, feeds: s.feeds)
-            _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), info: info,
+            _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), info: info, stack: stack,
                                halfFull: &st.halfFullPending)
             if let forwarder = s.forwarder {
                 st.stages.addForwarder(forwarder, to: id)
@@ -302,13 +309,14 @@ final class StageRegistry: @unchecked Sendable {
     }
 
     /// A stage that is not an OpenCombine subscription (a task), active at once.
-    func startSynthetic(key: StageKey, info makeInfo: (NodeID) -> NodeInfo) -> NodeID {
+    func startSynthetic(key: StageKey, stack: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
+                        info makeInfo: (NodeID) -> NodeInfo) -> NodeID {
         let id = nextNode.add(1, ordering: .relaxed).oldValue
         let info = makeInfo(id)
         let time = eventTicks()
         withState { st in
             st.stages.insertSynthetic(id, key: key)
-            _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), info: info,
+            _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), info: info, stack: stack,
                                halfFull: &st.halfFullPending)
             _ = st.append(RawEvent(kind: .subscription, node: id, time: time, other: id))
         }

@@ -14,6 +14,9 @@ final class Tap: _Introspection, @unchecked Sendable {
     /// ``ThreadFrames``' slot, kept here so the value path does not go through the lazy
     /// global each time.
     private let frameKey = ThreadFrames.key
+    /// Tests: called on the subscribing thread right after a call stack was captured,
+    /// before the registry is called (to check that its lock is free there).
+    var afterCapture: (@Sendable () -> Void)?
 
     init(registry: StageRegistry, gate: Gate) {
         self.registry = registry
@@ -29,8 +32,13 @@ final class Tap: _Introspection, @unchecked Sendable {
         var key = StageKey(subscriber)
         var parent: NodeID?
         var forwarder: NodeID?
+        // Where it was made is worth a stack walk for a new pipeline and for an inner
+        // publisher subscribed while delivering; a stage subscribed inside its
+        // downstream's subscribe is where that one is.
+        var locate = registry.capturesLocations
         switch frames.top {
         case .subscribing(let node, let outer)?:
+            locate = false
             parent = node
             // OpenCombine hands a re-subscribed subscriber to the hook wrapped in an
             // AnySubscriber: same identity, but later callbacks use the original type.
@@ -54,10 +62,14 @@ final class Tap: _Introspection, @unchecked Sendable {
             key: key, parent: parent, forwarder: forwarder,
             publishes: SubjectLinks.subject(publishedBy: publisher),
             feeds: SubjectLinks.subject(fedBy: subscriber, typeName: subscriberNames.full))
-        let node = registry.subscribe(request) { id in
-            NodeInfo(id: id, parent: parent, operatorName: labelled?.pipescopeLabel ?? names.short,
-                     publisherType: names.full, subscriber: description, thread: thread,
-                     createdNanos: wallClockNanos())
+        // The stack is walked here, before the registry takes its lock; it only copies it.
+        let node = CallStack.withAddresses(enabled: locate, frames: frames) { stack in
+            if locate { afterCapture?() }
+            return registry.subscribe(request, stack: stack) { id in
+                NodeInfo(id: id, parent: parent, operatorName: labelled?.pipescopeLabel ?? names.short,
+                         publisherType: names.full, subscriber: description, thread: thread,
+                         createdNanos: wallClockNanos())
+            }
         }
         if parent == nil { frames.noteRoot(node) }
         frames.push(.subscribing(node: node, subscriber: key))

@@ -28,10 +28,14 @@ enum TaskStage {
                                         registry: StageRegistry) -> NodeID {
         let marker = Marker()
         let key = StageKey(id: CombineIdentifier(marker), type: ObjectIdentifier(Marker.self))
-        let thread = ThreadFrames.current.label
-        let node = registry.startSynthetic(key: key) { id in
-            NodeInfo(id: id, operatorName: name, publisherType: "Task<\(Success.self), \(Failure.self)>",
-                     subscriber: "Task", thread: thread, createdNanos: wallClockNanos())
+        let frames = ThreadFrames.current
+        let thread = frames.label
+        // Where the task was tied to an AnyCancellable is where its "pipeline" was made.
+        let node = CallStack.withAddresses(enabled: registry.capturesLocations, frames: frames) { stack in
+            registry.startSynthetic(key: key, stack: stack) { id in
+                NodeInfo(id: id, operatorName: name, publisherType: "Task<\(Success.self), \(Failure.self)>",
+                         subscriber: "Task", thread: thread, createdNanos: wallClockNanos())
+            }
         }
         // Watch the task end without keeping it alive longer than it runs.
         Task<Void, Never>.detached {

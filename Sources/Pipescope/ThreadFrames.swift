@@ -1,3 +1,4 @@
+import CPipescopeLocations
 import Foundation
 @preconcurrency import OpenCombine
 import PipescopeGraph
@@ -94,6 +95,22 @@ final class ThreadFrames: @unchecked Sendable {
     /// Greater than zero while an owner is being released on this thread: the cancels it
     /// makes are "by owner".
     @exclusivity(unchecked) var releasingOwner = 0
+
+    // MARK: - The thread's stack, for capturing call stacks
+
+    /// This thread's stack as [low, high), asked once (``CallStack``'s walk reads only
+    /// inside it); `(0, 0)` when the system would not say.
+    var stackBounds: (low: UInt, high: UInt) {
+        if !stackKnown {
+            stackKnown = true
+            var low: UInt = 0, high: UInt = 0
+            if pipescope_thread_stack(&low, &high) == 0 { stack = (low, high) }
+        }
+        return stack
+    }
+
+    @exclusivity(unchecked) private var stackKnown = false
+    @exclusivity(unchecked) private var stack: (low: UInt, high: UInt) = (0, 0)
 
     // MARK: - Per-thread instance
 

@@ -14,9 +14,18 @@ public struct NodeInfo: Hashable, Sendable {
     public var thread: String
     /// Wall clock, nanoseconds since 1970.
     public var createdNanos: Int64
+    /// Where the program made it, for a root (the `sink`, `assign` or `subscribe` call)
+    /// and for an inner publisher subscribed while a value was delivered (the code that
+    /// sent it). Nil for the other stages: they are where their pipeline is (see
+    /// ``Graph/location(of:)``), and when locations are off or no frame was the program's.
+    public var location: SourceLocation?
+    /// The program's frames that called ``location``, nearest first (a few at most): which
+    /// caller it was when a helper function builds pipelines for several.
+    public var frames: [SourceLocation]
 
     public init(id: NodeID, parent: NodeID? = nil, operatorName: String, publisherType: String,
-                subscriber: String, thread: String, createdNanos: Int64) {
+                subscriber: String, thread: String, createdNanos: Int64, location: SourceLocation? = nil,
+                frames: [SourceLocation] = []) {
         self.id = id
         self.parent = parent == 0 ? nil : parent
         self.operatorName = operatorName
@@ -24,5 +33,7 @@ public struct NodeInfo: Hashable, Sendable {
         self.subscriber = subscriber
         self.thread = thread
         self.createdNanos = createdNanos
+        self.location = location
+        self.frames = frames
     }
 }

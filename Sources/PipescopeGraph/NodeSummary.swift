@@ -15,6 +15,12 @@ public struct NodeSummary: Hashable, Sendable {
     public var subscriber: String
     public var thread: String
     public var createdNanos: Int64
+    /// Where the program made this stage, when it recorded its own (roots, inner
+    /// publishers); see ``NodeInfo/location``. Stages without one are where their
+    /// pipeline is: ``Graph/location(of:)`` finds it.
+    public var location: SourceLocation?
+    /// The program's frames that called ``location``, nearest first.
+    public var frames: [SourceLocation] = []
 
     public var status: NodeStatus = .subscribing
     public var cause: CancelCause?
@@ -56,6 +62,8 @@ public struct NodeSummary: Hashable, Sendable {
         subscriber = info.subscriber
         thread = info.thread
         createdNanos = info.createdNanos
+        location = info.location
+        frames = info.frames
     }
 
     mutating func noteRequest(_ request: DemandRequest) {
@@ -69,7 +77,8 @@ public struct NodeSummary: Hashable, Sendable {
     /// What the stage is, as it was sent when it subscribed (with its parent now).
     public var info: NodeInfo {
         NodeInfo(id: id, parent: parent, operatorName: operatorName, publisherType: publisherType,
-                 subscriber: subscriber, thread: thread, createdNanos: createdNanos)
+                 subscriber: subscriber, thread: thread, createdNanos: createdNanos, location: location,
+                 frames: frames)
     }
 }
 

@@ -80,7 +80,9 @@ extension AppState {
                 matches = []
             } else {
                 let matcher = FilterMatcher(filter)
-                let hits = Set(graph.nodes.values.filter { matcher.matches($0) }.map(\.id))
+                let hits = Set(graph.nodes.values
+                    .filter { matcher.matches($0, location: graph.location(of: $0.id)?.location) }
+                    .map(\.id))
                 var keep = hits
                 for id in hits {
                     var parent = graph[id]?.parent

@@ -28,14 +28,14 @@ public struct LintGroup: Hashable, Sendable {
 
     /// **The** rule for "the same mistake in the same place", in one place: the same lint
     /// kind, on stages with the same operator and publisher type, in pipelines whose root
-    /// has the same operator, publisher type and subscriber (the pipeline's shape). Once
-    /// stages carry a source location, it joins here (one line) and places the mistake
-    /// exactly.
+    /// has the same operator, publisher type and subscriber (the pipeline's shape) and the
+    /// same source location (where the pipeline was made, when the tap recorded it).
     static func key(_ lint: Lint, stage: NodeSummary?, root: NodeSummary?) -> Key {
         Key(parts: [
             lint.kind.rawValue,
             stage?.operatorName ?? "", stage?.publisherType ?? "",
             root?.operatorName ?? "", root?.publisherType ?? "", root?.subscriber ?? "",
+            root?.location.map { "\($0.file ?? $0.function ?? "?"):\($0.line ?? 0)" } ?? "",
         ])
     }
 

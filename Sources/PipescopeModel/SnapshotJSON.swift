@@ -16,6 +16,16 @@ import PipescopeGraph
 /// along; `orphaned` is true when an upstream was cancelled from outside; `feeds`
 /// lists further stages this one reaches through a subject (share, multicast); `owner`
 /// names the CancellableBag holding a root (null when none).
+///
+/// `location` is where the program made the stage, `{"file": "/src/App/Feed.swift",
+/// "line": 88, "function": "Feed.start()"}`: its own (a root's `sink` call, or the line
+/// that sent the value an inner publisher was made for) or, for a stage that recorded
+/// none, its pipeline's; `locationFrom` is the stage that recorded it (the stage itself
+/// or one downstream of it). `frames` are the program's callers of that location,
+/// nearest first, in the same form. Without debug information `file` and `line` are
+/// null and `image` names the binary; without symbols `function` is null too and
+/// `offset` says where in the image. All three are null (and `frames` empty) when no
+/// location is known.
 public enum SnapshotJSON {
     public static func render(_ graph: Graph, lints: [Lint] = []) -> String {
         let document = Document(
@@ -57,6 +67,9 @@ public enum SnapshotJSON {
         var feeds: [NodeID]
         /// The CancellableBag holding this root, by name.
         var owner: String?
+        var location: LocationJSON?
+        var frames: [LocationJSON]
+        var locationFrom: NodeID?
 
         init(_ n: NodeSummary, in graph: Graph) {
             id = n.id
@@ -73,6 +86,10 @@ public enum SnapshotJSON {
             orphaned = n.orphaned
             feeds = n.feeds
             owner = n.owner?.name
+            let placed = graph.location(of: n.id)
+            location = placed.map { LocationJSON($0.location) }
+            frames = placed?.frames.map(LocationJSON.init) ?? []
+            locationFrom = placed?.from
             // The whole group that passes one subscription object, without this stage.
             let owner = n.subscriptionOwner ?? n.id
             sharedWith = ([owner] + (graph[owner]?.sharers ?? [])).filter { $0 != n.id }.sorted()
@@ -80,7 +97,7 @@ public enum SnapshotJSON {
 
         enum CodingKeys: String, CodingKey {
             case id, parent, `operator`, publisherType, subscriber, status, demand, values, lastValue
-            case cause, error, sharedWith, orphaned, feeds, owner
+            case cause, error, sharedWith, orphaned, feeds, owner, location, frames, locationFrom
         }
 
         func encode(to encoder: Encoder) throws {
@@ -100,6 +117,32 @@ public enum SnapshotJSON {
             try c.encode(orphaned, forKey: .orphaned)
             try c.encode(feeds, forKey: .feeds)
             try c.encode(owner, forKey: .owner)
+            try c.encode(location, forKey: .location)
+            try c.encode(frames, forKey: .frames)
+            try c.encode(locationFrom, forKey: .locationFrom)
+        }
+    }
+
+    /// `{"file": …, "line": …, "function": …}`, plus `image` when there is no file and
+    /// `offset` (hex) when there is no function either.
+    struct LocationJSON: Encodable {
+        var location: SourceLocation
+
+        init(_ location: SourceLocation) {
+            self.location = location
+        }
+
+        enum CodingKeys: String, CodingKey { case file, line, function, image, offset }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(location.file, forKey: .file)
+            try c.encode(location.line, forKey: .line)
+            try c.encode(location.function, forKey: .function)
+            if location.file == nil { try c.encode(location.image, forKey: .image) }
+            if location.function == nil, let offset = location.offset {
+                try c.encode("0x" + String(offset, radix: 16), forKey: .offset)
+            }
         }
     }
 

@@ -5,7 +5,7 @@ import PipescopeGraph
 ///
 /// ```
 /// demo (pid 4242): 3 stages, 0 events dropped
-///   Filter -> Sink  active  demand unlimited  values 2  last 8
+///   Filter -> Sink  active  demand unlimited  values 2  last 8  at Feed.swift:88
 ///     Map  active  demand unlimited  values 4  last 8
 /// ```
 public enum SnapshotText {
@@ -31,6 +31,9 @@ public enum SnapshotText {
             line += "  demand \(n.requested)  values \(n.values)"
             if let v = n.lastValue { line += "  last \(v)" }
             if let e = n.error { line += "  error \(e)" }
+            // Only where a stage recorded its own (roots, inner publishers): the stages
+            // indented under it were made there too.
+            if let location = n.location { line += "  at \(location.short)" }
             lines.append(line)
         }
         if !lints.isEmpty {

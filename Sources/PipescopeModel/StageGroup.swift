@@ -19,17 +19,15 @@ public struct GroupKey: Hashable, Sendable {
 
     /// **The** grouping rule for stages, in one place: ended stages (the stage and every
     /// stage upstream of it finished, failed or were cancelled) group by operator, publisher
-    /// type (which spells the upstream chain: `Map<Future<String, Never>, String>`) and
-    /// status. Live stages get no key: they are what is being debugged, can be cancelled,
+    /// type (which spells the upstream chain: `Map<Future<String, Never>, String>`),
+    /// status and the stage's own source location (where it was subscribed, when the tap
+    /// recorded one). Live stages get no key: they are what is being debugged, can be cancelled,
     /// and are never hidden inside a group.
     static func stage(_ node: NodeSummary, ended: Bool) -> GroupKey? {
         guard ended else { return nil }
-        return GroupKey(parts: [
-            node.operatorName,
-            node.publisherType,
-            node.status.rawValue,
-            // The source location joins here (one line) once NodeSummary has one.
-        ], isOwner: false)
+        var parts = [node.operatorName, node.publisherType, node.status.rawValue]
+        if let place = node.location { parts.append("\(place.file ?? place.function ?? "?"):\(place.line ?? 0)") }
+        return GroupKey(parts: parts, isOwner: false)
     }
 
     /// Released owners with the same name whose pipelines have all ended (a screen opened

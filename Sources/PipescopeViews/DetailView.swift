@@ -21,8 +21,14 @@ public enum DetailView {
         var lines: [(String, Style)] = [
             (node.publisherType, theme.title),
             (theme.text("#\(node.id) → \(node.subscriber)  thread \(node.thread)"), .plain),
-            ("status \(theme.glyph(node.status)) \(statusText(node))", theme.style(node.status)),
         ]
+        let placed = state.history.graph.location(of: node.id)
+        if let placed {
+            lines.append((locationLine(placed), .plain))
+            if let reason = placed.location.missingLineReason { lines.append((reason, theme.dim)) }
+        }
+        let callersAt = lines.count
+        lines.append(("status \(theme.glyph(node.status)) \(statusText(node))", theme.style(node.status)))
         for lint in state.lints where lint.node == node.id {
             let style = Style(foreground: theme.colors ? .yellow : nil, bold: true)
             for line in wrap(theme.text("⚠ \(lint.kind.rawValue): ") + lint.message, width: area.width, maxLines: 3) {
@@ -54,7 +60,14 @@ public enum DetailView {
         if !node.feeds.isEmpty {
             lines.append(("also feeds #" + node.feeds.map(String.init).joined(separator: ", #") + " through a subject", theme.dim))
         }
-        // Recent values last: they are the first to go when the pane is short.
+        // The callers of the location, as many as fit with everything above; then recent
+        // values last: they are the first to go when the pane is short.
+        if let placed {
+            let callers = placed.frames.prefix(max(0, area.height - lines.count)).map {
+                ("  called from " + describe($0), theme.dim)
+            }
+            lines.insert(contentsOf: callers, at: callersAt)
+        }
         let room = area.height - lines.count - 1
         if room > 0, node.values > 0 {
             lines.append(("recent values", theme.dim))
@@ -148,6 +161,22 @@ public enum DetailView {
             return ["  \(Format.time(time))  \(node.lastValue ?? "")"]
         }
         return found.map { "  \(Format.time($0.event.time))  \($0.event.text.isEmpty ? "(not described)" : $0.event.text)" }
+    }
+
+    /// "made at Feed.swift:88  in Feed.start()"; for a stage that shows its pipeline's,
+    /// "pipeline #1 made at …".
+    static func locationLine(_ placed: StageLocation) -> String {
+        let location = placed.location
+        let verb = location.hasLine || location.function == nil ? "at " : "in "
+        return (placed.isInherited ? "pipeline #\(placed.from) made " : "made ") + verb + describe(location)
+    }
+
+    /// "Feed.swift:88  in Feed.start()"; without a line "Feed.start() (MyApp)"; without
+    /// symbols "MyApp+0x1f2c".
+    static func describe(_ location: SourceLocation) -> String {
+        if location.hasLine { return location.short + (location.function.map { "  in \($0)" } ?? "") }
+        if let function = location.function { return function + (location.image.map { " (\($0))" } ?? "") }
+        return location.short
     }
 
     /// "finished", "cancelled by inspector", "failed" (the error has its own line).

@@ -48,7 +48,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("f")], label: "f", action: .toggleLogFilter,
                    help: "event log: only the selected stage, or all", hint: nil),
         KeyBinding(keys: [.character("/")], label: "/", action: .startFilter,
-                   help: "filter: substring or regex on operator, types, last value (n N: next match)", hint: "/ filter"),
+                   help: "filter: substring or regex on operator, types, last value, location (n N: next match)", hint: "/ filter"),
         KeyBinding(keys: [.character("x")], label: "x", action: .toggleEnded,
                    help: "hide or show ended stages: whole pipelines and a live one's ended inners", hint: nil),
         KeyBinding(keys: [.character("v")], label: "v", action: .toggleWatch,

@@ -6,26 +6,26 @@ import TerminalKit
 /// ended siblings alike share one row (`▸ Future ×18`, see ``StageGroup``).
 ///
 /// Columns: fold marker and operator (roots also name their subscriber), status glyph
-/// and word, demand requested, demand outstanding, values delivered. Stages that share
+/// and word, demand requested, demand outstanding, values delivered, and where the
+/// stage was made (its own location, or dimmed, its pipeline's), when any stage on
+/// screen has one and the pane is wide enough (``TreeColumns``). Stages that share
 /// one subscription object (Map and Filter pass their upstream's through) are marked
 /// `≡N`, N being the stage that owns it. The selected row is reversed.
 public enum TreeView {
-    static let statusWidth = 14
-    static let demandWidth = 6
-    static let outstandingWidth = 5
-    static let valuesWidth = 7
-
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard area.height >= 2, area.width >= 20 else { return }
-        let rightWidth = statusWidth + demandWidth + outstandingWidth + valuesWidth + 2
-        let labelWidth = max(8, area.width - rightWidth)
-        let header = Format.pad("STAGE", labelWidth) + Format.pad("STATUS", statusWidth)
-            + Format.pad("REQ", demandWidth, right: true) + Format.pad("OUT", outstandingWidth, right: true)
-            + Format.pad("VALUES", valuesWidth + 1, right: true)
-        buffer.putTruncated(header, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
-
         let rows = state.tree.rows
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
+        let (_, visible) = visibleRows(state, height: body.height)
+        let graph = state.history.graph
+        let locations = visible.map { $0.ownerHeader == nil && $0.group?.id.key.isOwner != true
+            ? graph.location(of: $0.group?.newest ?? $0.id) : nil }
+        let columns = TreeColumns(width: area.width,
+                                  locationWidth: locations.map { $0?.location.short.terminalWidth ?? 0 }.max() ?? 0)
+        let labelWidth = columns.label
+        buffer.putTruncated(columns.header, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim,
+                            glyphs: theme.glyphs)
+
         if rows.isEmpty {
             let lines = state.session.connection == .connecting
                 ? [theme.text("Waiting for the program…")]
@@ -37,24 +37,26 @@ public enum TreeView {
             return
         }
         let selected = state.tree.current
-        let (_, visible) = visibleRows(state, height: body.height)
         for (line, row) in visible.enumerated() {
-            guard let node = state.history.graph[row.id] else { continue }
+            guard let node = graph[row.id] else { continue }
             let y = body.y + line
+            if columns.location > 0, let placed = locations[line] {
+                renderLocation(placed, columns: columns, theme: theme, y: y, x: body.x, into: &buffer)
+            }
             if row.isReference {
-                renderReference(node, row: row, theme: theme, y: y, x: body.x, labelWidth: labelWidth, into: &buffer)
+                renderReference(node, row: row, columns: columns, theme: theme, y: y, x: body.x, into: &buffer)
                 continue
             }
             if let group = row.group, group.id.key.isOwner {
                 renderOwners(group, row: row, state: state, theme: theme, y: y, x: body.x, width: body.width, into: &buffer)
             } else if let group = row.group {
-                renderGroup(group, row: row, state: state, theme: theme, y: y, x: body.x, labelWidth: labelWidth,
+                renderGroup(group, row: row, state: state, columns: columns, theme: theme, y: y, x: body.x,
                             into: &buffer)
             } else if let owner = row.ownerHeader {
                 renderOwner(owner, row: row, state: state, theme: theme, y: y, x: body.x, width: body.width, into: &buffer)
                 continue
             } else {
-                renderRow(node, row: row, state: state, theme: theme, y: y, x: body.x, labelWidth: labelWidth, into: &buffer)
+                renderRow(node, row: row, state: state, columns: columns, theme: theme, y: y, x: body.x, into: &buffer)
             }
             if row.selection == selected {
                 buffer.setStyle(Rect(x: body.x, y: y, width: body.width, height: 1)) { $0.reverse = true }
@@ -65,8 +67,9 @@ public enum TreeView {
     /// Ended siblings alike, as one row: `▸ Future ×18`, their shared status, and the
     /// totals, all computed when the rows were derived (never by walking the members).
     /// A `⚠` when a closed group holds a stage with a warning.
-    private static func renderGroup(_ group: StageGroup, row: TreeRow, state: AppState, theme: Theme, y: Int, x: Int,
-                                    labelWidth: Int, into buffer: inout ScreenBuffer) {
+    private static func renderGroup(_ group: StageGroup, row: TreeRow, state: AppState, columns: TreeColumns,
+                                    theme: Theme, y: Int, x: Int, into buffer: inout ScreenBuffer) {
+        let labelWidth = columns.label
         guard let newest = state.history.graph[group.newest] else { return }
         let marker = row.isCollapsed ? theme.glyphs.folded : theme.glyphs.unfolded
         var cx = x
@@ -87,12 +90,12 @@ public enum TreeView {
         }
         var rx = x + labelWidth
         let status = group.status ?? newest.status
-        buffer.put(Format.pad(theme.glyph(status) + " " + status.rawValue, statusWidth), x: rx, y: y,
-                   style: theme.style(status), maxWidth: statusWidth)
-        rx += statusWidth
-        buffer.put(Format.pad(Format.demand(group.requested, theme: theme), demandWidth, right: true), x: rx, y: y)
-        rx += demandWidth + outstandingWidth
-        buffer.put(Format.pad(Format.count(group.values), valuesWidth + 1, right: true), x: rx, y: y)
+        let word = theme.glyph(status) + (columns.spellsStatus ? " " + status.rawValue : "")
+        buffer.put(Format.pad(word, columns.status), x: rx, y: y, style: theme.style(status), maxWidth: columns.status)
+        rx += columns.status
+        buffer.put(Format.pad(Format.demand(group.requested, theme: theme), TreeColumns.demand, right: true), x: rx, y: y)
+        rx += TreeColumns.demand + TreeColumns.outstanding
+        buffer.put(Format.pad(Format.count(group.values), TreeColumns.values + 1, right: true), x: rx, y: y)
     }
 
     /// Released owners of one name whose pipelines all ended, as one heading:
@@ -105,8 +108,9 @@ public enum TreeView {
         buffer.putTruncated(text, x: x, y: y, maxWidth: width, style: theme.dim, glyphs: theme.glyphs)
     }
 
-    private static func renderRow(_ node: NodeSummary, row: TreeRow, state: AppState, theme: Theme, y: Int, x: Int,
-                                  labelWidth: Int, into buffer: inout ScreenBuffer) {
+    private static func renderRow(_ node: NodeSummary, row: TreeRow, state: AppState, columns: TreeColumns,
+                                  theme: Theme, y: Int, x: Int, into buffer: inout ScreenBuffer) {
+        let labelWidth = columns.label
         let marker = row.hasChildren ? (row.isCollapsed ? theme.glyphs.folded : theme.glyphs.unfolded) : theme.glyphs.leaf
         var cx = x
         cx += buffer.put(indent(row.depth, labelWidth: labelWidth) + marker + " ", x: cx, y: y, maxWidth: labelWidth)
@@ -141,16 +145,17 @@ public enum TreeView {
             buffer.putTruncated(" orphaned", x: cx, y: y, maxWidth: x + labelWidth - cx - 1,
                                 style: theme.style(.cancelled), glyphs: theme.glyphs)
         }
-        renderColumns(node, theme: theme, y: y, x: x + labelWidth, into: &buffer)
+        renderColumns(node, columns: columns, theme: theme, y: y, x: x + labelWidth, into: &buffer)
     }
 
     /// A shared upstream shown again under another branch: it names the stage and
     /// points to where its own row is.
-    private static func renderReference(_ node: NodeSummary, row: TreeRow, theme: Theme, y: Int, x: Int,
-                                        labelWidth: Int, into buffer: inout ScreenBuffer) {
+    private static func renderReference(_ node: NodeSummary, row: TreeRow, columns: TreeColumns, theme: Theme,
+                                        y: Int, x: Int, into buffer: inout ScreenBuffer) {
+        let labelWidth = columns.label
         let text = indent(row.depth, labelWidth: labelWidth) + theme.text("↗ ") + "#\(node.id) \(node.operatorName) (shared upstream)"
         buffer.putTruncated(text, x: x, y: y, maxWidth: labelWidth - 1, style: theme.dim, glyphs: theme.glyphs)
-        renderColumns(node, theme: theme, y: y, x: x + labelWidth, into: &buffer)
+        renderColumns(node, columns: columns, theme: theme, y: y, x: x + labelWidth, into: &buffer)
     }
 
     /// An owner's heading: its name, how many pipelines it holds, and whether it was
@@ -190,16 +195,26 @@ public enum TreeView {
         String(repeating: " ", count: min(depth * 2, labelWidth / 2))
     }
 
-    private static func renderColumns(_ node: NodeSummary, theme: Theme, y: Int, x: Int, into buffer: inout ScreenBuffer) {
+    /// Where the stage was made: its own location plain, its pipeline's dimmed.
+    private static func renderLocation(_ placed: StageLocation, columns: TreeColumns, theme: Theme, y: Int, x: Int,
+                                       into buffer: inout ScreenBuffer) {
+        let column = x + columns.label + columns.status + TreeColumns.demand + TreeColumns.outstanding
+            + TreeColumns.values + 2
+        buffer.put(columns.fit(placed.location, ellipsis: theme.glyphs.ellipsis), x: column, y: y,
+                   style: placed.isInherited ? theme.dim : .plain, maxWidth: columns.location)
+    }
+
+    private static func renderColumns(_ node: NodeSummary, columns: TreeColumns, theme: Theme, y: Int, x: Int,
+                                      into buffer: inout ScreenBuffer) {
         var rx = x
-        let status = theme.glyph(node.status) + " " + node.status.rawValue
-        buffer.put(Format.pad(status, statusWidth), x: rx, y: y, style: theme.style(node.status), maxWidth: statusWidth)
-        rx += statusWidth
-        buffer.put(Format.pad(Format.demand(node.requested, theme: theme), demandWidth, right: true), x: rx, y: y)
-        rx += demandWidth
+        let status = theme.glyph(node.status) + (columns.spellsStatus ? " " + node.status.rawValue : "")
+        buffer.put(Format.pad(status, columns.status), x: rx, y: y, style: theme.style(node.status), maxWidth: columns.status)
+        rx += columns.status
+        buffer.put(Format.pad(Format.demand(node.requested, theme: theme), TreeColumns.demand, right: true), x: rx, y: y)
+        rx += TreeColumns.demand
         let outstanding = node.status.isTerminal ? "" : Format.demand(node.outstanding, theme: theme)
-        buffer.put(Format.pad(outstanding, outstandingWidth, right: true), x: rx, y: y)
-        rx += outstandingWidth
-        buffer.put(Format.pad(Format.count(node.values), valuesWidth + 1, right: true), x: rx, y: y)
+        buffer.put(Format.pad(outstanding, TreeColumns.outstanding, right: true), x: rx, y: y)
+        rx += TreeColumns.outstanding
+        buffer.put(Format.pad(Format.count(node.values), TreeColumns.values + 1, right: true), x: rx, y: y)
     }
 }

@@ -19,7 +19,7 @@ public enum BatchPacking {
     /// column on every append.
     public static func pack(_ batch: EventBatch, table: inout StringTable) -> WirePackedBatch {
         var p = WirePackedBatch()
-        if table.needsReset(forUpTo: batch.nodes.count * 4) {
+        if table.needsReset(forUpTo: batch.nodes.count * 4 + locationStrings(batch.nodes)) {
             table.removeAll()
             p.resetStrings = true
         }
@@ -37,6 +37,7 @@ public enum BatchPacking {
             threads.append(table.id(for: info.thread, added: &added))
             created.append(info.createdNanos)
         }
+        packLocations(infos, into: &p, table: &table, added: &added)
         p.newStrings = added
         p.nodeIds = ids
         p.nodeParents = parents
@@ -105,6 +106,7 @@ public enum BatchPacking {
                 publisherType: try table.string(types[i]), subscriber: try table.string(subscribers[i]),
                 thread: try table.string(threads[i]), createdNanos: created[i]))
         }
+        try unpackLocations(p, into: &infos, table: table)
 
         let kinds = p.kinds, nodeDeltas = p.nodeDeltas, timeDeltas = p.timeDeltas
         let demandColumn = p.demands, otherColumn = p.others, causeColumn = p.causes

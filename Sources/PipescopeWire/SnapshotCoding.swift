@@ -5,7 +5,9 @@ import PipescopeGraph
 extension NodeInfo {
     public init(wire info: WireNodeInfo) {
         self.init(id: info.id, parent: info.parent, operatorName: info.operator, publisherType: info.publisherType,
-                  subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNs)
+                  subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNs,
+                  location: info.hasLocation ? SourceLocation(wire: info.location) : nil,
+                  frames: info.frames.map(SourceLocation.init(wire:)))
     }
 
     public var wire: WireNodeInfo {
@@ -17,7 +19,26 @@ extension NodeInfo {
         i.subscriber = subscriber
         i.thread = thread
         i.createdNs = createdNanos
+        if let location { i.location = location.wire }
+        i.frames = frames.map(\.wire)
         return i
+    }
+}
+
+extension SourceLocation {
+    public init(wire l: WireSourceLocation) {
+        self.init(file: l.file, line: Int(l.line), function: l.function, image: l.image,
+                  offset: l.offset == 0 ? nil : l.offset)
+    }
+
+    public var wire: WireSourceLocation {
+        var l = WireSourceLocation()
+        l.file = file ?? ""
+        l.line = UInt32(clamping: line ?? 0)
+        l.function = function ?? ""
+        l.image = image ?? ""
+        l.offset = offset ?? 0
+        return l
     }
 }
 

@@ -23,12 +23,7 @@ final class DebuggerWalkthroughTests: XCTestCase {
 
     /// The sum of the VALUES column of the tree.
     private func totalValues(_ screen: String) -> Int {
-        screen.split(separator: "\n").compactMap { line -> Int? in
-            let tree = line.components(separatedBy: "││").first ?? ""
-            guard tree.contains("active") || tree.contains("finished") || tree.contains("cancelled") || tree.contains("failed")
-            else { return nil }
-            return tree.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "│"))) }.last
-        }.reduce(0, +)
+        screen.split(separator: "\n").compactMap { TerminalSession.valuesColumn(of: $0) }.reduce(0, +)
     }
 
     func testPauseStepGoBackThenCancelTheTicker() throws {

@@ -50,15 +50,22 @@ final class TerminalSession {
     /// The values column of the first row whose label starts with `label`.
     static func values(of label: String, in screen: String) -> Int? {
         for line in screen.split(separator: "\n") where line.contains(label) {
-            // The tree pane only (the timeline may sit to its right); VALUES is its last column.
-            let tree = line.components(separatedBy: "││")[0]
-            let fields = tree.split(whereSeparator: { $0 == " " || $0 == "│" })
-            if fields.contains(where: { $0 == "active" || $0 == "finished" || $0 == "cancelled" || $0 == "failed" }),
-               let last = fields.last {
-                return Int(last)
-            }
+            if let values = valuesColumn(of: line) { return values }
         }
         return nil
+    }
+
+    /// The VALUES column of a tree row (nil for a line that is not one). The tree pane
+    /// only (the timeline may sit to its right); VALUES is its last number, before the
+    /// LOCATION column when there is one. A stage row has a status, spelt out or, when
+    /// the pane makes room for LOCATION, as its glyph alone.
+    static func valuesColumn<S: StringProtocol>(of line: S) -> Int? {
+        let tree = line.components(separatedBy: "││")[0]
+        var fields = tree.split(whereSeparator: { $0 == " " || $0 == "│" })
+        if let last = fields.last, last.contains(":") { fields.removeLast() }
+        let statuses: Set<Substring> = ["active", "finished", "cancelled", "failed", "subscribing", "●", "✓", "✗", "⊘", "○"]
+        guard fields.contains(where: statuses.contains), let last = fields.last else { return nil }
+        return Int(last)
     }
 }
 

@@ -9,7 +9,7 @@ import XCTest
 final class SnapshotJSONTests: XCTestCase {
     private let nodeKeys: Set<String> = [
         "id", "parent", "operator", "publisherType", "subscriber", "status", "demand", "values", "lastValue",
-        "cause", "error", "sharedWith", "orphaned", "feeds", "owner",
+        "cause", "error", "sharedWith", "orphaned", "feeds", "owner", "location", "frames", "locationFrom",
     ]
 
     private func parse(_ graph: Graph) throws -> (document: [String: Any], nodes: [[String: Any]]) {

@@ -40,15 +40,24 @@ public struct BatchBuilder {
 
     // MARK: - Events
 
-    /// A new stage: its NodeInfo plus an EVENT_SUBSCRIBE.
+    /// A new stage: its NodeInfo plus an EVENT_SUBSCRIBE; `location` and `frames`: where
+    /// the program made it, as a probe sends it for a root or an inner publisher.
     public mutating func subscribe(
         _ id: NodeID, parent: NodeID = 0, op: String, type: String? = nil,
-        subscriber: String, thread: String = "main"
+        subscriber: String, thread: String = "main", location: SourceLocation? = nil, frames: [SourceLocation] = []
     ) {
-        batch.nodes.append(BatchFixtures.info(
-            id: id, parent: parent, op: op, type: type ?? op, subscriber: subscriber,
-            thread: thread, created: now))
+        var info = BatchFixtures.info(id: id, parent: parent, op: op, type: type ?? op, subscriber: subscriber,
+                                      thread: thread, created: now)
+        info.location = location
+        info.frames = frames
+        batch.nodes.append(info)
         add(.subscribe, id)
+    }
+
+    /// Where the program made a stage, as a debug build describes it:
+    /// `/src/Feed/<file>:<line>` in `function`.
+    public static func at(_ file: String, _ line: Int, _ function: String = "Feed.start()") -> SourceLocation {
+        SourceLocation(file: "/src/Feed/" + file, line: line, function: function, image: "FeedApp", offset: 0x1000)
     }
 
     /// The stage received its subscription; `owner` is the stage that owns it (0 = itself).

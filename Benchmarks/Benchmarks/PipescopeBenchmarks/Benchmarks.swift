@@ -89,9 +89,10 @@ final class Bench: @unchecked Sendable {
         }
     }
 
-    /// A probe flushed every 25 ms on its own thread, as Pipescope.start() runs it.
-    func startProbe() {
-        let probe = Probe()
+    /// A probe flushed every 25 ms on its own thread, as Pipescope.start() runs it;
+    /// `locations`: it records where pipelines are made (the default).
+    func startProbe(locations: Bool = true) {
+        let probe = Probe(locations: locations)
         probe.enable()
         self.probe = probe
         running = true
@@ -165,6 +166,10 @@ let benchmarks: @Sendable () -> Void = {
             bench.probe?.captureEveryValue(of: Set(bench.probe?.graph.nodes.keys.map { $0 } ?? []))
         }
     }
+
+    // MARK: - Locations: subscribing with and without them, and ways to capture a stack
+
+    locationBenchmarks()
 
     // MARK: - Wire: pack, frame, decode and unpack one batch of 10,000 events
 

@@ -16,7 +16,9 @@
 /// BatchTrailer, which both sides copy whole. Neither side folds these messages: the probe
 /// packs its own event types into them when it writes a frame, and the inspector unpacks a
 /// frame into its own types when it reads one. Readers still accept version 1's EventBatch
-/// and version 2's trailer fields, in recordings made by those versions.
+/// and version 2's trailer fields, in recordings made by those versions. Source
+/// locations (NodeInfo.location, PackedBatch's location columns) were added to version 3
+/// as new fields that older readers skip, so they need no version of their own.
 ///
 /// A probe (the Pipescope library inside a program) and an inspector (the `pipescope`
 /// terminal app, or `pipescope snapshot`) talk over a local stream socket. Every message
@@ -464,6 +466,59 @@ public nonisolated struct Pipescope_V1_NodeInfo: Sendable {
 
   /// wall clock
   public var createdNs: Int64 = 0
+
+  /// Where the program made this stage: for a root, the line that called sink, assign or
+  /// subscribe; for an inner publisher subscribed while a value was delivered (flatMap,
+  /// catch, retry), the program's line that sent that value. Absent for the other
+  /// stages: they were made inside their downstream's subscribe, so they are where their
+  /// pipeline is, and the inspector looks downstream for it rather than receiving the same
+  /// location once per stage. The probe symbolizes it (file and line from the program's
+  /// debug information) before sending, so a recording replays with its locations on a
+  /// machine that does not have the program's binary.
+  /// Added in version 3 without a version bump: older readers skip unknown fields, and a
+  /// stage without it simply has no location.
+  public var location: Pipescope_V1_SourceLocation {
+    get {_location ?? Pipescope_V1_SourceLocation()}
+    set {_location = newValue}
+  }
+  /// Returns true if `location` has been explicitly set.
+  public var hasLocation: Bool {self._location != nil}
+  /// Clears the value of `location`. Subsequent reads from it will return its default value.
+  public mutating func clearLocation() {self._location = nil}
+
+  /// The program's frames that called `location`, nearest first (a few at most): which
+  /// caller it was, when a helper function builds pipelines for several.
+  public var frames: [Pipescope_V1_SourceLocation] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _location: Pipescope_V1_SourceLocation? = nil
+}
+
+/// A place in the program's code. How much of it is known depends on the binary: a debug
+/// build has all of it; a build without debug information has no file or line; a stripped
+/// one has no function either, and only the image and offset say where.
+public nonisolated struct Pipescope_V1_SourceLocation: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the source file's path as compiled; empty without debug info
+  public var file: String = String()
+
+  /// 0 without debug information
+  public var line: UInt32 = 0
+
+  /// demangled, without its module: "Feed.start()"; empty without symbols
+  public var function: String = String()
+
+  /// the binary's file name: "MyApp", "libFeed.so"
+  public var image: String = String()
+
+  /// the code's offset in the image
+  public var offset: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -934,6 +989,47 @@ public nonisolated struct Pipescope_V1_PackedBatch: @unchecked Sendable {
   /// Clears the value of `trailer`. Subsequent reads from it will return its default value.
   public mutating func clearTrailer() {_uniqueStorage()._trailer = nil}
 
+  /// Source locations of the batch's new stages (NodeInfo.location and frames), added in
+  /// version 3 without a version bump: older readers skip these fields, and a batch
+  /// without them (an older probe, a recording) has stages without locations.
+  /// One entry per stage as in the node_* columns, or none at all: how many locations
+  /// the stage has in the location_* columns: 0 none, 1 its own, 1 + n its own and n
+  /// callers. Columns for the same reason as the events': a program that subscribes in a
+  /// loop sends thousands of these.
+  public var nodeLocationCounts: [UInt32] {
+    get {_storage._nodeLocationCounts}
+    set {_uniqueStorage()._nodeLocationCounts = newValue}
+  }
+
+  /// One entry per location, the stages' in order, each stage's own first and then its
+  /// callers. Files, functions and images are string ids: one helper makes the same
+  /// location for every pipeline it builds, and each distinct name travels once.
+  public var locationFiles: [UInt32] {
+    get {_storage._locationFiles}
+    set {_uniqueStorage()._locationFiles = newValue}
+  }
+
+  /// 0 = no line
+  public var locationLines: [UInt32] {
+    get {_storage._locationLines}
+    set {_uniqueStorage()._locationLines = newValue}
+  }
+
+  public var locationFunctions: [UInt32] {
+    get {_storage._locationFunctions}
+    set {_uniqueStorage()._locationFunctions = newValue}
+  }
+
+  public var locationImages: [UInt32] {
+    get {_storage._locationImages}
+    set {_uniqueStorage()._locationImages = newValue}
+  }
+
+  public var locationOffsets: [UInt64] {
+    get {_storage._locationOffsets}
+    set {_uniqueStorage()._locationOffsets = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1268,7 +1364,7 @@ nonisolated extension Pipescope_V1_Error: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NodeInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}parent\0\u{1}operator\0\u{3}publisher_type\0\u{1}subscriber\0\u{1}thread\0\u{3}created_ns\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}parent\0\u{1}operator\0\u{3}publisher_type\0\u{1}subscriber\0\u{1}thread\0\u{3}created_ns\0\u{1}location\0\u{1}frames\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1283,12 +1379,18 @@ nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobu
       case 5: try { try decoder.decodeSingularStringField(value: &self.subscriber) }()
       case 6: try { try decoder.decodeSingularStringField(value: &self.thread) }()
       case 7: try { try decoder.decodeSingularInt64Field(value: &self.createdNs) }()
+      case 8: try { try decoder.decodeSingularMessageField(value: &self._location) }()
+      case 9: try { try decoder.decodeRepeatedMessageField(value: &self.frames) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if self.id != 0 {
       try visitor.visitSingularUInt64Field(value: self.id, fieldNumber: 1)
     }
@@ -1310,6 +1412,12 @@ nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobu
     if self.createdNs != 0 {
       try visitor.visitSingularInt64Field(value: self.createdNs, fieldNumber: 7)
     }
+    try { if let v = self._location {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    } }()
+    if !self.frames.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.frames, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1321,6 +1429,58 @@ nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobu
     if lhs.subscriber != rhs.subscriber {return false}
     if lhs.thread != rhs.thread {return false}
     if lhs.createdNs != rhs.createdNs {return false}
+    if lhs._location != rhs._location {return false}
+    if lhs.frames != rhs.frames {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_SourceLocation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SourceLocation"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}file\0\u{1}line\0\u{1}function\0\u{1}image\0\u{1}offset\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.file) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.line) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.function) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.image) }()
+      case 5: try { try decoder.decodeSingularUInt64Field(value: &self.offset) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.file.isEmpty {
+      try visitor.visitSingularStringField(value: self.file, fieldNumber: 1)
+    }
+    if self.line != 0 {
+      try visitor.visitSingularUInt32Field(value: self.line, fieldNumber: 2)
+    }
+    if !self.function.isEmpty {
+      try visitor.visitSingularStringField(value: self.function, fieldNumber: 3)
+    }
+    if !self.image.isEmpty {
+      try visitor.visitSingularStringField(value: self.image, fieldNumber: 4)
+    }
+    if self.offset != 0 {
+      try visitor.visitSingularUInt64Field(value: self.offset, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_SourceLocation, rhs: Pipescope_V1_SourceLocation) -> Bool {
+    if lhs.file != rhs.file {return false}
+    if lhs.line != rhs.line {return false}
+    if lhs.function != rhs.function {return false}
+    if lhs.image != rhs.image {return false}
+    if lhs.offset != rhs.offset {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1849,7 +2009,7 @@ nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PackedBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{1}trailer\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{1}trailer\0\u{3}node_location_counts\0\u{3}location_files\0\u{3}location_lines\0\u{3}location_functions\0\u{3}location_images\0\u{3}location_offsets\0")
 
   fileprivate class _StorageClass {
     var _resetStrings: Bool = false
@@ -1878,6 +2038,12 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
     var _pending: [Pipescope_V1_PendingEvent] = []
     var _resumedBecause: String = String()
     var _trailer: Pipescope_V1_BatchTrailer? = nil
+    var _nodeLocationCounts: [UInt32] = []
+    var _locationFiles: [UInt32] = []
+    var _locationLines: [UInt32] = []
+    var _locationFunctions: [UInt32] = []
+    var _locationImages: [UInt32] = []
+    var _locationOffsets: [UInt64] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -1914,6 +2080,12 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
       _pending = source._pending
       _resumedBecause = source._resumedBecause
       _trailer = source._trailer
+      _nodeLocationCounts = source._nodeLocationCounts
+      _locationFiles = source._locationFiles
+      _locationLines = source._locationLines
+      _locationFunctions = source._locationFunctions
+      _locationImages = source._locationImages
+      _locationOffsets = source._locationOffsets
     }
   }
 
@@ -1958,6 +2130,12 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         case 24: try { try decoder.decodeRepeatedMessageField(value: &_storage._pending) }()
         case 25: try { try decoder.decodeSingularStringField(value: &_storage._resumedBecause) }()
         case 26: try { try decoder.decodeSingularMessageField(value: &_storage._trailer) }()
+        case 27: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._nodeLocationCounts) }()
+        case 28: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._locationFiles) }()
+        case 29: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._locationLines) }()
+        case 30: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._locationFunctions) }()
+        case 31: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._locationImages) }()
+        case 32: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._locationOffsets) }()
         default: break
         }
       }
@@ -2048,6 +2226,24 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
       try { if let v = _storage._trailer {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 26)
       } }()
+      if !_storage._nodeLocationCounts.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._nodeLocationCounts, fieldNumber: 27)
+      }
+      if !_storage._locationFiles.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._locationFiles, fieldNumber: 28)
+      }
+      if !_storage._locationLines.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._locationLines, fieldNumber: 29)
+      }
+      if !_storage._locationFunctions.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._locationFunctions, fieldNumber: 30)
+      }
+      if !_storage._locationImages.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._locationImages, fieldNumber: 31)
+      }
+      if !_storage._locationOffsets.isEmpty {
+        try visitor.visitPackedUInt64Field(value: _storage._locationOffsets, fieldNumber: 32)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2083,6 +2279,12 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         if _storage._pending != rhs_storage._pending {return false}
         if _storage._resumedBecause != rhs_storage._resumedBecause {return false}
         if _storage._trailer != rhs_storage._trailer {return false}
+        if _storage._nodeLocationCounts != rhs_storage._nodeLocationCounts {return false}
+        if _storage._locationFiles != rhs_storage._locationFiles {return false}
+        if _storage._locationLines != rhs_storage._locationLines {return false}
+        if _storage._locationFunctions != rhs_storage._locationFunctions {return false}
+        if _storage._locationImages != rhs_storage._locationImages {return false}
+        if _storage._locationOffsets != rhs_storage._locationOffsets {return false}
         return true
       }
       if !storagesAreEqual {return false}

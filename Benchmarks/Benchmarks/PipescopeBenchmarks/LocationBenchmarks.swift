@@ -1,0 +1,139 @@
+import Benchmark
+import CPipescopeLocations
+import Foundation
+@preconcurrency import OpenCombine
+import Pipescope
+import Runtime
+
+// What recording where pipelines were made costs: subscribing and cancelling a
+// three-stage pipeline with and without it, and the ways of capturing a call stack that
+// were measured to choose one. See README.md, Performance.
+
+/// `subject → map → filter → sink`, subscribed and cancelled: one iteration.
+@inline(never)
+func subscribeAndCancel(_ subject: PassthroughSubject<Int, Never>) {
+    let c = subject.map { $0 &+ 1 }.filter { $0 != 0 }.sink { _ in }
+    c.cancel()
+}
+
+/// Runs `body` `depth` frames further down the stack: a root subscription is a dozen
+/// frames into OpenCombine and Pipescope, below the program's own.
+@inline(never)
+func atDepth(_ depth: Int, _ body: () -> Int) -> Int {
+    depth == 0 ? body() : atDepth(depth - 1, body) &+ 1
+}
+
+enum StackCapture {
+    static let frames: Int32 = 40
+    /// glibc's backtrace(3), through dlsym (Swift's Glibc module does not import execinfo.h).
+    typealias Backtrace = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?, Int32) -> Int32
+    static let glibc: Backtrace = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "backtrace")!,
+                                                to: Backtrace.self)
+    nonisolated(unsafe) static var images: ImageMap?
+    nonisolated(unsafe) static var low: UInt = 0
+    nonisolated(unsafe) static var high: UInt = 0
+
+    static func framePointers() -> Int {
+        withUnsafeTemporaryAllocation(of: UInt.self, capacity: Int(frames)) { buffer in
+            Int(pipescope_return_addresses(buffer.baseAddress, frames, low, high))
+        }
+    }
+
+    static func backtrace() -> Int {
+        withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: Int(frames)) { buffer in
+            Int(glibc(buffer.baseAddress, frames))
+        }
+    }
+
+    static func runtime() -> Int {
+        let trace = try? Runtime.Backtrace.capture(algorithm: .fast, limit: Int(frames), offset: 0, top: 0, images: images)
+        return trace == nil ? 0 : 1
+    }
+}
+
+/// What the first pipelines cost the flush thread: reading this binary's symbols and
+/// indexing its line tables, then one new call site. Printed once, before the runs.
+func measureFirstSymbolization() {
+    let probe = Probe()
+    probe.enable()
+    defer { probe.disable() }
+    let subject = PassthroughSubject<Int, Never>()
+    func timed(_ body: () -> Void) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+    let first = subject.sink { _ in }
+    let cold = timed { probe.flush() }
+    let second = subject.map { $0 }.sink { _ in }
+    let newSite = timed { probe.flush() }
+    let again = subject.map { $0 }.sink { _ in }
+    let cached = timed { probe.flush() }
+    let path = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    let binary = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    let located = probe.graph.nodes.values.compactMap(\.location).first?.short ?? "none"
+    print("locations: first flush with a pipeline \(String(format: "%.1f", cold)) ms (this binary's symbols and "
+        + "line index, \(binary / 1_000_000) MB), a new call site \(String(format: "%.2f", newSite)) ms, "
+        + "a known one \(String(format: "%.3f", cached)) ms; e.g. \(located)")
+    withExtendedLifetime((first, second, again)) {}
+}
+
+func locationBenchmarks() {
+    measureFirstSymbolization()
+
+    let subscribe = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .one,
+                                            maxDuration: .seconds(3))
+    func subscribeBenchmark(_ name: String, setup: @escaping @Sendable () -> Void) {
+        Benchmark("subscribe/3-stage pipeline \(name)", configuration: subscribe) { benchmark in
+            let subject = bench.subject
+            for _ in benchmark.scaledIterations { subscribeAndCancel(subject) }
+        } setup: {
+            bench.subject = PassthroughSubject<Int, Never>()
+            setup()
+        } teardown: {
+            bench.stop("subscribe \(name)")
+        }
+    }
+    subscribeBenchmark("1 no hook") {}
+    subscribeBenchmark("2 empty hook (floor)") {
+        bench.hook = EmptyHandler()
+        bench.hook?.enable()
+    }
+    subscribeBenchmark("3 pipescope, locations off") { bench.startProbe(locations: false) }
+    subscribeBenchmark("4 pipescope, locations on (default)") { bench.startProbe(locations: true) }
+
+    // The value path with locations off, beside the default (on): values walk no stack.
+    Benchmark("value/chain 6 pipescope locations off") { benchmark in
+        bench.send(benchmark.scaledIterations, shape: .chain)
+    } setup: {
+        bench.startProbe(locations: false)
+        bench.buildPipeline(.chain)
+    } teardown: {
+        bench.stop("chain locations off")
+    }
+
+    // Forty frames from 16 frames below the benchmark's own, as the tap asks for them.
+    let capture = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
+                                          maxDuration: .seconds(2))
+    Benchmark("capture/frame-pointer walk (chosen)", configuration: capture) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(atDepth(16, StackCapture.framePointers)) }
+    } setup: {
+        var low: UInt = 0, high: UInt = 0
+        _ = pipescope_thread_stack(&low, &high)
+        (StackCapture.low, StackCapture.high) = (low, high)
+        print("capture: the frame-pointer walk sees \(atDepth(16, StackCapture.framePointers)) frames")
+    }
+    Benchmark("capture/glibc backtrace()", configuration: capture) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(atDepth(16, StackCapture.backtrace)) }
+    } setup: {
+        // The first call loads libgcc's unwinder: not part of a capture.
+        print("capture: backtrace() sees \(atDepth(16, StackCapture.backtrace)) frames")
+    }
+    Benchmark("capture/Swift Runtime Backtrace.capture, ImageMap captured before",
+              configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .one,
+                                   maxDuration: .seconds(2))) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(atDepth(16, StackCapture.runtime)) }
+    } setup: {
+        StackCapture.images = ImageMap.capture()
+    }
+}
