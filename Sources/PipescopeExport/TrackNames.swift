@@ -7,7 +7,10 @@ import PipescopeGraph
 /// #1 PassthroughSubject → Map → Filter → Sink
 /// #1 PassthroughSubject → Map → Filter → Sink · branch 1
 /// #9 Timer → … → Debounce → ReceiveOn → profile avatar → Sink
+/// #12 PassthroughSubject → Map → Sink  (FeedModel.swift:88)
 /// ```
+/// The place in parentheses is where the program made the pipeline, when the tap
+/// recorded it (the root's source location).
 /// A stage named with `pipescopeName("…")` shows its name in place of its operator.
 enum TrackNames {
     static func name(of pipeline: LaneBook.Pipeline, root: NodeInfo?) -> String {
@@ -15,13 +18,8 @@ enum TrackNames {
         if pipeline.chainLength > pipeline.chain.count, operators.count > 1 {
             operators.insert("…", at: 1)
         }
-        let name = "#\(pipeline.root) " + (operators + [pipeline.subscriber]).joined(separator: " → ")
-        // LOCATION: when NodeInfo carries where the program made a stage (a root's
-        // `location`: the sink, assign or subscribe call; being added on another branch
-        // as `NodeInfo.location: SourceLocation?`), the track says where its pipeline was
-        // written: `if let place = root?.location?.short { name += "  (\(place))" }`
-        // ("Feed.swift:88"), and `let name` becomes `var name`. Not on main yet.
-        _ = root
+        var name = "#\(pipeline.root) " + (operators + [pipeline.subscriber]).joined(separator: " → ")
+        if let place = root?.location?.short { name += "  (\(place))" }
         return name
     }
 
