@@ -13,12 +13,15 @@ extension Message {
     /// ```
     ///
     /// Throws ``FrameError`` for a message with no body, or whose columns or string ids do
-    /// not add up. A Welcome of another protocol version becomes a disconnection that
-    /// says so.
+    /// not add up. A Welcome of a protocol version this build cannot read (a newer one)
+    /// becomes a disconnection that says so.
     public init(_ serverMessage: ServerMessage, reader: inout WireStreamReader) throws {
         switch serverMessage.body {
         case .welcome(let w)?:
-            guard w.protocolVersion == ProtocolVersion.current else {
+            // A live probe of another version refuses the Hello before it gets here; a
+            // recording made by an older version is read (its batches' old shapes are
+            // understood), one made by a newer version is not.
+            guard ProtocolVersion.readable.contains(w.protocolVersion) else {
                 self = .disconnected(ProtocolVersion.mismatchMessage(local: ProtocolVersion.current,
                                                                      remote: w.protocolVersion))
                 return

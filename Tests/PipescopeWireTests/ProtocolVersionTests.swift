@@ -18,6 +18,6 @@ final class ProtocolVersionTests: XCTestCase {
 
     func testHelloCarriesTheCurrentVersion() {
         XCTAssertEqual(ClientMessage.hello(client: "x").hello.protocolVersion, ProtocolVersion.current)
-        XCTAssertEqual(ProtocolVersion.current, 2, "version 2: packed batches and the string table")
+        XCTAssertEqual(ProtocolVersion.current, 3, "version 3: a batch says what it says besides its events in one nested BatchTrailer")
     }
 }
