@@ -1,13 +1,16 @@
 import NIOConcurrencyHelpers
 import PipescopeGraph
 
-/// Turns a stage's captured return addresses into its ``SourceLocation`` and callers,
-/// at the flush, on Pipescope's own thread.
+/// Turns the return addresses new stages captured into their ``SourceLocation`` and
+/// callers, without the flush ever waiting for a symbol lookup.
 ///
-/// Each address is symbolized once (``Symbolizer``) and its frames' origins decided once
-/// (``FrameOrigin``); both are cached, up to ``cacheLimit`` addresses (then the cache
-/// starts over). A program builds its pipelines from a few hundred call sites, so after
-/// the first flushes a stage costs a few dictionary lookups.
+/// At each flush, ``locate(_:stack:)`` looks a stage's addresses up in the cache: when
+/// all it needs are there (the usual case once a program's call sites have been seen),
+/// the stage's NodeInfo leaves with its location. Otherwise the stage waits in
+/// ``pending`` and the missing addresses go to the ``SymbolThread``; a later flush finds
+/// them cached and sends the location as a ``LocatedStage``. Each address is symbolized
+/// once (``Symbolizer``) and its frames' origins decided once (``FrameOrigin``), and
+/// cached, up to ``cacheLimit`` addresses (then the cache starts over).
 ///
 /// The location is the first frame that is the program's; ``NodeInfo/frames`` are the
 /// program's next ``callerLimit`` frames. A frame without symbols counts as the
@@ -16,70 +19,149 @@ import PipescopeGraph
 /// someone else's); in a stripped binary no frame can be told apart, and the stage
 /// gets no location.
 ///
-/// Its lock is its own: the tap's registry is never locked while it works, so the
-/// program's threads never wait for a symbol lookup.
+/// Its lock is its own and is held only for dictionary lookups: the tap's registry is
+/// never locked while it works, and the symbol thread takes it only to store results.
 final class Locator: @unchecked Sendable {
     static let callerLimit = 4
     static let cacheLimit = 16_384
+    /// Stages waiting for their addresses at most; a stage beyond it gets no location.
+    /// (A program that builds this many pipelines from call sites never seen before,
+    /// within one symbol lookup, is starting up; the first stages of each site are
+    /// enough to show where its pipelines come from.)
+    static let pendingLimit = 16_384
+    /// Addresses looked at in one step: most stacks leave Pipescope and OpenCombine
+    /// within the first dozen frames, and the rest need not be symbolized.
+    static let chunk = 12
 
     private struct Resolved {
         var frames: [(frame: SymbolFrame, origin: FrameOrigin)]
     }
 
+    private struct Pending {
+        var node: NodeID
+        var addresses: [UInt]
+    }
+
+    private enum Lookup {
+        case located(SourceLocation?, [SourceLocation])
+        case waiting(for: [UInt])
+    }
+
     private let lock = NIOLock()
     private let symbolizer = Symbolizer.shared
+    private let worker = SymbolThread.shared
     private var cache: [UInt: Resolved] = [:]
-    /// Tests: called while a stack is being resolved (to check the tap is not held up).
-    var whileResolving: (@Sendable () -> Void)?
+    /// Addresses given to the symbol thread and not stored yet.
+    private var requested: Set<UInt> = []
+    private var pending: [Pending] = []
+    private var hook: (@Sendable () -> Void)?
 
-    /// The location and callers the addresses (nearest first) point at; nil and none
-    /// when no frame is the program's.
-    func locate(_ addresses: ArraySlice<UInt>) -> (location: SourceLocation?, frames: [SourceLocation]) {
-        guard !addresses.isEmpty else { return (nil, []) }
-        return lock.withLock {
-            whileResolving?()
-            var found: [SourceLocation] = []
-            var sawPipescope = false
-            // Symbolize in chunks: most stacks leave Pipescope and OpenCombine within the
-            // first dozen frames, and the rest need not be looked at.
-            var start = addresses.startIndex
-            while start < addresses.endIndex, found.count <= Self.callerLimit {
-                let chunk = addresses[start..<min(start + 12, addresses.endIndex)]
-                resolve(Array(chunk))
-                for address in chunk {
-                    for (frame, origin) in cache[address]?.frames ?? [] {
-                        switch origin {
-                        case .pipescope: sawPipescope = true
-                        case .program: found.append(Self.location(frame))
-                        case .unknown where sawPipescope: found.append(Self.location(frame))
-                        default: break
-                        }
+    /// Tests: called on the symbol thread before each lookup (to check that neither the
+    /// program nor the flush waits for it).
+    var whileResolving: (@Sendable () -> Void)? {
+        get { lock.withLock { hook } }
+        set { lock.withLock { hook = newValue } }
+    }
+
+    /// Whether stages flushed so far still wait for their locations.
+    var hasPending: Bool { lock.withLock { !pending.isEmpty } }
+
+    /// At the flush: gives each of `nodes` whose addresses (`stack(i)`, nearest first)
+    /// are known its location and callers, keeps the others pending, and returns the
+    /// locations found since the last flush for stages kept pending before.
+    func locate(_ nodes: inout [NodeInfo], stack: (Int) -> ArraySlice<UInt>) -> [LocatedStage] {
+        lock.withLock {
+            var missing: [UInt] = []
+            var found: [LocatedStage] = []
+            if !pending.isEmpty {
+                var still: [Pending] = []
+                for p in pending {
+                    switch lookUp(p.addresses[...]) {
+                    case .located(let location?, let frames):
+                        found.append(LocatedStage(node: p.node, location: location, frames: frames))
+                    case .located(nil, _):
+                        break
+                    case .waiting(let addresses):
+                        missing += addresses
+                        still.append(p)
                     }
-                    if found.count > Self.callerLimit { break }
                 }
-                start = chunk.endIndex
+                pending = still
             }
-            return (found.first, Array(found.dropFirst().prefix(Self.callerLimit)))
+            for i in nodes.indices {
+                let addresses = stack(i)
+                guard !addresses.isEmpty else { continue }
+                switch lookUp(addresses) {
+                case .located(let location, let frames):
+                    nodes[i].location = location
+                    nodes[i].frames = frames
+                case .waiting(let unknown):
+                    guard pending.count < Self.pendingLimit else { continue }
+                    missing += unknown
+                    pending.append(Pending(node: nodes[i].id, addresses: Array(addresses)))
+                }
+            }
+            request(missing)
+            return found
         }
     }
 
-    /// Loads the program's symbols on this thread now (the Runtime module caches them
-    /// per thread), so the first real flush does not pay for it.
+    /// Has the symbol thread read the program's symbols and line tables now, so the
+    /// first pipelines' locations do not wait for it.
     func warmUp() {
-        symbolizer.warmUp(UInt(bitPattern: unsafeBitCast(Self.anchor, to: Int.self)))
+        let symbolizer = symbolizer
+        worker.run { symbolizer.warmUp(UInt(bitPattern: unsafeBitCast(Self.anchor, to: Int.self))) }
     }
 
     /// A function of Pipescope's, whose address lies in the binary that holds it.
     private static let anchor: @convention(c) () -> Void = {}
 
-    private func resolve(_ addresses: [UInt]) {
-        let missing = addresses.filter { cache[$0] == nil }
-        guard !missing.isEmpty else { return }
-        if cache.count + missing.count > Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
-        let symbols = symbolizer.symbolize(missing)
-        for address in missing {
-            let frames = symbols[address] ?? []
-            cache[address] = Resolved(frames: frames.map { ($0, FrameOrigin($0)) })
+    /// The location and callers `addresses` point at, from the cache; or the addresses
+    /// of the next chunk the cache does not have yet.
+    private func lookUp(_ addresses: ArraySlice<UInt>) -> Lookup {
+        var found: [SourceLocation] = []
+        var sawPipescope = false
+        var start = addresses.startIndex
+        while start < addresses.endIndex, found.count <= Self.callerLimit {
+            let chunk = addresses[start..<min(start + Self.chunk, addresses.endIndex)]
+            let unknown = chunk.filter { cache[$0] == nil }
+            guard unknown.isEmpty else { return .waiting(for: unknown) }
+            for address in chunk {
+                for (frame, origin) in cache[address]?.frames ?? [] {
+                    switch origin {
+                    case .pipescope: sawPipescope = true
+                    case .program: found.append(Self.location(frame))
+                    case .unknown where sawPipescope: found.append(Self.location(frame))
+                    default: break
+                    }
+                }
+                if found.count > Self.callerLimit { break }
+            }
+            start = chunk.endIndex
+        }
+        return .located(found.first, Array(found.dropFirst().prefix(Self.callerLimit)))
+    }
+
+    /// Gives the symbol thread the addresses not asked for yet. Called under the lock.
+    private func request(_ addresses: [UInt]) {
+        let new = addresses.filter { requested.insert($0).inserted }
+        guard !new.isEmpty else { return }
+        let hook = hook, symbolizer = symbolizer
+        worker.run { [weak self] in
+            hook?()
+            let symbols = symbolizer.symbolize(new)
+            let resolved = new.map { Resolved(frames: (symbols[$0] ?? []).map { ($0, FrameOrigin($0)) }) }
+            self?.store(zip(new, resolved))
+        }
+    }
+
+    private func store(_ results: Zip2Sequence<[UInt], [Resolved]>) {
+        lock.withLock {
+            if cache.count + results.underestimatedCount > Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+            for (address, resolved) in results {
+                requested.remove(address)
+                cache[address] = resolved
+            }
         }
     }
 

@@ -9,15 +9,16 @@ import PipescopeGraph
 /// every few milliseconds on its own thread, or directly by tests) turns the buffered
 /// events into one ``EventBatch``, folds it into ``graph`` with the fold the inspector
 /// uses, and returns it for sending. Value texts travel on their value events (see
-/// ``ValueCapture``); the flush formats copied scalars, symbolizes the call stacks new
-/// pipelines captured (``Locator``), and runs no user code. Snapshots
+/// ``ValueCapture``); the flush formats copied scalars, looks up the call stacks new
+/// pipelines captured in the ``Locator``'s cache (never symbolizing: the symbol thread
+/// does, and the location follows in a later batch), and runs no user code. Snapshots
 /// are cut between flushes, so snapshot plus later batches never miss or repeat an event.
 public final class Probe: @unchecked Sendable {
     let registry: StageRegistry
     let tap: Tap
     /// Pause and step (see ``Gate``).
     let gate: Gate
-    /// Symbolizes the call stacks new stages captured, at the flush (see ``Locator``).
+    /// The call stacks new stages captured, as locations (see ``Locator``).
     let locator = Locator()
     private let state = NIOLockedValueBox(State())
     public let retention: Retention
@@ -43,8 +44,10 @@ public final class Probe: @unchecked Sendable {
         self.retention = retention
     }
 
-    /// Starts seeing subscriptions made from now on.
+    /// Starts seeing subscriptions made from now on (and, when it records locations,
+    /// has the symbol thread read the program's symbols).
     public func enable() {
+        if registry.capturesLocations { locator.warmUp() }
         tap.enable()
         ActiveTap.set(registry)
     }
@@ -78,10 +81,10 @@ public final class Probe: @unchecked Sendable {
                                                nodes: &batch.nodes))
         }
         // Node infos reach the batch in the order they were buffered, each with its stack.
-        if batch.nodes.count == buffers.infos.count {
-            for i in batch.nodes.indices where !buffers.stacks[i].isEmpty {
-                (batch.nodes[i].location, batch.nodes[i].frames) = locator.locate(buffers.stack(of: i))
-            }
+        // Only cached addresses are looked at here: the rest are symbolized on the
+        // symbol thread, and their locations go out with a later flush.
+        if batch.nodes.count == buffers.infos.count, !buffers.addresses.isEmpty || locator.hasPending {
+            batch.locations = locator.locate(&batch.nodes) { buffers.stack(of: $0) }
         }
         registry.recycle(consume buffers)
         gate.checkDeadline()
@@ -98,6 +101,20 @@ public final class Probe: @unchecked Sendable {
                 state.graph.prune(now: now, retention: retention)
             }
             return batch
+        }
+    }
+
+    /// Tests: flushes until every stage flushed so far has its location (or is known to
+    /// have none), or `timeout` seconds pass; whether they all settled.
+    @discardableResult
+    func settleLocations(timeout: Double = 60) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while true {
+            flush()
+            guard locator.hasPending else { return true }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return false }
+            SymbolThread.shared.waitUntilIdle(timeout: left)
         }
     }
 

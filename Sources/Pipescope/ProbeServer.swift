@@ -73,12 +73,6 @@ final class ProbeServer: @unchecked Sendable {
         // full, so the buffer drops only when the program outruns the flush itself.
         let loop = channel.eventLoop
         probe.onBufferHalfFull { loop.execute { hub.flush() } }
-        // Read the program's symbols on the flush thread now, not at the first flush
-        // that has a new pipeline in it.
-        if probe.registry.capturesLocations {
-            let locator = probe.locator
-            loop.execute { locator.warmUp() }
-        }
     }
 
     /// One listener's bootstrap. The Unix and TCP listeners share `admission`, so the

@@ -141,7 +141,7 @@ public final class TraceExporter {
             graph.apply(event)
             try observe(event)
         }
-        graph.finish(batch.trailer)
+        graph.finish(batch)
         summary.events += batch.events.count
         if batch.trailer.dropped != dropped {
             dropped = batch.trailer.dropped

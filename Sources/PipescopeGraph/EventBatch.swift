@@ -13,12 +13,16 @@ public struct EventBatch: Hashable, Sendable {
     /// order of those events.
     public var nodes: [NodeInfo] = []
     public var events: [StageEvent] = []
+    /// Locations of stages added by earlier batches, found since (see ``LocatedStage``).
+    public var locations: [LocatedStage] = []
     /// What is true once the events are folded: the probe's counts and its gate.
     public var trailer = BatchTrailer()
 
-    public init(nodes: [NodeInfo] = [], events: [StageEvent] = [], trailer: BatchTrailer = BatchTrailer()) {
+    public init(nodes: [NodeInfo] = [], events: [StageEvent] = [], locations: [LocatedStage] = [],
+                trailer: BatchTrailer = BatchTrailer()) {
         self.nodes = nodes
         self.events = events
+        self.locations = locations
         self.trailer = trailer
     }
 
@@ -38,7 +42,7 @@ public struct EventBatch: Hashable, Sendable {
     ///     graph.apply(event)
     ///     look(at: graph, after: event)
     /// }
-    /// graph.finish(batch.trailer)
+    /// graph.finish(batch)
     /// ```
     public func forEachEvent(_ body: (StageEvent, NodeInfo?) throws -> Void) rethrows {
         var next = 0
@@ -59,10 +63,11 @@ public struct EventBatch: Hashable, Sendable {
         }
     }
 
-    /// Whether folding it changes anything a user sees besides the events: the gate, a
-    /// reason the gate opened, or (old recordings) value texts.
+    /// Whether folding it changes anything a user sees besides the events: a location
+    /// found, the gate, a reason the gate opened, or (old recordings) value texts.
     public var hasNews: Bool {
-        !events.isEmpty || trailer.gate.paused || !trailer.gate.resumedBecause.isEmpty || !trailer.lastValues.isEmpty
+        !events.isEmpty || !locations.isEmpty || trailer.gate.paused || !trailer.gate.resumedBecause.isEmpty
+            || !trailer.lastValues.isEmpty
     }
 }
 

@@ -64,24 +64,36 @@ public struct Graph: Sendable, Equatable {
     }
 
     /// Folds a whole batch: each subscribe event adds its stage (from ``EventBatch/nodes``),
-    /// every other event is applied, then the trailer's counts (and old recordings' value
-    /// texts) are taken.
+    /// every other event is applied, then what the batch says besides its events is taken
+    /// (``finish(_:)``).
     public mutating func fold(_ batch: EventBatch) {
         batch.forEachEvent { event, newStage in
             if let newStage { insert(newStage) }
             apply(event)
         }
-        finish(batch.trailer)
+        finish(batch)
     }
 
-    /// Takes what a batch's trailer says once its events are folded: the probe's
-    /// sequence and drop counts, and value texts from old recordings. (Applying an event
-    /// counts it in ``sequence`` too, so a graph folded one event at a time, such as the
-    /// history's between checkpoints, agrees with the probe's numbering.)
-    public mutating func finish(_ trailer: BatchTrailer) {
-        setLastValues(trailer.lastValues)
-        dropped = trailer.dropped
-        sequence = trailer.sequence
+    /// Takes what a batch says besides its events, once they are folded: the locations
+    /// found for earlier stages, the probe's sequence and drop counts, and value texts
+    /// from old recordings. (Applying an event counts it in ``sequence`` too, so a graph
+    /// folded one event at a time, such as the history's between checkpoints, agrees
+    /// with the probe's numbering.)
+    public mutating func finish(_ batch: EventBatch) {
+        locate(batch.locations)
+        setLastValues(batch.trailer.lastValues)
+        dropped = batch.trailer.dropped
+        sequence = batch.trailer.sequence
+    }
+
+    /// Gives stages the locations found for them after they were added; stages no
+    /// longer in the graph (pruned) are skipped.
+    public mutating func locate(_ found: [LocatedStage]) {
+        for l in found {
+            guard let index = nodes.index(forKey: l.node) else { continue }
+            nodes.values[index].location = l.location
+            nodes.values[index].frames = l.frames
+        }
     }
 
     /// Sets the newest value text of these stages (recordings made before value texts

@@ -1,4 +1,5 @@
-/// What a stage is, known once, when it subscribes: sent once and never changed.
+/// What a stage is, known once, when it subscribes: sent once and never changed, but for
+/// its location, which can follow in a later batch (``LocatedStage``).
 public struct NodeInfo: Hashable, Sendable {
     /// Pipescope's own sequential id: never reused, unlike CombineIdentifier addresses.
     public var id: NodeID

@@ -19,7 +19,7 @@ public enum BatchPacking {
     /// column on every append.
     public static func pack(_ batch: EventBatch, table: inout StringTable) -> WirePackedBatch {
         var p = WirePackedBatch()
-        if table.needsReset(forUpTo: batch.nodes.count * 4 + locationStrings(batch.nodes)) {
+        if table.needsReset(forUpTo: batch.nodes.count * 4 + locationStrings(batch)) {
             table.removeAll()
             p.resetStrings = true
         }
@@ -37,7 +37,7 @@ public enum BatchPacking {
             threads.append(table.id(for: info.thread, added: &added))
             created.append(info.createdNanos)
         }
-        packLocations(infos, into: &p, table: &table, added: &added)
+        packLocations(batch, into: &p, table: &table, added: &added)
         p.newStrings = added
         p.nodeIds = ids
         p.nodeParents = parents
@@ -106,8 +106,6 @@ public enum BatchPacking {
                 publisherType: try table.string(types[i]), subscriber: try table.string(subscribers[i]),
                 thread: try table.string(threads[i]), createdNanos: created[i]))
         }
-        try unpackLocations(p, into: &infos, table: table)
-
         let kinds = p.kinds, nodeDeltas = p.nodeDeltas, timeDeltas = p.timeDeltas
         let demandColumn = p.demands, otherColumn = p.others, causeColumn = p.causes
         let textEvents = p.textEvents, texts = p.texts
@@ -152,7 +150,9 @@ public enum BatchPacking {
             }
             events[Int(index)].text = text
         }
-        return EventBatch(nodes: infos, events: events, trailer: p.domainTrailer)
+        var batch = EventBatch(nodes: infos, events: events, trailer: p.domainTrailer)
+        try unpackLocations(p, into: &batch, table: table)
+        return batch
     }
 
     private static func shortColumn(_ name: String) -> FrameError {

@@ -10,12 +10,14 @@ extension EventBatch {
     /// One flush can hold tens of thousands of events, each value described in up to a
     /// few hundred bytes when every value is captured: more than a frame may carry.
     /// Each part carries the NodeInfo of the stages subscribing in it and a trailer with
-    /// its own sequence; the last carries the batch's whole trailer, so folding the parts
-    /// in order equals folding the whole batch.
+    /// its own sequence; the last carries the batch's whole trailer and the locations it
+    /// found for earlier stages, so folding the parts in order equals folding the whole
+    /// batch.
     public func parts(budget: Int = EventBatch.partBudget) -> [EventBatch] {
         let estimate = events.reduce(0) { $0 + 16 + $1.text.utf8.count }
             + nodes.reduce(0) { $0 + Self.size(of: $1) }
             + trailer.lastValues.values.reduce(0) { $0 + 16 + $1.utf8.count }
+            + locations.reduce(0) { $0 + Self.size(of: $1) }
         guard estimate > budget else { return [self] }
 
         var parts: [EventBatch] = []
@@ -44,12 +46,24 @@ extension EventBatch {
             position &+= 1
         }
         part.trailer = trailer
+        part.locations = locations
         parts.append(part)
         return parts
     }
 
     private static func size(of info: NodeInfo) -> Int {
         48 + info.operatorName.utf8.count + info.publisherType.utf8.count + info.subscriber.utf8.count
-            + info.thread.utf8.count
+            + info.thread.utf8.count + size(of: info.location, info.frames)
+    }
+
+    private static func size(of located: LocatedStage) -> Int {
+        8 + size(of: located.location, located.frames)
+    }
+
+    private static func size(of location: SourceLocation?, _ frames: [SourceLocation]) -> Int {
+        guard let location else { return 0 }
+        return ([location] + frames).reduce(0) { sum, l in
+            sum + 24 + (l.file?.utf8.count ?? 0) + (l.function?.utf8.count ?? 0) + (l.image?.utf8.count ?? 0)
+        }
     }
 }

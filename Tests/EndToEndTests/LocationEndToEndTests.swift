@@ -3,7 +3,7 @@ import PipescopeTestSupport
 import XCTest
 
 /// Locations through the whole path, real processes: a program's tap records them, its
-/// flush symbolizes them, `pipescope snapshot --json` prints them. Each expected line is
+/// symbol thread symbolizes them, `pipescope snapshot --json` prints them. Each expected line is
 /// found in the program's source, so the check is exact without hard-coded numbers.
 final class LocationEndToEndTests: XCTestCase {
     private var directory: String!
@@ -45,7 +45,13 @@ final class LocationEndToEndTests: XCTestCase {
     func testTheExamplesPipelinesShowTheLinesThatBuiltThem() throws {
         let program = try ExampleProgram(socketPath: directory + "/example.sock")
         defer { program.stop() }
-        let nodes = nodes(program.socketPath) { $0.contains { $0["operator"] as? String == "Filter" } }
+        // A location follows its stage (the program's symbol thread looks it up), so
+        // wait for the roots' locations, not only the roots.
+        let nodes = nodes(program.socketPath) { nodes in
+            ["Filter", "Sequence"].allSatisfy { op in
+                nodes.contains { $0["operator"] as? String == op && $0["parent"] is NSNull && $0["location"] is [String: Any] }
+            }
+        }
         let main = Self.sources.appendingPathComponent("PipescopeExample/main.swift")
         func root(_ op: String) -> [String: Any]? {
             nodes.first { $0["operator"] as? String == op && $0["parent"] is NSNull }
@@ -75,7 +81,11 @@ final class LocationEndToEndTests: XCTestCase {
         try demo.run()
         defer { demo.terminate(); demo.waitUntilExit() }
         let nodes = nodes(socket) { nodes in
-            nodes.contains { $0["operator"] as? String == "Future" && $0["parent"] is NSNull == false }
+            let located = nodes.filter { $0["location"] is [String: Any] }
+            return located.contains { $0["operator"] as? String == "Future" && $0["parent"] is NSNull == false }
+                && ["Filter", "FlatMap"].allSatisfy { op in
+                    located.contains { $0["operator"] as? String == op && $0["parent"] is NSNull }
+                }
         }
         let source = Self.sources.appendingPathComponent("PipescopeDemo/DemoProgram.swift")
         func root(_ op: String) -> [String: Any]? {

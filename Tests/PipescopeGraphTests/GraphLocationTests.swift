@@ -33,6 +33,22 @@ final class GraphLocationTests: XCTestCase {
         XCTAssertNil(g.location(of: 99))
     }
 
+    func testALocationFoundLaterIsFoldedIntoItsStage() {
+        var g = Graph.folding(BatchFixtures.realisticBatch())
+        let before = g
+        let later = EventBatch(locations: [
+            LocatedStage(node: 1, location: BatchBuilder.at("Feed.swift", 40), frames: [BatchBuilder.at("App.swift", 9)]),
+            LocatedStage(node: 999, location: BatchBuilder.at("Gone.swift", 1)),
+        ], trailer: BatchTrailer(sequence: before.sequence))
+        g.fold(later)
+        XCTAssertEqual(g[1]?.location, BatchBuilder.at("Feed.swift", 40))
+        XCTAssertEqual(g[1]?.frames, [BatchBuilder.at("App.swift", 9)])
+        XCTAssertEqual(g.location(of: 2)?.from, 1, "its upstream stages find it")
+        XCTAssertNil(g[999], "a stage no longer there (pruned) is not made up")
+        XCTAssertEqual(g.nodes.count, before.nodes.count)
+        XCTAssertEqual(g.sequence, before.sequence, "a location is not an event")
+    }
+
     func testStagesWithoutAnyLocationHaveNone() {
         let g = Graph.folding(BatchFixtures.realisticBatch())
         XCTAssertTrue(g.nodes.keys.allSatisfy { g.location(of: $0) == nil })

@@ -57,6 +57,23 @@ final class HistoryTests: XCTestCase {
         }
     }
 
+    func testALocationFoundLaterIsTheStagesAtEveryPosition() {
+        var history = History()
+        var live = Graph()
+        let all = batches()
+        for batch in all { history.append(batch, folding: &live) }
+        XCTAssertGreaterThan(history.checkpointPositions.count, 1)
+        // Stage 1's location comes after 1,540 events: looking back, it was made there all along.
+        let here = BatchBuilder.at("Feed.swift", 88)
+        history.append(EventBatch(locations: [LocatedStage(node: 1, location: here)],
+                                  trailer: BatchTrailer(sequence: live.sequence)), folding: &live)
+        XCTAssertEqual(live[1]?.location, here)
+        for position in stride(from: 40, through: history.end, by: 97) + [history.end] {
+            XCTAssertEqual(history.graph(at: position)[1]?.location, here, "at \(position)")
+        }
+        XCTAssertNil(history.graph(at: 0)[1], "before its subscribe there is no stage to locate")
+    }
+
     func testEvictionKeepsJumpsExact() {
         var history = History()
         history.limit = 600

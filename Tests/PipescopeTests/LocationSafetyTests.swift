@@ -66,8 +66,8 @@ final class LocationSafetyTests: XCTestCase {
         let registry = probe.registry
         let checks = Checks()
         probe.locator.whileResolving = {
-            // The program subscribes and cancels on another thread while the flush is
-            // symbolizing: it must not wait for it.
+            // The program subscribes and cancels on another thread while the symbol
+            // thread is symbolizing: it must not wait for it.
             let done = DispatchSemaphore(value: 0)
             Thread {
                 let c = Just(1).map { $0 }.sink { _ in }
@@ -78,11 +78,63 @@ final class LocationSafetyTests: XCTestCase {
         }
         let subject = PassthroughSubject<Int, Never>()
         let c = subject.sink { _ in }
-        probe.flush()
+        XCTAssertTrue(probe.settleLocations())
         probe.locator.whileResolving = nil
         XCTAssertFalse(checks.results.isEmpty)
         XCTAssertTrue(checks.results.allSatisfy { $0 })
         c.cancel()
+    }
+
+    func testTheFlushNeverWaitsForTheSymbolThread() throws {
+        start()
+        // The symbol thread is stuck (a huge binary's line tables, a slow disk, a
+        // sanitizer) until `hold` is left.
+        let hold = DispatchGroup()
+        hold.enter()
+        let asked = DispatchSemaphore(value: 0)
+        probe.locator.whileResolving = {
+            asked.signal()
+            hold.wait()
+        }
+        defer { hold.leave() }
+        let subject = PassthroughSubject<Int, Never>()
+        let (c, line) = (subject.sink { _ in }, #line)
+        defer { c.cancel() }
+        probe.gate.pause(by: ObjectIdentifier(self))
+        defer { probe.gate.resume() }
+
+        let probe = probe!
+        let first = Batches()
+        let flushed = DispatchSemaphore(value: 0)
+        Thread {
+            first.add(probe.flush())
+            flushed.signal()
+        }.start()
+        XCTAssertEqual(flushed.wait(timeout: .now() + 10), .success, "the flush waited for the symbol thread")
+        XCTAssertEqual(asked.wait(timeout: .now() + 10), .success, "the stage's addresses were never looked up")
+        let batch = try XCTUnwrap(first.all.first)
+        XCTAssertEqual(batch.nodes.map(\.operatorName), ["PassthroughSubject"])
+        XCTAssertNil(batch.nodes[0].location, "no location yet: it was not known at the flush")
+        XCTAssertTrue(batch.trailer.gate.paused, "the gate travels at once")
+        XCTAssertTrue(probe.locator.hasPending)
+        let root = batch.nodes[0].id
+
+        // Once the symbol thread has looked, a later flush sends the location by itself.
+        hold.leave()
+        hold.enter()  // balanced by the deferred leave
+        probe.locator.whileResolving = nil
+        var located: [LocatedStage] = []
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while located.isEmpty, Date() < deadline {
+            SymbolThread.shared.waitUntilIdle(timeout: 1)
+            located += probe.flush().locations
+        }
+        XCTAssertEqual(located.map(\.node), [root])
+        XCTAssertEqual(located.first?.location.line, line)
+        XCTAssertEqual(located.first?.location.file, #filePath)
+        XCTAssertEqual(probe.graph[root]?.location, located.first?.location, "the probe's own graph has it too")
+        XCTAssertFalse(probe.locator.hasPending)
+        XCTAssertEqual(probe.flush().locations, [], "sent once")
     }
 
     func testOffRecordsNoLocationAndWalksNoStack() {
@@ -118,6 +170,14 @@ final class LocationSafetyTests: XCTestCase {
         }
         XCTAssertGreaterThan(m, 2)
     }
+}
+
+/// Batches flushed on another thread.
+private final class Batches: @unchecked Sendable {
+    private let lock = NSLock()
+    private var batches: [EventBatch] = []
+    func add(_ batch: EventBatch) { lock.lock(); batches.append(batch); lock.unlock() }
+    var all: [EventBatch] { lock.lock(); defer { lock.unlock() }; return batches }
 }
 
 /// Results noted from any thread.

@@ -71,6 +71,70 @@ final class LocationCodingTests: XCTestCase {
         refuse { $0.locationOffsets.append(1) }
     }
 
+    // MARK: - Locations found later
+
+    /// Stages 1 and 3 went out without locations; this batch brings them, beside a new
+    /// stage that has its own.
+    private func lateBatch() -> EventBatch {
+        var b = BatchBuilder(start: 5_000)
+        b.subscribe(9, op: "Just", subscriber: "Sink", location: BatchBuilder.at("Feed.swift", 90))
+        var batch = b.build()
+        batch.locations = [
+            LocatedStage(node: 1, location: BatchBuilder.at("Feed.swift", 88),
+                         frames: [BatchBuilder.at("App.swift", 12, "App.run()")]),
+            LocatedStage(node: 3, location: SourceLocation(image: "FeedApp", offset: 0x2f40)),
+        ]
+        return batch
+    }
+
+    func testLocationsFoundLaterComeBackExactly() throws {
+        var writer = WireStreamWriter(), reader = WireStreamReader()
+        let batch = lateBatch()
+        let back = try travel(batch, writer: &writer, reader: &reader)
+        XCTAssertEqual(back.batch, batch)
+        XCTAssertEqual(back.packed.locatedNodes, [1, 3])
+        XCTAssertEqual(back.packed.located.counts, [2, 1])
+        XCTAssertEqual(back.packed.nodeLocationCounts, [1], "the new stage's stay in their own columns")
+        XCTAssertEqual(back.packed.newStrings.filter { $0 == "/src/Feed/Feed.swift" }.count, 1, "names shared")
+
+        // A batch of nothing but a location found (the program is quiet) still travels.
+        let alone = EventBatch(locations: [LocatedStage(node: 4, location: BatchBuilder.at("Feed.swift", 91))])
+        XCTAssertTrue(alone.hasNews)
+        XCTAssertEqual(try travel(alone, writer: &writer, reader: &reader).batch, alone)
+    }
+
+    func testLocationsFoundLaterGoWithTheLastPartOfABigBatch() throws {
+        var batch = BatchFixtures.realisticBatch()
+        batch.locations = lateBatch().locations
+        let parts = batch.parts(budget: 200)
+        XCTAssertGreaterThan(parts.count, 1)
+        XCTAssertEqual(parts.last?.locations, batch.locations)
+        XCTAssertTrue(parts.dropLast().allSatisfy(\.locations.isEmpty))
+        var whole = Graph(), inParts = Graph()
+        whole.fold(batch)
+        parts.forEach { inParts.fold($0) }
+        XCTAssertEqual(inParts, whole)
+        XCTAssertEqual(whole[1]?.location, BatchBuilder.at("Feed.swift", 88))
+    }
+
+    func testLocatedColumnsThatDisagreeAreRefused() {
+        func refuse(_ edit: (inout WirePackedBatch) -> Void, file: StaticString = #filePath, line: UInt = #line) {
+            var writerTable = StringTable(), table = StringTable()
+            var p = BatchPacking.pack(lateBatch(), table: &writerTable)
+            edit(&p)
+            XCTAssertThrowsError(try BatchPacking.unpack(p, table: &table), file: file, line: line) { error in
+                XCTAssertTrue(error is FrameError, "\(error)", file: file, line: line)
+            }
+        }
+        refuse { $0.locatedNodes.removeLast() }
+        refuse { $0.locatedNodes.append(7) }
+        refuse { $0.located.counts[1] = 0; $0.located.counts[0] = 3 }
+        refuse { $0.located.counts[0] = 0; $0.located.counts[1] = 3 }
+        refuse { $0.located.files.removeLast() }
+        refuse { $0.located.functions[0] = 999_999 }
+        refuse { $0.located = WireLocationColumns() }
+    }
+
     func testASnapshotCarriesLocationsAndCallers() {
         let graph = Graph.folding(locatedBatch())
         let snapshot = graph.snapshot()

@@ -1030,11 +1030,56 @@ public nonisolated struct Pipescope_V1_PackedBatch: @unchecked Sendable {
     set {_uniqueStorage()._locationOffsets = newValue}
   }
 
+  /// Locations of stages sent in earlier batches, found since (added to version 3 like
+  /// the columns above). The probe looks up addresses on a thread of its own, never on
+  /// the flush that carries the gate, so a new stage goes out before its location is
+  /// known and the location follows, usually in the next batch. One entry per stage in
+  /// located_nodes, and as many in located.counts (each at least 1).
+  public var locatedNodes: [UInt64] {
+    get {_storage._locatedNodes}
+    set {_uniqueStorage()._locatedNodes = newValue}
+  }
+
+  public var located: Pipescope_V1_LocationColumns {
+    get {_storage._located ?? Pipescope_V1_LocationColumns()}
+    set {_uniqueStorage()._located = newValue}
+  }
+  /// Returns true if `located` has been explicitly set.
+  public var hasLocated: Bool {_storage._located != nil}
+  /// Clears the value of `located`. Subsequent reads from it will return its default value.
+  public mutating func clearLocated() {_uniqueStorage()._located = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// Locations in columns, laid out as PackedBatch's location_* columns: counts has one
+/// entry per stage (0 none, 1 its own, 1 + n its own and n callers), the others one per
+/// location, each stage's own first and then its callers. Names are string-table ids.
+public nonisolated struct Pipescope_V1_LocationColumns: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var counts: [UInt32] = []
+
+  public var files: [UInt32] = []
+
+  /// 0 = no line
+  public var lines: [UInt32] = []
+
+  public var functions: [UInt32] = []
+
+  public var images: [UInt32] = []
+
+  public var offsets: [UInt64] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 /// A thread stopped at the gate, about to deliver an event to a stage.
@@ -2009,7 +2054,7 @@ nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PackedBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{1}trailer\0\u{3}node_location_counts\0\u{3}location_files\0\u{3}location_lines\0\u{3}location_functions\0\u{3}location_images\0\u{3}location_offsets\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{1}trailer\0\u{3}node_location_counts\0\u{3}location_files\0\u{3}location_lines\0\u{3}location_functions\0\u{3}location_images\0\u{3}location_offsets\0\u{3}located_nodes\0\u{1}located\0")
 
   fileprivate class _StorageClass {
     var _resetStrings: Bool = false
@@ -2044,6 +2089,8 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
     var _locationFunctions: [UInt32] = []
     var _locationImages: [UInt32] = []
     var _locationOffsets: [UInt64] = []
+    var _locatedNodes: [UInt64] = []
+    var _located: Pipescope_V1_LocationColumns? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2086,6 +2133,8 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
       _locationFunctions = source._locationFunctions
       _locationImages = source._locationImages
       _locationOffsets = source._locationOffsets
+      _locatedNodes = source._locatedNodes
+      _located = source._located
     }
   }
 
@@ -2136,6 +2185,8 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         case 30: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._locationFunctions) }()
         case 31: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._locationImages) }()
         case 32: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._locationOffsets) }()
+        case 33: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._locatedNodes) }()
+        case 34: try { try decoder.decodeSingularMessageField(value: &_storage._located) }()
         default: break
         }
       }
@@ -2244,6 +2295,12 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
       if !_storage._locationOffsets.isEmpty {
         try visitor.visitPackedUInt64Field(value: _storage._locationOffsets, fieldNumber: 32)
       }
+      if !_storage._locatedNodes.isEmpty {
+        try visitor.visitPackedUInt64Field(value: _storage._locatedNodes, fieldNumber: 33)
+      }
+      try { if let v = _storage._located {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 34)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2285,10 +2342,67 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         if _storage._locationFunctions != rhs_storage._locationFunctions {return false}
         if _storage._locationImages != rhs_storage._locationImages {return false}
         if _storage._locationOffsets != rhs_storage._locationOffsets {return false}
+        if _storage._locatedNodes != rhs_storage._locatedNodes {return false}
+        if _storage._located != rhs_storage._located {return false}
         return true
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_LocationColumns: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".LocationColumns"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}counts\0\u{1}files\0\u{1}lines\0\u{1}functions\0\u{1}images\0\u{1}offsets\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedUInt32Field(value: &self.counts) }()
+      case 2: try { try decoder.decodeRepeatedUInt32Field(value: &self.files) }()
+      case 3: try { try decoder.decodeRepeatedUInt32Field(value: &self.lines) }()
+      case 4: try { try decoder.decodeRepeatedUInt32Field(value: &self.functions) }()
+      case 5: try { try decoder.decodeRepeatedUInt32Field(value: &self.images) }()
+      case 6: try { try decoder.decodeRepeatedUInt64Field(value: &self.offsets) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.counts.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.counts, fieldNumber: 1)
+    }
+    if !self.files.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.files, fieldNumber: 2)
+    }
+    if !self.lines.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.lines, fieldNumber: 3)
+    }
+    if !self.functions.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.functions, fieldNumber: 4)
+    }
+    if !self.images.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.images, fieldNumber: 5)
+    }
+    if !self.offsets.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.offsets, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_LocationColumns, rhs: Pipescope_V1_LocationColumns) -> Bool {
+    if lhs.counts != rhs.counts {return false}
+    if lhs.files != rhs.files {return false}
+    if lhs.lines != rhs.lines {return false}
+    if lhs.functions != rhs.functions {return false}
+    if lhs.images != rhs.images {return false}
+    if lhs.offsets != rhs.offsets {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
