@@ -2,11 +2,11 @@ import CPipescopeLocations
 import Foundation
 
 /// The return addresses of the current thread's stack, taken when a pipeline (or an inner
-/// publisher) subscribes, so the flush can say where in the program it was made.
+/// publisher) subscribes, so Pipescope can say where in the program it was made.
 ///
 /// Rules, because this runs on the program's threads, inside its `sink` calls:
-/// - Addresses only: nothing is symbolized here. ``Locator`` does that later, at the
-///   flush, on Pipescope's own thread, once per address.
+/// - Addresses only: nothing is symbolized here. ``Locator`` does that later, on
+///   Pipescope's symbol thread, once per address.
 /// - A fixed buffer on the caller's stack: no allocation, no lock, no user code. The walk
 ///   follows frame pointers (Swift keeps them on Linux) and reads only the thread's own
 ///   stack (`pipescope_return_addresses`); about 50 ns for 40 frames, against 3 µs for

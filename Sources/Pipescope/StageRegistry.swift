@@ -19,7 +19,8 @@ import Synchronization
 /// - NIO or I/O: the half-full signal is read under the lock and called after it;
 /// - building strings or node info: callers make them first;
 /// - capturing a call stack: the tap walks it before calling, and the registry only
-///   copies the finished addresses (symbolizing them is the flush's job, without it).
+///   copies the finished addresses (the ``Locator`` turns them into locations later,
+///   without it).
 ///
 /// Every method can be called from any thread, including re-entrantly from user code
 /// that a callback runs (a `deinit` that cancels, a `description` that sends), because
@@ -97,7 +98,7 @@ final class StageRegistry: @unchecked Sendable {
 
     /// Records a new stage. `makeInfo` builds its node info from its id, before the lock
     /// is taken. `stack`: the return addresses the caller captured (``CallStack``), copied
-    /// into the buffer for the flush to symbolize.
+    /// into the buffer for the flush's ``Locator``.
     func subscribe(_ s: Subscribe, stack: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
                    info makeInfo: (NodeID) -> NodeInfo) -> NodeID {
         let id = nextNode.add(1, ordering: .relaxed).oldValue

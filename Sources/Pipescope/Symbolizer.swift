@@ -35,7 +35,8 @@ struct SymbolFrame: Hashable, Sendable {
 /// (slower: it reads every line table) to find the program's line.
 ///
 /// One per process (``shared``), behind its own lock: the tables it builds are the
-/// binary's, whichever probe asks.
+/// binary's, whichever probe asks. Called on the ``SymbolThread`` only: it is slow the
+/// first time (the line index) and never belongs on the flush or the program's threads.
 final class Symbolizer: @unchecked Sendable {
     static let shared = Symbolizer()
 

@@ -474,7 +474,8 @@ public nonisolated struct Pipescope_V1_NodeInfo: Sendable {
   /// pipeline is, and the inspector looks downstream for it rather than receiving the same
   /// location once per stage. The probe symbolizes it (file and line from the program's
   /// debug information) before sending, so a recording replays with its locations on a
-  /// machine that does not have the program's binary.
+  /// machine that does not have the program's binary. A location not yet symbolized when
+  /// the stage is sent follows in a later batch (PackedBatch.located_nodes).
   /// Added in version 3 without a version bump: older readers skip unknown fields, and a
   /// stage without it simply has no location.
   public var location: Pipescope_V1_SourceLocation {
