@@ -64,29 +64,6 @@ public struct AppState: Sendable {
         return history.graph[id]
     }
 
-    /// Where the selection goes when its row disappears (pruned, folded, grouped, hidden
-    /// or filtered away), in order: the stage itself (it may now be in a group's row),
-    /// then its downstream stages, innermost first; for a group, its newest members (the
-    /// last one left when the others are pruned), then the stage they feed and downstream.
-    var selectionFallbacks: [NodeID] {
-        var chain: [NodeID] = []
-        var id: NodeID?
-        switch tree.selected {
-        case .stage(let stage)?:
-            id = stage
-        case .group(let group)?:
-            if let members = tree.selectedGroup?.members { chain += members.suffix(3).reversed() }
-            id = group.parent
-        case nil:
-            return []
-        }
-        while let current = id {
-            chain.append(current)
-            id = history.graph[current]?.parent
-        }
-        return chain
-    }
-
     /// The time at the right edge of the timeline: the cursor's event, or now.
     public var timelineEnd: Int64 { history.end(now: timeline.now) }
 

@@ -7,10 +7,10 @@ import PipescopeGraph
 /// `Reducer+Keys.swift`.
 public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     state.refreshRows()
-    let fallbacks = state.selectionFallbacks
+    let before = SelectionKeeper(state)
     defer {
         state.refreshRows()
-        keepSelectionVisible(&state, fallbacks: fallbacks)
+        before.keepSelectionVisible(&state)
         state.tree.keepSelectionOnScreen()
     }
     switch message {
@@ -68,25 +68,4 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.tree.pageSize = treePageSize
     }
     return []
-}
-
-// MARK: - After every message
-
-/// A selected row that is gone (its stage pruned, folded away, grouped with its ended
-/// siblings, hidden or filtered out) moves the selection to the first of `fallbacks` on
-/// screen: the group that now holds the stage, or the nearest visible downstream stage;
-/// failing all, the first row.
-private func keepSelectionVisible(_ state: inout AppState, fallbacks: [NodeID]) {
-    guard let current = state.tree.selected, state.tree.index(of: current) == nil else { return }
-    for id in fallbacks where state.history.graph[id] != nil {
-        if state.tree.index(of: .stage(id)) != nil {
-            state.tree.selected = .stage(id)
-            return
-        }
-        if let group = state.tree.groupOf[id] {
-            state.tree.selected = .group(group)
-            return
-        }
-    }
-    state.tree.selected = nil
 }

@@ -14,6 +14,7 @@ public enum ConfirmCancelOverlay {
         let target = state.history.graph[preview.target]
         var lines: [(String, Style)] = [
             ("Cancel #\(preview.target) \(target?.operatorName ?? "")?", theme.title),
+            ("in pipeline \(preview.pipeline)", .plain),
             ("", .plain),
             ("cancels its subscription, shared by: \(names(preview.sharing))", .plain),
             ("then upstream, in order: \(names(preview.upstream))", .plain),

@@ -103,6 +103,7 @@ final class ReducerNavigationTests: XCTestCase {
         state.tree.collapsed = [1, 2]
         _ = reduce(&state, .tick(nanos: ModelFixtures.t0))
         XCTAssertEqual(state.tree.selection, 1)
+        XCTAssertNil(state.session.notice, "the user folded it: nothing to explain")
     }
 
     func testSelectionHiddenByAnInnerFold() {
@@ -129,18 +130,7 @@ final class ReducerNavigationTests: XCTestCase {
         _ = reduce(&state, .tick(nanos: ModelFixtures.t0 + 61 * ModelFixtures.second))
         XCTAssertNil(state.history.graph[6])
         XCTAssertEqual(state.selectedNode?.id, 3, "selection jumped to \(String(describing: state.selectedNode?.id))")
-    }
-
-    func testWholePipelinePrunedFallsBackToTheFirstRow() {
-        var b = BatchBuilder(start: ModelFixtures.t0, step: 0)
-        b.subscribe(1, op: "Timer", subscriber: "Sink")
-        b.subscribe(2, op: "Just", subscriber: "Sink")
-        b.finish(2)
-        var state = AppState(targetName: "demo")
-        _ = reduce(&state, .batch(b.build()))
-        state.tree.selection = 2
-        _ = reduce(&state, .tick(nanos: ModelFixtures.t0 + 61 * ModelFixtures.second))
-        XCTAssertEqual(state.selectedNode?.id, 1)
+        XCTAssertEqual(state.session.notice?.text, "#6 Just ended and was pruned: selected #3 FlatMap")
     }
 
     func testQuit() {

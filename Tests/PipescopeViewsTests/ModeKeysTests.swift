@@ -67,6 +67,8 @@ final class ModeKeysTests: XCTestCase {
         XCTAssertEqual(press(&state, .character("c")), [])
         let lines = screen(state)
         XCTAssertTrue(lines.contains { $0.contains("Cancel #2 Map?") }, lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains { $0.contains("in pipeline #1 PassthroughSubject → Map → Filter → Sink") },
+                      "the pipeline is named too:\n" + lines.joined(separator: "\n"))
         XCTAssertFalse(lines.contains { $0.contains("Warnings (") })
         XCTAssertEqual(lines[23], " y cancel  any other key keeps it  q quit")
         XCTAssertEqual(press(&state, .character("y")), [.cancelNode(2)])

@@ -1,0 +1,134 @@
+import PipescopeGraph
+
+/// Keeps the tree's selection on the stage the user chose, and when that stage's row
+/// goes away, moves it somewhere near and says so.
+///
+/// The selection is an identity (``TreeSelection``), never a row number: rows move as
+/// pipelines arrive and are pruned, and it stays on its stage. Before each message the
+/// reducer remembers where the selection is (``init(_:)``); after it, if the selected
+/// row is gone, ``keepSelectionVisible(_:)`` picks, in order:
+///
+/// 1. the stage itself in the group row that now holds it, or its nearest visible
+///    downstream stage (folded away, grouped, pruned or hidden while its pipeline is
+///    still shown);
+/// 2. what is left of its pipeline: the pipeline's row nearest the old position;
+/// 3. the row now at the old position, or the nearest one to it.
+///
+/// Never silently the top of the list: unless the stage only moved into a group or
+/// under a fold the user made, the status line says what became of it and what is
+/// selected now (`#6 Just ended and was pruned: selected #1 Timer`).
+struct SelectionKeeper {
+    private let selected: TreeSelection?
+    /// The stage itself, then its downstream stages, innermost first; for a group, its
+    /// newest members (the last one left when the others are pruned), then the stage
+    /// they feed and downstream. The last is the pipeline's root.
+    private let fallbacks: [NodeID]
+    private let index: Int?
+    private let label: String
+    private let notice: Notice?
+
+    init(_ state: AppState) {
+        selected = state.tree.selected
+        index = state.tree.currentIndex
+        notice = state.session.notice
+        var chain: [NodeID] = []
+        var id: NodeID?
+        var label = ""
+        switch selected {
+        case .stage(let stage)?:
+            id = stage
+            label = Self.name(stage, in: state.history.graph)
+        case .group(let group)?:
+            if let g = state.tree.selectedGroup {
+                chain += g.members.suffix(3).reversed()
+                label = PipescopeModel.label(g, in: state.history.graph)
+            }
+            id = group.parent
+        case nil:
+            break
+        }
+        while let current = id {
+            chain.append(current)
+            id = state.history.graph[current]?.parent
+        }
+        fallbacks = chain
+        self.label = label
+    }
+
+    /// Moves a selection whose row is gone (see the type's comment).
+    func keepSelectionVisible(_ state: inout AppState) {
+        guard let current = state.tree.selected, state.tree.index(of: current) == nil else { return }
+        let graph = state.history.graph
+        // 1. The stage's group, or the nearest stage downstream of it.
+        for (i, id) in fallbacks.enumerated() where graph[id] != nil {
+            if state.tree.index(of: .stage(id)) != nil {
+                state.tree.selected = .stage(id)
+                if i > 0 { say(&state, selecting: .stage(id)) }
+                return
+            }
+            if let group = state.tree.groupOf[id] {
+                state.tree.selected = .group(group)
+                if i > 0, case .stage = selected { say(&state, selecting: .group(group)) }
+                return
+            }
+        }
+        // 2. What is left of its pipeline; 3. the row at its old position.
+        let rows = state.tree.rows
+        let old = min(index ?? 0, max(0, rows.count - 1))
+        let root = fallbacks.last
+        let candidates = rows.indices.filter { rows[$0].selection != nil }
+        let samePipeline = root.map { r in candidates.filter { Self.root(of: rows[$0].id, in: graph) == r } } ?? []
+        let pick = (samePipeline.isEmpty ? candidates : samePipeline).min { abs($0 - old) < abs($1 - old) }
+        state.tree.selected = pick.flatMap { rows[$0].selection }
+        say(&state, selecting: state.tree.selected)
+    }
+
+    /// Tells the user where the selection went, unless they moved it out of sight
+    /// themselves (a fold).
+    private func say(_ state: inout AppState, selecting new: TreeSelection?) {
+        guard !label.isEmpty, !foldedAway(state) else { return }
+        let now: String
+        switch new {
+        case .stage(let id)?: now = "selected " + Self.name(id, in: state.history.graph)
+        case .group?: now = "selected " + (state.tree.selectedGroup.map { PipescopeModel.label($0, in: state.history.graph) } ?? "a group")
+        case nil: now = "nothing left to select"
+        }
+        if let said = state.session.notice, said != notice {
+            // The message said why itself (`x`: ended stages hidden): add where it went.
+            state.session.notice = Notice(text: said.text + "; \(label): \(now)", isError: said.isError)
+        } else {
+            state.session.notice = Notice(text: "\(label) \(why(state)): \(now)", isError: false)
+        }
+    }
+
+    private func why(_ state: AppState) -> String {
+        guard let first = fallbacks.first else { return "is gone" }
+        if state.history.graph[first] == nil {
+            if state.history.cursor != nil, state.history.liveGraph[first] != nil {
+                return "is not made yet at this point of history"
+            }
+            return "ended and was pruned"
+        }
+        if state.tree.hideEnded, state.history.graph[first]?.status.isTerminal == true { return "is hidden (x shows ended stages)" }
+        if !state.tree.filter.isEmpty { return "does not match the filter" }
+        return "is no longer shown"
+    }
+
+    /// Whether a fold the user made hides the stage (then moving to the fold is expected).
+    private func foldedAway(_ state: AppState) -> Bool {
+        fallbacks.dropFirst().contains { state.tree.collapsed.contains($0) }
+    }
+
+    private static func name(_ id: NodeID, in graph: Graph) -> String {
+        "#\(id) " + (graph[id]?.operatorName ?? "stage")
+    }
+
+    private static func root(of id: NodeID, in graph: Graph) -> NodeID {
+        var current = id
+        for _ in 0...graph.nodes.count {
+            guard let parent = graph[current]?.parent, parent != current else { return current }
+            current = parent
+        }
+        return current
+    }
+}
