@@ -31,6 +31,8 @@ final class DebuggerWalkthroughTests: XCTestCase {
         defer { session.kill() }
         session.type(Programs.pipescope)
         XCTAssertNotNil(session.tmux.waitFor({ $0.contains("TimerPublisher") && $0.contains("┌ Events") }, timeout: 60))
+        // Locations follow their stages and bring the LOCATION column: one layout from here.
+        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("Program.swift:") }, timeout: 60))
 
         // Pause, and let the threads come to rest at the gate.
         session.tmux.sendKeys("Space")

@@ -16,6 +16,11 @@ final class DemoTerminalTests: XCTestCase {
         session.type(Programs.pipescope)
         let screen = session.tmux.waitFor({ $0.contains("TimerPublisher") && $0.contains("LIVE") }, timeout: Self.firstScreen)
         let pid = try XCTUnwrap(screen.flatMap(TerminalSession.pid(in:)), "no demo on screen:\n\(session.tmux.lastScreen)")
+        // Locations follow their stages (the demo's symbol thread looks them up) and
+        // bring the LOCATION column, which narrows the others: wait for it, so the tests
+        // compare rows of one layout.
+        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("Program.swift:") }, timeout: Self.firstScreen),
+                        "no locations on screen:\n\(session.tmux.lastScreen)")
         return (session, pid)
     }
 
