@@ -69,11 +69,11 @@ let package = Package(
         .target(name: "TerminalKit"),
         .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "PipescopeGraph", "TerminalKit"]),
         .target(name: "PipescopeApp", dependencies: ["PipescopeModel", "PipescopeViews", "TerminalKit"]),
-        .systemLibrary(
-            name: "CNcurses",
-            pkgConfig: "ncursesw",
-            providers: [.apt(["libncurses-dev"])]
-        ),
+        // No `pkgConfig:`: SwiftPM refuses the -D flags pkg-config gives for ncursesw and
+        // warns about them on every build. The modulemap links ncursesw, the headers are on
+        // the system include path, and shim.h defines what the flags did and says what to
+        // install when the headers are missing.
+        .systemLibrary(name: "CNcurses"),
         .target(name: "CursesBackend", dependencies: ["TerminalKit", "CNcurses"]),
         .target(
             name: "PipescopeDemo",

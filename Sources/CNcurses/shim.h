@@ -6,8 +6,11 @@
 #ifndef PIPESCOPE_CNCURSES_SHIM_H
 #define PIPESCOPE_CNCURSES_SHIM_H
 
-// SwiftPM drops the -D flags pkg-config gives for ncursesw ("prohibited flags"), so these
-// defines are what make the wide-character API (cchar_t, setcchar, wget_wch) visible.
+// Package.swift does not ask pkg-config for ncursesw's flags (SwiftPM refuses its -D flags
+// and warns on every build), so these defines are what make the wide-character API
+// (cchar_t, setcchar, wget_wch) visible. pkg-config's two, _DEFAULT_SOURCE and
+// _XOPEN_SOURCE=600, are not needed: glibc defaults to _DEFAULT_SOURCE, and
+// _XOPEN_SOURCE=600 is there to turn on that same wide-character API.
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
@@ -22,8 +25,10 @@
 #include <wchar.h>
 #if __has_include(<ncursesw/curses.h>)
 #include <ncursesw/curses.h>
-#else
+#elif __has_include(<curses.h>)
 #include <curses.h>
+#else
+#error "Pipescope's terminal app needs the ncurses headers (ncursesw/curses.h or curses.h) and found neither. Install libncurses-dev: apt-get install -y libncurses-dev"
 #endif
 
 // MARK: - Globals

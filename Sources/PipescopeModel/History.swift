@@ -34,6 +34,10 @@ public struct History: Sendable {
     /// with their subscribe event, so a long session does not keep every stage it saw.
     public var nodeInfoCount: Int { infos.count }
 
+    /// What stage `id` was, while its subscribe event is still kept: the event log names
+    /// a stage the graph has pruned with it.
+    public func info(of id: NodeID) -> NodeInfo? { infos[id] }
+
     /// Absolute position after the newest event.
     public var end: Int { start + entries.count }
 

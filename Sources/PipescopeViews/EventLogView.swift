@@ -2,9 +2,10 @@ import PipescopeGraph
 import PipescopeModel
 import TerminalKit
 
-/// Every event as a row, newest at the bottom: time, stage, operator, kind, and what it
-/// carried. Follows the newest event while live; in history it ends at the cursor's
-/// event, highlighted. `f` shows only the selected stage's events.
+/// Every event as a row, newest at the bottom: time, whom it happened to (a stage, a
+/// task or an owner: ``EventSubject``), kind, and what it carried. Follows the newest
+/// event while live; in history it ends at the cursor's event, highlighted. `f` shows
+/// only the selected stage's events.
 public enum EventLogView {
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard area.height >= 2 else { return }
@@ -15,8 +16,7 @@ public enum EventLogView {
         let events = state.history.log.events(endingAt: anchor, count: area.height - 1, node: filter)
         for (line, item) in events.enumerated() {
             let e = item.event
-            let op = state.history.graph[e.node]?.operatorName ?? state.history.liveGraph[e.node]?.operatorName ?? "?"
-            let text = "\(Format.time(e.time))  #\(e.node) \(op)  \(describe(e, theme: theme))"
+            let text = "\(Format.time(e.time))  \(EventSubject.name(of: e, in: state))  \(describe(e, theme: theme))"
             let y = area.y + 1 + line
             buffer.putTruncated(text, x: area.x, y: y, maxWidth: area.width, glyphs: theme.glyphs)
             if state.history.cursor != nil, item.position == anchor {
@@ -36,8 +36,8 @@ public enum EventLogView {
         case .forward: return "forwards to #\(e.other)"
         case .adopt: return "found its downstream #\(e.other)"
         case .feeds: return "feeds #\(e.other) through a subject"
-        case .owned: return "owned by \(e.text)"
-        case .ownerReleased: return "owner \(e.text.isEmpty ? "#\(e.other)" : e.text) released"
+        case .owned: return "owned by \(e.text.isEmpty ? "owner #\(e.other)" : "\"\(e.text)\"")"
+        case .ownerReleased: return "released"  // the row names the owner (EventSubject)
         case .contractBroken: return "broke its contract: \(e.text)"
         default: return Format.word(for: e.kind)
         }

@@ -89,8 +89,9 @@ public enum HintBar {
         if let cursor = state.history.cursor {
             var text = " history"
             if let event = state.history.log.event(at: cursor) {
-                let op = state.history.graph[event.node]?.operatorName ?? "?"
-                text += theme.text(" · event \(cursor): \(Format.word(for: event.kind)) at #\(event.node) \(op), \(Format.time(event.time))")
+                let subject = EventSubject.name(of: event, in: state)
+                let what = event.kind == .ownerReleased ? "\(subject) released" : "\(Format.word(for: event.kind)) at \(subject)"
+                text += theme.text(" · event \(cursor): \(what), \(Format.time(event.time))")
             } else {
                 text += " · before the first event kept"
             }

@@ -22,7 +22,6 @@ public enum TreeView {
             ? graph.location(of: $0.group?.newest ?? $0.id) : nil }
         let columns = TreeColumns(width: area.width,
                                   locationWidth: locations.map { $0?.location.short.terminalWidth ?? 0 }.max() ?? 0)
-        let labelWidth = columns.label
         buffer.putTruncated(columns.header, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim,
                             glyphs: theme.glyphs)
 

@@ -68,6 +68,14 @@ extension BatchBuilder {
         add(.owned, id) { $0.other = owner; $0.text = ownerName }
     }
 
+    /// `bag.watch(task, name: name)`: the task as the tap shows it, a root stage `id`
+    /// (subscriber "Task", type `Task<(), Never>`) active at once, owned by `owner`.
+    public mutating func watchedTask(_ id: NodeID, name: String, owner: UInt64, ownerName: String) {
+        subscribe(id, op: name, type: "Task<(), Never>", subscriber: "Task")
+        subscription(id, owner: id)
+        add(.owned, id) { $0.other = owner; $0.text = ownerName }
+    }
+
     /// The bag `owner` is released: its pipelines `ids` (as made by ``ownedPipeline``) are
     /// cancelled by their owner.
     public mutating func releaseOwner(_ owner: UInt64, name: String, pipelines ids: [NodeID]) {

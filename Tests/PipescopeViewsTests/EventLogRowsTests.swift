@@ -1,0 +1,104 @@
+import Foundation
+import PipescopeGraph
+import PipescopeModel
+import PipescopeTestSupport
+import PipescopeViews
+import TerminalKit
+import XCTest
+
+/// Every event log row names whom its event happened to: a stage, a task, an owner, or
+/// a stage pruned since; never `#0 ?`.
+final class EventLogRowsTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        setenv("TZ", "UTC", 1)
+    }
+
+    /// The log's rows (its header dropped), trailing blanks trimmed.
+    private func rows(_ state: AppState, width: Int = 90, height: Int = 12) -> [String] {
+        var buffer = ScreenBuffer(width: width, height: height)
+        EventLogView.render(state, theme: .plainUnicode, area: Rect(x: 0, y: 0, width: width, height: height),
+                            into: &buffer)
+        return buffer.lines().dropFirst().map { String($0.reversed().drop { $0 == " " }.reversed()) }
+            .filter { !$0.isEmpty }
+    }
+
+    func testAReleasedOwnerIsNamedNotShownAsStageZero() {
+        var b = BatchBuilder()
+        b.ownedPipeline(1, owner: 7, ownerName: "story: ProfileScreen", name: "profile avatar")
+        b.releaseOwner(7, name: "story: ProfileScreen", pipelines: [1])
+        XCTAssertEqual(rows(ViewFixtures.connected(b.build())).suffix(4), [
+            "12:00:00.006  #1 profile avatar  owned by \"story: ProfileScreen\"",
+            "12:00:00.007  #1 profile avatar  cancelled by owner",
+            "12:00:00.008  #2 Map  cancelled by downstream",
+            "12:00:00.009  owner \"story: ProfileScreen\"  released",
+        ])
+    }
+
+    func testAnOwnerReleasedWithoutItsNameIsNamedFromTheGraphOrItsID() {
+        var b = BatchBuilder()
+        b.ownedPipeline(1, owner: 7, ownerName: "FeedScreen", name: "feed")
+        b.add(.ownerReleased, 0) { $0.other = 7 }
+        b.add(.ownerReleased, 0) { $0.other = 9 }  // an owner this inspector never saw hold anything
+        XCTAssertEqual(rows(ViewFixtures.connected(b.build())).suffix(2), [
+            "12:00:00.007  owner \"FeedScreen\"  released",
+            "12:00:00.008  owner #9  released",
+        ])
+    }
+
+    func testATasksEventsNameItAsATask() {
+        var b = BatchBuilder()
+        b.watchedTask(1, name: "feed refresh (not tied)", owner: 3, ownerName: "story: FeedScreen")
+        b.releaseOwner(3, name: "story: FeedScreen", pipelines: [])
+        b.cancel(1)
+        XCTAssertEqual(rows(ViewFixtures.connected(b.build())), [
+            "12:00:00.000  #1 task \"feed refresh (not tied)\"  subscribe",
+            "12:00:00.001  #1 task \"feed refresh (not tied)\"  subscription",
+            "12:00:00.002  #1 task \"feed refresh (not tied)\"  owned by \"story: FeedScreen\"",
+            "12:00:00.003  owner \"story: FeedScreen\"  released",
+            "12:00:00.004  #1 task \"feed refresh (not tied)\"  cancelled by downstream",
+        ])
+    }
+
+    func testAPrunedStageIsNamedFromTheHistoryAndSaysItWasPruned() {
+        var b = BatchBuilder()
+        b.subscribe(12, op: "Just", type: "Just<Int>", subscriber: "Sink")
+        b.subscription(12)
+        b.request(12, .unlimited)
+        b.value(12, "1")
+        b.finish(12)
+        b.value(40, "late")  // a stage this inspector never saw subscribe (pruned before it attached)
+        var state = ViewFixtures.connected(b.build())
+        XCTAssertEqual(rows(state).first, "12:00:00.000  #12 Just  subscribe")
+        // Two minutes later the ended Just has been pruned from the graph.
+        _ = reduce(&state, .tick(nanos: ViewFixtures.t0 + 120 * ViewFixtures.second))
+        XCTAssertNil(state.history.graph[12])
+        XCTAssertEqual(rows(state), [
+            "12:00:00.000  #12 Just (pruned)  subscribe",
+            "12:00:00.001  #12 Just (pruned)  subscription",
+            "12:00:00.002  #12 Just (pruned)  request ∞",
+            "12:00:00.003  #12 Just (pruned)  value 1",
+            "12:00:00.004  #12 Just (pruned)  finished",
+            "12:00:00.005  #40 (pruned)  value late",
+        ])
+    }
+
+    func testTheHistoryLineNamesTheOwnerToo() {
+        var b = BatchBuilder()
+        b.ownedPipeline(1, owner: 7, ownerName: "ProfileScreen", name: "profile avatar")
+        b.releaseOwner(7, name: "ProfileScreen", pipelines: [1])
+        b.value(1, "late")
+        var state = ViewFixtures.connected(b.build())
+        _ = reduce(&state, .action(.history(-1)))  // back onto the owner's release
+        var buffer = ScreenBuffer(width: 140, height: 1)
+        HintBar.render(state, theme: .plainUnicode, area: Rect(x: 0, y: 0, width: 140, height: 1), into: &buffer)
+        let line = buffer.lines()[0]
+        XCTAssertTrue(line.hasPrefix(" history · event 10: owner \"ProfileScreen\" released, 12:00:00.009"), line)
+    }
+
+    func testNoRowOfTheDemoShapesIsStageZeroOrUnknown() {
+        let lines = rows(ViewFixtures.grouped(), width: 120, height: 400)
+        XCTAssertFalse(lines.isEmpty)
+        XCTAssertEqual(lines.filter { $0.contains("#0 ") || $0.contains(" ? ") }, [])
+    }
+}
