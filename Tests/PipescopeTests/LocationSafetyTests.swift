@@ -91,12 +91,13 @@ final class LocationSafetyTests: XCTestCase {
         // sanitizer) until `hold` is left.
         let hold = DispatchGroup()
         hold.enter()
+        var released = false
+        defer { if !released { hold.leave() } }
         let asked = DispatchSemaphore(value: 0)
         probe.locator.whileResolving = {
             asked.signal()
             hold.wait()
         }
-        defer { hold.leave() }
         let subject = PassthroughSubject<Int, Never>()
         let (c, line) = (subject.sink { _ in }, #line)
         defer { c.cancel() }
@@ -121,7 +122,7 @@ final class LocationSafetyTests: XCTestCase {
 
         // Once the symbol thread has looked, a later flush sends the location by itself.
         hold.leave()
-        hold.enter()  // balanced by the deferred leave
+        released = true
         probe.locator.whileResolving = nil
         var located: [LocatedStage] = []
         let deadline = Date(timeIntervalSinceNow: 60)
