@@ -80,12 +80,18 @@ final class LocationEndToEndTests: XCTestCase {
         demo.standardError = FileHandle.nullDevice
         try demo.run()
         defer { demo.terminate(); demo.waitUntilExit() }
+        // Stages with a location of their own (`location` alone may be inherited from
+        // the pipeline while the stage's own is still being looked up).
+        func ownLocation(_ node: [String: Any]) -> Bool {
+            node["location"] is [String: Any] && node["locationFrom"] as? Int == node["id"] as? Int
+        }
+        func innerFuture(_ node: [String: Any]) -> Bool {
+            node["operator"] as? String == "Future" && !(node["parent"] is NSNull) && ownLocation(node)
+        }
         let nodes = nodes(socket) { nodes in
-            let located = nodes.filter { $0["location"] is [String: Any] }
-            return located.contains { $0["operator"] as? String == "Future" && $0["parent"] is NSNull == false }
-                && ["Filter", "FlatMap"].allSatisfy { op in
-                    located.contains { $0["operator"] as? String == op && $0["parent"] is NSNull }
-                }
+            nodes.contains(where: innerFuture) && ["Filter", "FlatMap"].allSatisfy { op in
+                nodes.contains { $0["operator"] as? String == op && $0["parent"] is NSNull && ownLocation($0) }
+            }
         }
         let source = Self.sources.appendingPathComponent("PipescopeDemo/DemoProgram.swift")
         func root(_ op: String) -> [String: Any]? {
@@ -99,7 +105,7 @@ final class LocationEndToEndTests: XCTestCase {
         let requests = try XCTUnwrap(location(root("FlatMap")))
         XCTAssertEqual(requests.line, try line(of: ".sink { _ in }", in: source, after: "requestsSink = requests"))
         // Each Future was subscribed while `requests.send` delivered a value: its own line.
-        let future = try XCTUnwrap(nodes.first { $0["operator"] as? String == "Future" && !($0["parent"] is NSNull) })
+        let future = try XCTUnwrap(nodes.first(where: innerFuture))
         let sent = try XCTUnwrap(location(future))
         XCTAssertEqual(sent.line, try line(of: "requests.send(", in: source))
         XCTAssertEqual(sent.function, "DemoProgram.tick()")
