@@ -1,4 +1,5 @@
 import Foundation
+import PipescopeGraph
 import PipescopeModel
 import PipescopeViews
 import TerminalKit
@@ -21,6 +22,10 @@ public struct InspectorApp {
     public let targetName: String
     /// Which lints run.
     public var linter = Linter()
+    /// How long ended stages stay before the inspector prunes its copy: the program's
+    /// `PIPESCOPE_RETAIN_SECONDS` and `PIPESCOPE_RETAIN_PIPELINES`, read from the
+    /// inspector's own environment (the demo's program inherits it).
+    public var retention = Retention.fromEnvironment()
     /// What to apply before the first frame (attach, snapshot; or a whole recording).
     public let initial: [Message]
     /// Asked every turn for what arrived since.
@@ -47,6 +52,7 @@ public struct InspectorApp {
     public func run(on terminal: TerminalBackend) -> Outcome {
         var state = AppState(targetName: targetName)
         state.linter = linter
+        state.retention = retention
         for message in initial { _ = reduce(&state, message) }
         let theme = Theme(glyphs: terminal.isUnicode ? .unicode : .ascii, colors: terminal.hasColors)
         var lastTick: Int64 = 0
