@@ -47,6 +47,7 @@ public struct InspectorApp {
     public func run(on terminal: TerminalBackend) -> Outcome {
         var state = AppState(targetName: targetName)
         state.linter = linter
+        state.helpLength = HelpOverlay.lineCount
         for message in initial { _ = reduce(&state, message) }
         let theme = Theme(glyphs: terminal.isUnicode ? .unicode : .ascii, colors: terminal.hasColors)
         var lastTick: Int64 = 0

@@ -12,9 +12,11 @@ public enum ConfirmCancelOverlay {
             ids.isEmpty ? "none" : ids.map { "#\($0) \(state.history.graph[$0]?.operatorName ?? "?")" }.joined(separator: ", ")
         }
         let target = state.history.graph[preview.target]
+        let root = state.pipeline(of: preview.target)
+        let pipeline = root.map { "in pipeline #\($0) " + PipelineName(root: $0, in: state.history.graph).text } ?? ""
         var lines: [(String, Style)] = [
             ("Cancel #\(preview.target) \(target?.operatorName ?? "")?", theme.title),
-            ("", .plain),
+            (theme.text(pipeline), .plain),
             ("cancels its subscription, shared by: \(names(preview.sharing))", .plain),
             ("then upstream, in order: \(names(preview.upstream))", .plain),
             ("orphaned (no completion): \(names(preview.orphaned))", theme.style(.cancelled)),

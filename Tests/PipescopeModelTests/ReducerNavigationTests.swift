@@ -49,6 +49,7 @@ final class ReducerNavigationTests: XCTestCase {
 
     func testMovesOnAnEmptyTreeDoNothing() {
         var state = AppState(targetName: "demo")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         for action: Action in [.moveUp, .moveDown, .pageUp, .pageDown, .home, .end, .collapse, .expand] {
             XCTAssertEqual(send(&state, action), [])
             XCTAssertNil(state.tree.selection)
@@ -124,6 +125,7 @@ final class ReducerNavigationTests: XCTestCase {
         b.finish(6)
         b.finish(5)
         var state = AppState(targetName: "demo")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&state, .batch(b.build()))
         state.tree.selection = 6
         _ = reduce(&state, .tick(nanos: ModelFixtures.t0 + 61 * ModelFixtures.second))
@@ -137,6 +139,7 @@ final class ReducerNavigationTests: XCTestCase {
         b.subscribe(2, op: "Just", subscriber: "Sink")
         b.finish(2)
         var state = AppState(targetName: "demo")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&state, .batch(b.build()))
         state.tree.selection = 2
         _ = reduce(&state, .tick(nanos: ModelFixtures.t0 + 61 * ModelFixtures.second))

@@ -1,0 +1,145 @@
+import PipescopeGraph
+
+extension AppState {
+    /// The pipelines table, the first screen: one row per pipeline, sorted by any column.
+    ///
+    /// The selection is a pipeline (its root's id), not a row number: it stays on the
+    /// same pipeline while rows re-sort, arrive and leave. When the selected pipeline
+    /// itself leaves (pruned, or not yet made at the history cursor), the row now at its
+    /// old position is selected and the reducer says so.
+    ///
+    /// `rows` is derived, like ``Tree``'s: rebuilt by ``refresh(_:)`` only when one of its
+    /// inputs changed since (the graph on screen, the counts of events, the lints, the
+    /// second the rates are read at, the sort, the ended switch), in time linear in the
+    /// graph plus a sort; otherwise the message leaves it alone.
+    public struct Table: Sendable {
+        /// The selected pipeline's root; nil until the table has a row.
+        public internal(set) var selected: NodeID?
+        public internal(set) var sort: TableColumn = .rate { didSet { isStale = true } }
+        public internal(set) var descending = true { didSet { isStale = true } }
+        /// Per-pipeline event counts, folded from batches.
+        public internal(set) var activity = PipelineActivity()
+        public private(set) var rows: [PipelineRow] = []
+        /// The first row on screen.
+        public internal(set) var offset = 0
+        /// Rows the table shows at once, from the resize message.
+        public internal(set) var pageSize = 10
+        /// Where the selected row was when the rows were last built, for when it leaves.
+        private(set) var selectedIndex = 0
+        /// The user chose the selected pipeline (rather than it being the first shown),
+        /// so its leaving is worth a notice.
+        private(set) var chosen = false
+        private var index: [NodeID: Int] = [:]
+        private var names: [NodeID: (stages: Int, name: PipelineName)] = [:]
+        private var isStale = false
+        private var builtFrom: Inputs?
+
+        /// What `rows` was built from.
+        struct Inputs: Equatable {
+            var graph: Int
+            var activity: Int
+            var lints: Int
+            var second: Int64
+            var hideEnded: Bool
+        }
+
+        /// The selected row's position in `rows`.
+        public var currentIndex: Int? { selected.flatMap { index[$0] } }
+
+        /// The row of pipeline `root`, if it has one.
+        public func index(of root: NodeID) -> Int? { index[root] }
+
+        /// Rebuilds the rows if an input changed. Returns the pipeline the user had
+        /// selected that has left, with the one selected in its place, so the reducer can
+        /// say so. (Before the user chooses, the first pipeline shown is selected, and
+        /// its leaving is not news.)
+        mutating func refresh(_ state: AppState) -> (gone: PipelineRow, now: PipelineRow?)? {
+            let now = state.timelineEnd
+            let inputs = Inputs(graph: state.history.graphVersion, activity: activity.version,
+                                lints: state.lintsVersion, second: now / 1_000_000_000, hideEnded: state.tree.hideEnded)
+            guard isStale || inputs != builtFrom else { return nil }
+            isStale = false
+            builtFrom = inputs
+            let previous = selected.flatMap { index[$0] }.map { rows[$0] }
+            rows = build(state.history.graph, lints: state.lints, now: now, hideEnded: state.tree.hideEnded)
+                .sorted(by: sort, descending: descending)
+            index = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.id, $0) })
+            if let selected, let at = index[selected] {
+                selectedIndex = at
+                return nil
+            }
+            guard !rows.isEmpty else {
+                selected = nil
+                return chosen ? previous.map { ($0, nil) } : nil
+            }
+            let replacement = rows[min(selectedIndex, rows.count - 1)]
+            selected = replacement.id
+            selectedIndex = index[replacement.id] ?? 0
+            return chosen ? previous.map { ($0, replacement) } : nil
+        }
+
+        private mutating func build(_ graph: Graph, lints: [Lint], now: Int64, hideEnded: Bool) -> [PipelineRow] {
+            var warningsAt: [NodeID: Int] = [:]
+            for lint in lints { warningsAt[lint.node, default: 0] += 1 }
+            var rows: [PipelineRow] = []
+            rows.reserveCapacity(graph.roots.count)
+            var keptNames: [NodeID: (stages: Int, name: PipelineName)] = [:]
+            var stack: [NodeID] = []
+            for id in graph.roots {
+                guard let root = graph[id] else { continue }
+                if hideEnded, graph.isEnded(id) { continue }
+                var stages = 0
+                var warnings = 0
+                var last = max(activity.lastEventNanos(of: id), root.createdNanos)
+                stack.append(id)
+                while let current = stack.popLast() {
+                    guard let node = graph[current] else { continue }
+                    stages += 1
+                    if !warningsAt.isEmpty { warnings += warningsAt[current] ?? 0 }
+                    last = max(last, node.lastValueNanos ?? 0, node.endedNanos ?? 0, node.createdNanos,
+                               node.recentRequests.last?.time ?? 0)
+                    stack.append(contentsOf: node.children)
+                }
+                let name: PipelineName
+                if let cached = names[id], cached.stages == stages {
+                    name = cached.name
+                } else {
+                    name = PipelineName(root: id, in: graph)
+                }
+                keptNames[id] = (stages, name)
+                rows.append(PipelineRow(
+                    id: id, name: name, location: graph.location(of: id)?.location.short ?? "", status: root.status,
+                    stages: stages, rate: activity.rate(of: id, at: now), values: root.values,
+                    createdNanos: root.createdNanos, lastEventNanos: last, warnings: warnings))
+            }
+            names = keptNames
+            return rows
+        }
+
+        /// Selects the row at `position` (clamped).
+        mutating func select(row position: Int) {
+            guard !rows.isEmpty else { return }
+            let at = min(max(position, 0), rows.count - 1)
+            selected = rows[at].id
+            selectedIndex = at
+            chosen = true
+        }
+
+        /// Selects pipeline `root` if it has a row.
+        mutating func select(pipeline root: NodeID) {
+            guard let at = index[root] else { return }
+            selected = root
+            selectedIndex = at
+            chosen = true
+        }
+
+        /// Scrolls only as far as needed to keep the selected row visible.
+        mutating func keepSelectionOnScreen() {
+            let page = max(1, pageSize)
+            let at = currentIndex ?? 0
+            if at < offset { offset = at }
+            if at >= offset + page { offset = at - page + 1 }
+            offset = max(0, min(offset, max(0, rows.count - page)))
+        }
+    }
+}
