@@ -11,7 +11,9 @@ extension AppState {
     /// `rows` is derived, like ``Tree``'s: rebuilt by ``refresh(_:)`` only when one of its
     /// inputs changed since (the graph on screen, the counts of events, the lints, the
     /// second the rates are read at, the sort, the ended switch), in time linear in the
-    /// graph plus a sort; otherwise the message leaves it alone.
+    /// graph plus a sort; otherwise the message leaves it alone. Batches do not rebuild
+    /// it: the next tick or key does, so a busy program costs a rebuild per tick, not
+    /// per batch.
     public struct Table: Sendable {
         /// The selected pipeline's root; nil until the table has a row.
         public internal(set) var selected: NodeID?

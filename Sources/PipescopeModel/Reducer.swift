@@ -12,7 +12,9 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.refreshRows()
         keepSelectionVisible(&state, fallbacks: fallbacks)
         state.tree.keepSelectionOnScreen()
-        state.refreshTable()
+        // The table follows batches at the next tick (a few a second, like top's
+        // refresh), not on each of them: a rebuild walks every pipeline and sorts.
+        if case .batch = message {} else { state.refreshTable() }
     }
     switch message {
     case .action(let action):

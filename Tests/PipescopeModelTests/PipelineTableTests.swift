@@ -60,6 +60,7 @@ final class PipelineTableTests: XCTestCase {
         b.subscribe(1, op: "profile avatar", type: "Map<Timer.TimerPublisher, String>", subscriber: "Sink")
         b.subscribe(2, parent: 1, op: "Map", type: "Map<Timer.TimerPublisher, String>", subscriber: "profile avatar")
         _ = reduce(&state, .batch(b.build()))
+        _ = reduce(&state, .tick(nanos: t0 + second))
         XCTAssertEqual(state.table.rows.first?.name, PipelineName(parts: ["profile avatar"], named: true))
     }
 
@@ -133,10 +134,13 @@ final class PipelineTableTests: XCTestCase {
         var b = BatchBuilder(start: t0)
         b.chain(from: 5, subscriber: "Sink", ops: ["Map"])
         _ = reduce(&state, .batch(b.build()))
+        XCTAssertNil(state.table.selected, "batches do not rebuild the table: the next tick does")
+        _ = reduce(&state, .tick(nanos: t0 + 1000))
         XCTAssertEqual(state.table.selected, 5)
         b = BatchBuilder(start: t0 + 1000)
         b.chain(from: 2, subscriber: "Sink", ops: ["Map"])
         _ = reduce(&state, .batch(b.build()))
+        _ = reduce(&state, .tick(nanos: t0 + 2000))
         XCTAssertEqual(ids(state), [2, 5], "equal rates: by id")
         XCTAssertEqual(state.table.selected, 5, "not the row at the top: the pipeline")
         state.retention = Retention(seconds: 0, maxEndedPipelines: 0)
