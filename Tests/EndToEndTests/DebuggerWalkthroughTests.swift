@@ -30,6 +30,7 @@ final class DebuggerWalkthroughTests: XCTestCase {
         let session = try TerminalSession(width: 140, height: 40)
         defer { session.kill() }
         session.type(Programs.pipescope)
+        session.showTree()
         XCTAssertNotNil(session.tmux.waitFor({ $0.contains("TimerPublisher") && $0.contains("┌ Events") }, timeout: 60))
 
         // Pause, and let the threads come to rest at the gate.
