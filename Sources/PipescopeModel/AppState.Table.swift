@@ -17,8 +17,8 @@ extension AppState {
     public struct Table: Sendable {
         /// The selected pipeline's root; nil until the table has a row.
         public internal(set) var selected: NodeID?
-        public internal(set) var sort: TableColumn = .rate { didSet { isStale = true } }
-        public internal(set) var descending = true { didSet { isStale = true } }
+        public internal(set) var sort: TableColumn = .rate { didSet { isUnsorted = true } }
+        public internal(set) var descending = true { didSet { isUnsorted = true } }
         /// Per-pipeline event counts, folded from batches.
         public internal(set) var activity = PipelineActivity()
         public private(set) var rows: [PipelineRow] = []
@@ -31,9 +31,11 @@ extension AppState {
         /// The user chose the selected pipeline (rather than it being the first shown),
         /// so its leaving is worth a notice.
         private(set) var chosen = false
-        private var index: [NodeID: Int] = [:]
+        /// The widest location, for the LOCATION column (0: none).
+        public private(set) var locationWidth = 0
         private var names: [NodeID: (stages: Int, name: PipelineName)] = [:]
-        private var isStale = false
+        /// The sort changed: the rows need sorting again, not rebuilding.
+        private var isUnsorted = false
         private var builtFrom: Inputs?
 
         /// What `rows` was built from.
@@ -46,10 +48,14 @@ extension AppState {
         }
 
         /// The selected row's position in `rows`.
-        public var currentIndex: Int? { selected.flatMap { index[$0] } }
+        public var currentIndex: Int? { selected.flatMap { index(of: $0) } }
 
-        /// The row of pipeline `root`, if it has one.
-        public func index(of root: NodeID) -> Int? { index[root] }
+        /// The row of pipeline `root`, if it has one (where it was last, else a scan:
+        /// cheaper than keeping a map of 10,000 rows up to date on every sort).
+        public func index(of root: NodeID) -> Int? {
+            if selectedIndex < rows.count, rows[selectedIndex].id == root { return selectedIndex }
+            return rows.firstIndex { $0.id == root }
+        }
 
         /// Rebuilds the rows if an input changed. Returns the pipeline the user had
         /// selected that has left, with the one selected in its place, so the reducer can
@@ -59,14 +65,15 @@ extension AppState {
             let now = state.timelineEnd
             let inputs = Inputs(graph: state.history.graphVersion, activity: activity.version,
                                 lints: state.lintsVersion, second: now / 1_000_000_000, hideEnded: state.tree.hideEnded)
-            guard isStale || inputs != builtFrom else { return nil }
-            isStale = false
+            let rebuild = inputs != builtFrom
+            guard rebuild || isUnsorted else { return nil }
+            isUnsorted = false
             builtFrom = inputs
-            let previous = selected.flatMap { index[$0] }.map { rows[$0] }
-            rows = build(state.history.graph, lints: state.lints, now: now, hideEnded: state.tree.hideEnded)
-                .sorted(by: sort, descending: descending)
-            index = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.id, $0) })
-            if let selected, let at = index[selected] {
+            let previous = selected.flatMap { index(of: $0) }.map { rows[$0] }
+            let unsorted = rebuild
+                ? build(state.history.graph, lints: state.lints, now: now, hideEnded: state.tree.hideEnded) : rows
+            rows = unsorted.sorted(by: sort, descending: descending)
+            if let selected, let at = rows.firstIndex(where: { $0.id == selected }) {
                 selectedIndex = at
                 return nil
             }
@@ -76,7 +83,7 @@ extension AppState {
             }
             let replacement = rows[min(selectedIndex, rows.count - 1)]
             selected = replacement.id
-            selectedIndex = index[replacement.id] ?? 0
+            selectedIndex = min(selectedIndex, rows.count - 1)
             return chosen ? previous.map { ($0, replacement) } : nil
         }
 
@@ -85,8 +92,8 @@ extension AppState {
             for lint in lints { warningsAt[lint.node, default: 0] += 1 }
             var rows: [PipelineRow] = []
             rows.reserveCapacity(graph.roots.count)
-            var keptNames: [NodeID: (stages: Int, name: PipelineName)] = [:]
             var stack: [NodeID] = []
+            var widest = 0
             for id in graph.roots {
                 guard let root = graph[id] else { continue }
                 if hideEnded, graph.isEnded(id) { continue }
@@ -107,14 +114,21 @@ extension AppState {
                     name = cached.name
                 } else {
                     name = PipelineName(root: id, in: graph)
+                    names[id] = (stages, name)
                 }
-                keptNames[id] = (stages, name)
+                let location = graph.location(of: id)?.location.short ?? ""
+                if !location.isEmpty { widest = Swift.max(widest, location.count) }
                 rows.append(PipelineRow(
-                    id: id, name: name, location: graph.location(of: id)?.location.short ?? "", status: root.status,
+                    id: id, name: name, location: location, status: root.status,
                     stages: stages, rate: activity.rate(of: id, at: now), values: root.values,
                     createdNanos: root.createdNanos, lastEventNanos: last, warnings: warnings))
             }
-            names = keptNames
+            locationWidth = widest
+            // Forget the names of pipelines gone, once they are many.
+            if names.count > 2 * rows.count + 64 {
+                let kept = Set(rows.map(\.id))
+                names = names.filter { kept.contains($0.key) }
+            }
             return rows
         }
 
@@ -129,7 +143,7 @@ extension AppState {
 
         /// Selects pipeline `root` if it has a row.
         mutating func select(pipeline root: NodeID) {
-            guard let at = index[root] else { return }
+            guard let at = index(of: root) else { return }
             selected = root
             selectedIndex = at
             chosen = true

@@ -13,16 +13,16 @@ import PipescopeGraph
 /// the same name is found here: a stage whose name is not its publisher type's short name.
 public struct PipelineName: Hashable, Sendable {
     /// The chain's names, source first; one part when ``named``.
-    public var parts: [String]
+    public let parts: [String]
     /// The program named a stage of this pipeline.
-    public var named: Bool
-
-    /// The whole name: the parts joined with ` → `.
-    public var text: String { parts.joined(separator: " → ") }
+    public let named: Bool
+    /// The whole name: the parts joined with ` → ` (joined once: sorting compares it).
+    public let text: String
 
     public init(parts: [String], named: Bool) {
         self.parts = parts
         self.named = named
+        text = parts.joined(separator: " → ")
     }
 
     /// The name of the pipeline whose root is `root`.

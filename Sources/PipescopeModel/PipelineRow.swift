@@ -96,11 +96,49 @@ public enum TableColumn: Int, CaseIterable, Sendable {
 extension [PipelineRow] {
     /// Sorted by `column`, stably: rows equal in it keep ascending id order whichever
     /// the direction, so equal rows never swap places between frames.
+    ///
+    /// Each row's key is computed once into a flat array of integers (a name or a
+    /// location by its rank among the distinct ones), and positions are sorted by key,
+    /// then id: 10,000 rows sort without comparing a string more than once per distinct
+    /// value.
     public func sorted(by column: TableColumn, descending: Bool) -> [PipelineRow] {
-        sorted { a, b in
-            if descending ? column.ascending(b, a) : column.ascending(a, b) { return true }
-            if descending ? column.ascending(a, b) : column.ascending(b, a) { return false }
-            return a.id < b.id
+        let keys = column.keys(self)
+        let ids = map(\.id)
+        var order = [Int](0..<count)
+        keys.withUnsafeBufferPointer { k in
+            ids.withUnsafeBufferPointer { id in
+                order.sort { a, b in
+                    if k[a] != k[b] { return descending ? k[a] > k[b] : k[a] < k[b] }
+                    return id[a] < id[b]
+                }
+            }
         }
+        return order.map { self[$0] }
+    }
+}
+
+extension TableColumn {
+    /// One integer per row whose ascending order is this column's ascending order.
+    func keys(_ rows: [PipelineRow]) -> [Int64] {
+        switch self {
+        case .warnings: return rows.map { Int64($0.warnings) }
+        case .id: return rows.map { Int64(bitPattern: $0.id) }
+        case .name: return Self.ranks(rows.map(\.name.text))
+        case .location: return Self.ranks(rows.map(\.location))
+        case .status: return rows.map { Int64(Self.rank($0.status)) }
+        case .stages: return rows.map { Int64($0.stages) }
+        // Rates are never negative: their bit patterns order as the numbers do.
+        case .rate: return rows.map { Int64(bitPattern: max(0, $0.rate).bitPattern) }
+        case .values: return rows.map { Int64($0.values) }
+        case .age: return rows.map { -$0.createdNanos }
+        case .lastEvent: return rows.map { -$0.lastEventNanos }
+        }
+    }
+
+    /// Each text's rank among the distinct texts, in string order.
+    private static func ranks(_ texts: [String]) -> [Int64] {
+        let distinct = Set(texts).sorted()
+        let rank = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, Int64($0)) })
+        return texts.map { rank[$0] ?? 0 }
     }
 }

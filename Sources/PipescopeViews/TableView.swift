@@ -23,8 +23,7 @@ public enum TableView {
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         let start = min(table.offset, max(0, table.rows.count - body.height))
         let visible = table.rows.dropFirst(max(0, start)).prefix(body.height)
-        let columns = TableColumns(width: area.width,
-                                   locationWidth: table.rows.lazy.map(\.location.count).max() ?? 0)
+        let columns = TableColumns(width: area.width, locationWidth: table.locationWidth)
         renderHeader(table, columns: columns, theme: theme, x: area.x, y: area.y, width: area.width, into: &buffer)
         if table.rows.isEmpty {
             let lines = state.session.connection == .connecting
