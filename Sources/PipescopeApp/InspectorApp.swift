@@ -53,6 +53,7 @@ public struct InspectorApp {
         var state = AppState(targetName: targetName)
         state.linter = linter
         state.retention = retention
+        state.helpLength = HelpOverlay.lineCount
         for message in initial { _ = reduce(&state, message) }
         let theme = Theme(glyphs: terminal.isUnicode ? .unicode : .ascii, colors: terminal.hasColors)
         var lastTick: Int64 = 0

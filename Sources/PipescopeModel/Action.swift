@@ -45,6 +45,14 @@ public enum Action: Hashable, Sendable {
     /// Describe every value of the selected stage (or stop): by default only scalars
     /// and one value per stage per flush window get text.
     case toggleWatch
+    /// Switch between the pipelines table and the stage tree.
+    case toggleTable
+    /// Open the selected pipeline's tree, only that pipeline (Enter on a table row).
+    case openPipeline
+    /// Sort the pipelines table by the next (`>`) or previous (`<`) column.
+    case sortNext, sortPrevious
+    /// Invert the pipelines table's sort.
+    case invertSort
     /// Typing the filter: a character, backspace, accept, or clear.
     case filterType(Character)
     case filterBackspace
@@ -67,9 +75,10 @@ public enum Message: Sendable {
     case disconnected(String)
     /// Wall-clock time, sent by the app loop a few times a second.
     case tick(nanos: Int64)
-    /// The terminal's size, and how many tree rows fit in it (the views know the layout;
-    /// `MainScreen.resized(width:height:)` makes this message), so paging moves a screenful.
-    case resize(width: Int, height: Int, treePageSize: Int)
+    /// The terminal's size, and how many tree and table rows fit in it (the views know
+    /// the layout; `MainScreen.resized(width:height:)` makes this message), so paging
+    /// moves a screenful.
+    case resize(width: Int, height: Int, treePageSize: Int, tablePageSize: Int = 10)
 }
 
 /// What the app loop must do after a message.

@@ -25,6 +25,9 @@ extension AppState {
         public internal(set) var filter = "" { didSet { isStale = true } }
         /// Ended stages are hidden (`x`): whole pipelines, and ended inner stages of live ones.
         public internal(set) var hideEnded = false { didSet { isStale = true } }
+        /// Only this pipeline (its root) is shown: the tree opened from a table row with
+        /// Enter. Nil: every pipeline.
+        public internal(set) var scope: NodeID? { didSet { isStale = true } }
         /// The tree as currently visible.
         public private(set) var rows: [TreeRow] = []
         /// Stages matching the filter, in row order.
@@ -75,8 +78,9 @@ extension AppState {
                                     hideEnded: hideEnded)
             let laid = layout.layout(graph)
             hiddenEnded = laid.hiddenEnded
+            let all = scope.map { Self.rows(of: $0, in: laid.rows) } ?? laid.rows
             if filter.isEmpty {
-                rows = laid.rows
+                rows = all
                 matches = []
             } else {
                 let matcher = FilterMatcher(filter)
@@ -88,7 +92,7 @@ extension AppState {
                     var parent = graph[id]?.parent
                     while let p = parent, keep.insert(p).inserted { parent = graph[p]?.parent }
                 }
-                rows = laid.rows.filter { keep.contains($0.id) }
+                rows = all.filter { keep.contains($0.id) }
                 matches = rows.filter { hits.contains($0.id) && $0.isStage }.map(\.id)
             }
             rowIndex = [:]
@@ -99,6 +103,23 @@ extension AppState {
                 if let group = row.group, row.isCollapsed {
                     for member in group.members { groupOf[member] = group.id }
                 }
+            }
+        }
+
+        /// The rows of one pipeline: its root's row (or the group row holding the root)
+        /// and every row below it, moved to depth 0. Empty when the root has no row.
+        static func rows(of root: NodeID, in rows: [TreeRow]) -> [TreeRow] {
+            guard let start = rows.firstIndex(where: { row in
+                row.ownerHeader == nil && !row.isReference
+                    && (row.group.map { $0.members.contains(root) } ?? (row.id == root))
+            }) else { return [] }
+            let depth = rows[start].depth
+            var end = start + 1
+            while end < rows.count, rows[end].depth > depth { end += 1 }
+            return rows[start..<end].map { row in
+                var row = row
+                row.depth -= depth
+                return row
             }
         }
 

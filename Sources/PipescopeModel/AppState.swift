@@ -18,6 +18,15 @@ public struct AppState: Sendable {
     public internal(set) var session: Session
     public internal(set) var history = HistoryCursor()
     public internal(set) var tree = Tree()
+    /// The pipelines table (the first screen).
+    public internal(set) var table = Table()
+    /// Which screen the body shows: the pipelines table or the stage tree (`t`).
+    public internal(set) var screen: Screen = .table
+    /// The first line of the help shown, when it is taller than the screen.
+    public internal(set) var helpOffset = 0
+    /// How many lines the help has (the app sets it from the keymap), so scrolling stops
+    /// at its end. 0: unknown, the view stops it.
+    public var helpLength = 0
     public internal(set) var timeline = Timeline()
     /// What has the keyboard.
     public internal(set) var mode: Mode = .browsing
@@ -39,6 +48,8 @@ public struct AppState: Sendable {
     /// The warnings list's rows: the same mistake in the same place once, with a count,
     /// newest first.
     public private(set) var lintGroups: [LintGroup] = []
+    /// Changes whenever the lints are recomputed.
+    private(set) var lintsVersion = 0
 
     // MARK: Limits
 
@@ -72,9 +83,35 @@ public struct AppState: Sendable {
         tree.refresh(from: history)
     }
 
+    /// Brings the table's rows up to date (only while it is on screen: the tree does not
+    /// need them), and says so when the selected pipeline has left.
+    mutating func refreshTable() {
+        guard screen == .table else { return }
+        if let (gone, now) = table.refresh(self) {
+            let what = history.cursor == nil ? "ended and was pruned" : "does not exist at this point in history"
+            let then = now.map { ": selected #\($0.id) \($0.name.text)" } ?? ""
+            session.notice = Notice(text: "#\(gone.id) \(gone.name.text) \(what)\(then)", isError: false)
+        }
+        table.keepSelectionOnScreen()
+    }
+
+    /// The root of the pipeline stage `id` is in, in the graph on screen.
+    public func pipeline(of id: NodeID) -> NodeID? {
+        let graph = history.graph
+        var current = id
+        for _ in 0...graph.nodes.count {
+            guard let node = graph[current] else { return nil }
+            guard let parent = node.parent, parent != current else { return current }
+            current = parent
+        }
+        return nil
+    }
+
     /// Recomputes the lints as of `now` (a recording passes its last event's time).
     mutating func refreshLints(now: Int64) {
-        lints = linter.lints(history.graph, now: now)
+        let fresh = linter.lints(history.graph, now: now)
+        if fresh != lints { lintsVersion &+= 1 }
+        lints = fresh
         lintedNodes = Set(lints.map(\.node))
         lintGroups = LintGroup.grouping(lints, in: history.graph)
     }

@@ -14,10 +14,6 @@ public struct CancelPreview: Equatable, Sendable {
     public var upstream: [NodeID]
     /// Live stages downstream, which will be orphaned.
     public var orphaned: [NodeID]
-    /// The pipeline the target is in, as the confirmation names it:
-    /// `#1 PassthroughSubject → Map → Filter → Sink  (Feed.swift:88)`.
-    public var pipeline: String
-
     public init?(target: NodeID, in graph: Graph) {
         guard let node = graph[target] else { return nil }
         self.target = target
@@ -38,25 +34,5 @@ public struct CancelPreview: Equatable, Sendable {
             parent = n.parent
         }
         orphaned = down
-        pipeline = Self.name(ofPipelineHolding: target, in: graph)
-    }
-
-    /// The pipeline's root id, its operators in code order (source first, along each
-    /// stage's first upstream), its subscriber, and where it was made.
-    static func name(ofPipelineHolding id: NodeID, in graph: Graph) -> String {
-        var root = id
-        for _ in 0...graph.nodes.count {
-            guard let parent = graph[root]?.parent, graph[parent] != nil else { break }
-            root = parent
-        }
-        var chain: [String] = []
-        var current: NodeID? = root
-        while let c = current, let node = graph[c], chain.count <= graph.nodes.count {
-            chain.append(node.operatorName)
-            current = node.children.first
-        }
-        var name = "#\(root) " + (chain.reversed() + [graph[root]?.subscriber ?? "?"]).joined(separator: " → ")
-        if let place = graph.location(of: root)?.location.short { name += "  (\(place))" }
-        return name
     }
 }

@@ -3,6 +3,7 @@ import PipescopeGraph
 // MARK: - Browsing: the tree and the panes have the keys
 
 func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
+    if let effects = switchScreens(action, &state) { return effects }
     // In the event log and the timeline the arrows move through history.
     if state.focus == .events || state.focus == .timeline {
         switch action {
@@ -74,16 +75,23 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
             text: state.tree.hideEnded
                 ? "\(hidden) ended stage\(hidden == 1 ? "" : "s") hidden: whole pipelines and ended inner stages (x shows them)"
                 : "ended stages shown", isError: false)
-    case .filterType, .filterBackspace, .filterAccept:
+    case .filterType, .filterBackspace, .filterAccept, .toggleTable, .openPipeline, .sortNext, .sortPrevious,
+         .invertSort:
         break
-    case .toggleHelp: state.mode = .help
+    case .toggleHelp:
+        state.mode = .help
+        state.helpOffset = 0
     case .toggleLints: state.mode = .warnings
     case .dismiss:
         if state.session.notice == nil { state.tree.filter = "" }
         state.session.notice = nil
     case .confirm: break
     case .cancelSelected:
-        requestCancel(&state)
+        guard state.tree.selectedGroup == nil, let node = state.selectedNode else {
+            requestCancel(&state, of: nil)
+            break
+        }
+        requestCancel(&state, of: node.id)
     case .toggleWatch:
         return toggleWatch(&state)
     case .moveUp: select(index - 1)
@@ -209,16 +217,17 @@ private func toggleWatch(_ state: inout AppState) -> [Effect] {
     return [.watch(state.session.watched.sorted())]
 }
 
-/// Opens the confirmation for cancelling the selected stage, or says why not.
-private func requestCancel(_ state: inout AppState) {
+/// Opens the confirmation for cancelling stage `id` (the tree's selected stage, or a
+/// table row's root), or says why not.
+func requestCancel(_ state: inout AppState, of id: NodeID?) {
     // A group row stands for stages that are not on screen: cancel acts on one stage the
     // user can see, never on hidden ones. (Every member has ended anyway.)
-    if let group = state.tree.selectedGroup {
+    if state.screen == .tree, let group = state.tree.selectedGroup {
         state.session.notice = Notice(text: "\(label(group, in: state.history.graph)) is a group of ended stages: "
             + "nothing to cancel (→ opens it)", isError: true)
         return
     }
-    guard let node = state.selectedNode else { return }
+    guard let id, let node = state.history.graph[id] else { return }
     if case .replay = state.session.connection {
         state.session.notice = Notice(text: "this is a recording: it cannot be cancelled", isError: true)
     } else if case .disconnected = state.session.connection {

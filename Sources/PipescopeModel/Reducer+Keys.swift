@@ -8,7 +8,7 @@ import PipescopeGraph
 /// |------------------|-----------------------------------------------------------|-----------------------------|
 /// | browsing         | every action                                              | —                           |
 /// | filtering        | `filterType`, `filterBackspace`, `filterAccept`; `dismiss` clears | ignored             |
-/// | help             | `toggleHelp`, `dismiss` close; `toggleLints` switches; `quit` | ignored, kept in `ignoredKey` |
+/// | help             | `toggleHelp`, `dismiss` close; `toggleLints` switches; `quit`; the arrows and pages scroll | ignored, kept in `ignoredKey` |
 /// | warnings         | `toggleLints`, `dismiss` close; `toggleHelp` switches; `quit` | ignored, kept in `ignoredKey` |
 /// | confirmingCancel | `confirm` sends the cancel; `quit`                        | keeps the stage, says so    |
 func apply(_ action: Action, to state: inout AppState) -> [Effect] {
@@ -48,11 +48,29 @@ private func readOverlay(_ action: Action, _ state: inout AppState) -> [Effect] 
     switch action {
     case .quit: return [.quit]
     case .dismiss: state.mode = .browsing
-    case .toggleHelp: state.mode = state.mode == .help ? .browsing : .help
+    case .moveUp where state.mode == .help: scrollHelp(by: -1, &state)
+    case .moveDown where state.mode == .help: scrollHelp(by: 1, &state)
+    case .pageUp where state.mode == .help: scrollHelp(by: -helpPage(state), &state)
+    case .pageDown where state.mode == .help: scrollHelp(by: helpPage(state), &state)
+    case .home where state.mode == .help: state.helpOffset = 0
+    case .end where state.mode == .help: scrollHelp(by: state.helpLength, &state)
+    case .toggleHelp:
+        state.mode = state.mode == .help ? .browsing : .help
+        state.helpOffset = 0
     case .toggleLints: state.mode = state.mode == .warnings ? .browsing : .warnings
     default: state.ignoredKey = action
     }
     return []
+}
+
+/// Lines of the help on screen at once when it scrolls: the body less the box and its
+/// footer (the help overlay draws it so).
+private func helpPage(_ state: AppState) -> Int { max(1, state.height - 5) }
+
+/// Scrolls the help, no further than its last line at the bottom.
+private func scrollHelp(by delta: Int, _ state: inout AppState) {
+    let last = state.helpLength > 0 ? max(0, state.helpLength - helpPage(state)) : Int.max
+    state.helpOffset = min(max(0, state.helpOffset + delta), last)
 }
 
 /// The confirmation is on top and names what the cancel reaches: `y` sends it, `q`

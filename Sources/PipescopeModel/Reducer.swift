@@ -12,6 +12,9 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.refreshRows()
         before.keepSelectionVisible(&state)
         state.tree.keepSelectionOnScreen()
+        // The table follows batches at the next tick (a few a second, like top's
+        // refresh), not on each of them: a rebuild walks every pipeline and sorts.
+        if case .batch = message {} else { state.refreshTable() }
     }
     switch message {
     case .action(let action):
@@ -29,11 +32,14 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         // The probe skipped us while we were slow: keep the history we have, continue
         // from its snapshot, and say so.
         state.history.load(snapshot, keepingHistory: true)
+        let live = state.history.liveGraph
+        state.table.activity.keep(live)
         state.session.skippedEvents += snapshot.skippedEvents
         state.session.notice = Notice(
             text: "fell behind: \(snapshot.skippedEvents) events skipped, resynchronised from a snapshot", isError: true)
     case .snapshot(let snapshot):
         state.history.load(snapshot, keepingHistory: false)
+        state.table.activity = PipelineActivity()
         state.timeline.lanes = [:]
     case .batch(let batch):
         state.session.setGate(batch.trailer.gate)
@@ -44,6 +50,8 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.history.noteLastEvent(batch.events)
         state.timeline.recordLanes(batch.events, liveGraph: state.history.liveGraph)
         state.session.rate.record(batch.events.count)
+        let live = state.history.liveGraph
+        state.table.activity.record(batch.events, in: live)
     case .acknowledged(_, let ok, let text):
         state.session.notice = Notice(text: text, isError: !ok)
     case .disconnected(let why):
@@ -61,11 +69,14 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
             state.history.lastPrune = nanos
             state.history.prune(now: nanos, retention: state.retention)
             state.timeline.keepLanes(of: state.history.liveGraph)
+            let live = state.history.liveGraph
+            state.table.activity.keep(live)
         }
-    case .resize(let width, let height, let treePageSize):
+    case .resize(let width, let height, let treePageSize, let tablePageSize):
         state.width = width
         state.height = height
         state.tree.pageSize = treePageSize
+        state.table.pageSize = tablePageSize
     }
     return []
 }

@@ -16,7 +16,8 @@ import PipescopeGraph
 ///
 /// Never silently the top of the list: unless the stage only moved into a group or
 /// under a fold the user made, the status line says what became of it and what is
-/// selected now (`#6 Just ended and was pruned: selected #1 Timer`).
+/// selected now (`#6 Just ended and was pruned: selected #1 Timer`), while the tree is on
+/// screen (the pipelines table keeps and reports its own selection: ``AppState/Table``).
 struct SelectionKeeper {
     private let selected: TreeSelection?
     /// The stage itself, then its downstream stages, innermost first; for a group, its
@@ -86,7 +87,8 @@ struct SelectionKeeper {
     /// Tells the user where the selection went, unless they moved it out of sight
     /// themselves (a fold).
     private func say(_ state: inout AppState, selecting new: TreeSelection?) {
-        guard !label.isEmpty, !foldedAway(state) else { return }
+        // The table says what became of its own selection; the tree's is news only on it.
+        guard !label.isEmpty, state.screen == .tree, !foldedAway(state) else { return }
         let now: String
         switch new {
         case .stage(let id)?: now = "selected " + Self.name(id, in: state.history.graph)

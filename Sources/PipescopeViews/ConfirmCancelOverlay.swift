@@ -12,9 +12,14 @@ public enum ConfirmCancelOverlay {
             ids.isEmpty ? "none" : ids.map { "#\($0) \(state.history.graph[$0]?.operatorName ?? "?")" }.joined(separator: ", ")
         }
         let target = state.history.graph[preview.target]
+        let root = state.pipeline(of: preview.target)
+        let pipeline = root.map { root in
+            "in pipeline #\(root) " + PipelineName(root: root, in: state.history.graph).text
+                + (state.history.graph.location(of: root).map { "  (\($0.location.short))" } ?? "")
+        } ?? ""
         var lines: [(String, Style)] = [
             ("Cancel #\(preview.target) \(target?.operatorName ?? "")?", theme.title),
-            ("in pipeline \(preview.pipeline)", .plain),
+            (theme.text(pipeline), .plain),
             ("", .plain),
             ("cancels its subscription, shared by: \(names(preview.sharing))", .plain),
             ("then upstream, in order: \(names(preview.upstream))", .plain),

@@ -16,15 +16,26 @@ public struct KeyBinding: Sendable {
 /// the hint bar are drawn from it, so they cannot drift apart.
 public enum KeyMap {
     public static let bindings: [KeyBinding] = [
-        KeyBinding(keys: [.up, .character("k")], label: "↑ k", action: .moveUp, help: "select the stage above", hint: nil),
-        KeyBinding(keys: [.down, .character("j")], label: "↓ j", action: .moveDown, help: "select the stage below", hint: "↑↓ move"),
+        KeyBinding(keys: [.character("t")], label: "t", action: .toggleTable,
+                   help: "switch between the pipelines table and the stage tree", hint: nil),
+        KeyBinding(keys: [.enter], label: "Enter", action: .openPipeline,
+                   help: "open the tree of the selected pipeline only (Esc: back to the table)", hint: "Enter open"),
+        KeyBinding(keys: [.character("<")], label: "<", action: .sortPrevious,
+                   help: "table: sort by the previous column", hint: nil),
+        KeyBinding(keys: [.character(">")], label: ">", action: .sortNext, help: "table: sort by the next column",
+                   hint: "< > sort"),
+        KeyBinding(keys: [.character("i")], label: "i", action: .invertSort, help: "table: invert the sort", hint: nil),
+        KeyBinding(keys: [.up, .character("k")], label: "↑ k", action: .moveUp,
+                   help: "select the row above (help: scroll up)", hint: nil),
+        KeyBinding(keys: [.down, .character("j")], label: "↓ j", action: .moveDown,
+                   help: "select the row below (help: scroll down)", hint: "↑↓ move"),
         KeyBinding(keys: [.tab], label: "Tab", action: .focusNext,
                    help: "next pane (the arrows act on it: in the log and timeline they move through history)", hint: nil),
         KeyBinding(keys: [.backTab], label: "S-Tab", action: .focusPrevious, help: "previous pane", hint: nil),
         KeyBinding(keys: [.pageUp], label: "PgUp", action: .pageUp, help: "up one page", hint: nil),
         KeyBinding(keys: [.pageDown], label: "PgDn", action: .pageDown, help: "down one page", hint: nil),
-        KeyBinding(keys: [.home], label: "Home", action: .home, help: "first stage", hint: nil),
-        KeyBinding(keys: [.end], label: "End", action: .end, help: "last stage", hint: nil),
+        KeyBinding(keys: [.home], label: "Home", action: .home, help: "first row", hint: nil),
+        KeyBinding(keys: [.end], label: "End", action: .end, help: "last row", hint: nil),
         KeyBinding(keys: [.left, .character("h")], label: "← h", action: .collapse,
                    help: "fold the stage's upstream or close a group (×N), or go to its downstream", hint: nil),
         KeyBinding(keys: [.right, .character("l")], label: "→ l", action: .expand,
@@ -34,7 +45,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("n")], label: "n", action: .step,
                    help: "release one waiting event (type a count first for more: 5n)", hint: "n step"),
         KeyBinding(keys: [.character("N")], label: "N", action: .stepMany, help: "release ten waiting events", hint: nil),
-        KeyBinding(keys: [.character(">")], label: ">", action: .choosePending,
+        KeyBinding(keys: [.character("o")], label: "o", action: .choosePending,
                    help: "choose which waiting thread n releases (default: the oldest)", hint: nil),
         KeyBinding(keys: [.character("[")], label: "[", action: .history(-1), help: "back one event in history", hint: nil),
         KeyBinding(keys: [.character("]")], label: "]", action: .history(1), help: "forward one event in history", hint: nil),
@@ -55,13 +66,14 @@ public enum KeyMap {
                    help: "watch the stage: describe every value (default: numbers and strings always, others 1 per 25 ms)",
                    hint: nil),
         KeyBinding(keys: [.character("c")], label: "c", action: .cancelSelected,
-                   help: "cancel the selected stage (shows what it reaches first)", hint: nil),
+                   help: "cancel the selected stage, or a table row's root (shows what it reaches first)", hint: nil),
         KeyBinding(keys: [.character("y")], label: "y", action: .confirm, help: "confirm the cancel", hint: nil),
         KeyBinding(keys: [.character("w")], label: "w", action: .toggleLints,
                    help: "list the lifecycle warnings (⚠ in the tree)", hint: "w warnings"),
         KeyBinding(keys: [.character("?")], label: "?", action: .toggleHelp, help: "show or hide this help", hint: "? help"),
         KeyBinding(keys: [.escape], label: "Esc", action: .dismiss,
-                   help: "close the help or the warnings, keep the stage, clear the message", hint: nil),
+                   help: "close the help or the warnings, keep the stage, clear the message; one pipeline's tree: back to the table",
+                   hint: nil),
         KeyBinding(keys: [.character("q")], label: "q", action: .quit, help: "quit (the program keeps running)", hint: "q quit"),
     ]
 
@@ -101,15 +113,26 @@ public enum KeyMap {
         return nil
     }
 
-    /// The hint bar's entries, in table order.
-    public static var hints: [String] { bindings.compactMap(\.hint) }
+    /// The hint bar's entries on the tree, in table order.
+    public static var hints: [String] {
+        bindings.filter { !tableOnly.contains($0.action) }.compactMap(\.hint)
+    }
 
-    /// The hint bar for a pane: what the arrows do there, then the keys that work
-    /// everywhere (at most 7 in all).
+    /// Bindings that act only on the pipelines table (their hints are the table's).
+    static let tableOnly: Set<Action> = [.openPipeline, .sortNext, .sortPrevious, .invertSort]
+
+    /// The hint bar on the pipelines table: moving, opening, sorting, the tree, help, quit.
+    public static var tableHints: [String] {
+        ["↑↓ move", ownHint(.openPipeline, or: "open"), ownHint(.sortNext, or: "sort"), hint(.invertSort, does: "invert"),
+         hint(.toggleTable, does: "tree"), ownHint(.toggleHelp, or: "help"), ownHint(.quit, or: "quit")]
+    }
+
+    /// The hint bar for a pane of the tree screen: what the arrows do there, then the keys
+    /// that work everywhere (at most 7 in all; the tree pane adds the way to the table).
     public static func hints(for pane: Pane) -> [String] {
         let everywhere = hints.filter { !$0.hasPrefix("↑↓") }
         switch pane {
-        case .tree: return hints
+        case .tree: return hints + [hint(.toggleTable, does: "table")]
         case .timeline: return ["←→ history", "+ - zoom"] + everywhere.prefix(5)
         case .events: return ["↑↓ history", "f this stage"] + everywhere.prefix(5)
         case .detail: return ["Tab next pane"] + everywhere.prefix(6)

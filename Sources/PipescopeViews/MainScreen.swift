@@ -1,9 +1,10 @@
 import PipescopeModel
 import TerminalKit
 
-/// The whole screen: status bar, the tree and detail panes, and the hint bar.
+/// The whole screen: status bar, the pipelines table or the tree and its panes, and the
+/// hint bar.
 ///
-/// Wide terminals put the detail beside the tree; narrow ones stack it below. Below
+/// The table (the first screen) has the body to itself. On the tree screen, wide terminals put the detail beside the tree; narrow ones stack it below. Below
 /// ``minimumWidth`` x ``minimumHeight`` the screen says how large it needs to be.
 public enum MainScreen {
     public static let minimumWidth = 50
@@ -18,13 +19,20 @@ public enum MainScreen {
         StatusBar.render(state, theme: theme, area: screen.row(0), into: &buffer)
         HintBar.render(state, theme: theme, area: screen.row(screen.height - 1), into: &buffer)
         let body = Rect(x: 0, y: 1, width: screen.width, height: screen.height - 2)
+        if state.screen == .table {
+            buffer.drawBox(body, title: tableTitle(state, theme: theme), style: theme.border, titleStyle: theme.title,
+                           glyphs: theme.glyphs)
+            TableView.render(state, theme: theme, area: body.inset(by: 1), into: &buffer)
+            renderOverlays(state, body: body, theme: theme, into: &buffer)
+            return
+        }
         if let panes = fourPanes(body) {
             renderFourPanes(state, panes, theme: theme, into: &buffer)
             renderOverlays(state, body: body, theme: theme, into: &buffer)
             return
         }
         let (treeBox, detailBox) = layout(body)
-        buffer.drawBox(treeBox, title: treeTitle(state), style: theme.border,
+        buffer.drawBox(treeBox, title: treeTitle(state, theme: theme), style: theme.border,
                        titleStyle: theme.title, glyphs: theme.glyphs)
         TreeView.render(state, theme: theme, area: treeBox.inset(by: 1), into: &buffer)
         buffer.drawBox(detailBox, title: "Stage", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
@@ -36,7 +44,7 @@ public enum MainScreen {
     static func renderOverlays(_ state: AppState, body: Rect, theme: Theme, into buffer: inout ScreenBuffer) {
         switch state.mode {
         case .help:
-            HelpOverlay.render(theme: theme, area: body, into: &buffer)
+            HelpOverlay.render(theme: theme, area: body, offset: state.helpOffset, into: &buffer)
         case .warnings:
             LintsOverlay.render(state, theme: theme, area: body, into: &buffer)
         case .confirmingCancel(let preview):
@@ -46,8 +54,26 @@ public enum MainScreen {
         }
     }
 
-    /// "Pipelines (12 stages)", with the filter and how many ended stages `x` hides when set.
-    static func treeTitle(_ state: AppState) -> String {
+    /// "Pipelines: 12, sorted by RATE ▼", and how many ended ones `x` hides when set.
+    static func tableTitle(_ state: AppState, theme: Theme) -> String {
+        let table = state.table
+        let arrow = theme.glyphs.isUnicode ? (table.descending ? "▼" : "▲") : (table.descending ? "v" : "^")
+        let sort = table.sort == .warnings ? "warnings" : table.sort.title
+        var title = "Pipelines: \(table.rows.count)"
+        if state.tree.hideEnded { title += " (ended hidden)" }
+        return title + ", sorted by \(sort) \(arrow)  (< > i)"
+    }
+
+    /// "Pipelines (12 stages)", with the filter and how many ended stages `x` hides when
+    /// set; "Pipeline #3 only (Esc: back to the table): Just → Map → Sink" when one
+    /// pipeline is shown.
+    static func treeTitle(_ state: AppState, theme: Theme = .plainUnicode) -> String {
+        if let root = state.tree.scope {
+            let name = theme.text(PipelineName(root: root, in: state.history.graph).text)
+            var title = "Pipeline #\(root) only (Esc: back to the table): \(name)"
+            if !state.tree.filter.isEmpty { title += " /\(state.tree.filter): \(state.tree.matches.count) match\(state.tree.matches.count == 1 ? "" : "es")" }
+            return title
+        }
         let count = state.history.graph.nodes.count
         var title = "Pipelines (\(count) \(count == 1 ? "stage" : "stages")"
             + (state.tree.hideEnded ? ", \(state.tree.hiddenEnded) ended hidden)" : ")")
@@ -62,7 +88,8 @@ public enum MainScreen {
     /// _ = reduce(&state, MainScreen.resized(width: 120, height: 40))
     /// ```
     public static func resized(width: Int, height: Int) -> Message {
-        .resize(width: width, height: height, treePageSize: treePageSize(width: width, height: height))
+        .resize(width: width, height: height, treePageSize: treePageSize(width: width, height: height),
+                tablePageSize: max(1, height - 5))
     }
 
     /// How many tree rows fit, so paging can move by a screenful.
@@ -93,7 +120,7 @@ public enum MainScreen {
             buffer.drawBox(rect, title: focused ? title + " *" : title, style: border,
                            titleStyle: focused ? Style(bold: true, reverse: true) : theme.title, glyphs: theme.glyphs)
         }
-        box(p.tree, treeTitle(state), .tree)
+        box(p.tree, treeTitle(state, theme: theme), .tree)
         TreeView.render(state, theme: theme, area: p.tree.inset(by: 1), into: &buffer)
         box(p.timeline, "Timeline", .timeline)
         TimelineView.render(state, theme: theme, area: p.timeline.inset(by: 1), into: &buffer)

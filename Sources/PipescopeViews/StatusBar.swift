@@ -116,7 +116,11 @@ public enum HintBar {
                                 style: Style(foreground: theme.colors ? .yellow : nil, bold: true), glyphs: theme.glyphs)
             return
         }
-        let hints = theme.text(KeyMap.hints(for: state.focus).joined(separator: "  "))
+        var keys = state.screen == .table ? KeyMap.tableHints : KeyMap.hints(for: state.focus)
+        if state.screen == .tree, state.tree.scope != nil, state.focus == .tree {
+            keys = keys.dropLast() + [KeyMap.hint(.dismiss, does: "table")]
+        }
+        let hints = theme.text(keys.joined(separator: "  "))
         buffer.putTruncated(" " + hints, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
     }
 }

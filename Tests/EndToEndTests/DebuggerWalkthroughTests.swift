@@ -30,6 +30,7 @@ final class DebuggerWalkthroughTests: XCTestCase {
         let session = try TerminalSession(width: 140, height: 40)
         defer { session.kill() }
         session.type(Programs.pipescope)
+        session.showTree()
         XCTAssertNotNil(session.tmux.waitFor({ $0.contains("TimerPublisher") && $0.contains("┌ Events") }, timeout: 60))
         // Locations follow their stages and bring the LOCATION column: one layout from here.
         XCTAssertNotNil(session.tmux.waitFor({ $0.contains("Program.swift:") }, timeout: 60))

@@ -14,6 +14,7 @@ final class DemoTerminalTests: XCTestCase {
     private func startDemo(width: Int, height: Int) throws -> (TerminalSession, Int32) {
         let session = try TerminalSession(width: width, height: height)
         session.type(Programs.pipescope)
+        session.showTree(timeout: Self.firstScreen)
         let screen = session.tmux.waitFor({ $0.contains("TimerPublisher") && $0.contains("LIVE") }, timeout: Self.firstScreen)
         let pid = try XCTUnwrap(screen.flatMap(TerminalSession.pid(in:)), "no demo on screen:\n\(session.tmux.lastScreen)")
         // Locations follow their stages (the demo's symbol thread looks them up) and
@@ -41,10 +42,10 @@ final class DemoTerminalTests: XCTestCase {
                                              timeout: 10), "the ticker's count grows live")
 
         session.tmux.sendKeys("?")
-        let help = session.expect("select the stage below")
+        let help = session.expect("select the row below")
         XCTAssertTrue(help.contains("Keys"))
         session.tmux.sendKeys("Escape")
-        XCTAssertNotNil(session.tmux.waitFor({ !$0.contains("select the stage below") }, timeout: 5), "Esc closes help")
+        XCTAssertNotNil(session.tmux.waitFor({ !$0.contains("select the row below") }, timeout: 5), "Esc closes help")
 
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
@@ -53,6 +54,29 @@ final class DemoTerminalTests: XCTestCase {
     }
 
     func testDemoAt120x40() throws { try checkDemo(width: 120, height: 40) }
+
+    /// The first screen is the pipelines table: `>` and `i` sort it, Enter opens one
+    /// pipeline's tree and Esc comes back to the table as it was.
+    func testTheTableSortsAndOpensOnePipeline() throws {
+        let session = try TerminalSession(width: 120, height: 40)
+        defer { session.kill() }
+        session.type(Programs.pipescope)
+        let table = session.expect("sorted by RATE ▼", timeout: Self.firstScreen)
+        XCTAssertTrue(table.contains("LAST MINUTE"), table)
+        XCTAssertTrue(table.contains("Enter open"), table)
+        session.tmux.sendKeys(">")
+        session.expect("sorted by VALUES ▼")
+        session.tmux.sendKeys("i")
+        session.expect("sorted by VALUES ▲")
+        session.tmux.sendKeys("Enter")
+        let scoped = session.expect("only (Esc: back to the table)")
+        XCTAssertTrue(scoped.contains("STAGE"), scoped)
+        session.tmux.sendKeys("Escape")
+        session.expect("sorted by VALUES ▲")
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+        session.expectUsableShell()
+    }
 
     func testDemoAt80x24() throws { try checkDemo(width: 80, height: 24) }
 

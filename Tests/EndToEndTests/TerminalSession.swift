@@ -36,7 +36,20 @@ final class TerminalSession {
         tmux.sendKeys("Enter")
         let screen = expect("shell-ok-42", file: file, line: line)
         XCTAssertTrue(screen.contains("$ echo shell-ok-$((40+2))"), "typed text is echoed", file: file, line: line)
-        XCTAssertFalse(screen.contains("Pipelines ("), "the inspector's screen is gone", file: file, line: line)
+        XCTAssertFalse(screen.contains("Pipelines (") || screen.contains("sorted by"), "the inspector's screen is gone",
+                       file: file, line: line)
+    }
+
+    /// The inspector opens on the pipelines table; `t` switches to the stage tree. Waits
+    /// for the table (its title says how it is sorted), presses `t`, waits for the
+    /// tree's title, and selects the tree's first row (`t` selects the table's pipeline).
+    @discardableResult
+    func showTree(timeout: Double = 60, file: StaticString = #filePath, line: UInt = #line) -> String {
+        expect("sorted by", timeout: timeout, file: file, line: line)
+        tmux.sendKeys("t")
+        let screen = expect("Pipelines (", file: file, line: line)
+        tmux.sendKeys("Home")
+        return screen
     }
 
     func kill() { tmux.kill() }

@@ -16,7 +16,8 @@ final class TerminalVarietyTests: XCTestCase {
         defer { session.kill() }
         session.type("\(Programs.pipescope) attach \(program.socketPath)")
         let screen = session.expect("Filter -> Sink", timeout: 30)
-        XCTAssertTrue(screen.contains("+ Pipelines"), "ASCII box corners:\n\(screen)")
+        XCTAssertTrue(screen.contains("+ Pipelines: "), "ASCII box corners:\n\(screen)")
+        XCTAssertTrue(screen.contains("sorted by RATE v"), "the ASCII sort mark:\n\(screen)")
         XCTAssertFalse(screen.contains("│") || screen.contains("●") || screen.contains("→"), "no UTF-8 glyphs:\n\(screen)")
         XCTAssertTrue(screen.contains("* active"), screen)
         session.tmux.sendKeys("q")
@@ -50,6 +51,7 @@ final class TerminalVarietyTests: XCTestCase {
         defer { session.kill() }
         for (tabs, title) in [(0, "stages) *"), (1, "Timeline *"), (2, "Stage *"), (3, "Events *")] {
             session.type("\(Programs.pipescope) attach \(program.socketPath)")
+            session.showTree(timeout: 30)
             session.expect("Filter → Sink", timeout: 30)
             for _ in 0..<tabs { session.tmux.sendKeys("Tab") }
             session.expect(title)
@@ -67,6 +69,7 @@ final class TerminalVarietyTests: XCTestCase {
         let session = try TerminalSession(width: 140, height: 40)
         defer { session.kill() }
         session.type("\(Programs.pipescope) attach \(program.socketPath)")
+        session.showTree(timeout: 30)
         session.expect("100 ms/col", timeout: 30)
         session.tmux.sendKeys("-")
         session.expect("200 ms/col")

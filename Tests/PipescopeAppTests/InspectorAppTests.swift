@@ -80,6 +80,7 @@ final class InspectorAppTests: XCTestCase {
         XCTAssertEqual(terminal.invalidations, 1)
         XCTAssertEqual(terminal.frames.first?.count, 30, "the first frame at the old size")
         XCTAssertEqual(terminal.screen.count, 24, "the next at the new one")
-        XCTAssertEqual(terminal.screen.last, " ↑↓ move  space pause  n step  / filter  w warnings  ? help  q quit")
+        XCTAssertEqual(terminal.screen.last, " ↑↓ move  Enter open  < > sort  i invert  t tree  ? help  q quit",
+                       "the first screen is the pipelines table")
     }
 }

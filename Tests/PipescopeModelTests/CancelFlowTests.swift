@@ -17,6 +17,7 @@ final class CancelFlowTests: XCTestCase {
         b.subscription(2, owner: 4)
         b.subscription(1)
         var state = AppState(targetName: "t")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&state, .attached(process: "t", pid: 1))
         _ = reduce(&state, .batch(b.build()))
         return state

@@ -15,6 +15,7 @@ final class FilterTests: XCTestCase {
         b.cancel(4)
         b.cancel(5)
         var s = AppState(targetName: "t")
+        _ = reduce(&s, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&s, .attached(process: "t", pid: 1))
         _ = reduce(&s, .batch(b.build()))
         return s
@@ -115,6 +116,7 @@ final class FilterTests: XCTestCase {
         next += 100
         pipeline(1_000, ended: false, liveAtTheTop: true)
         var s = AppState(targetName: "t")
+        _ = reduce(&s, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&s, .attached(process: "t", pid: 1))
         _ = reduce(&s, .batch(b.build()))
         XCTAssertEqual(s.tree.rows.count, 10_000)

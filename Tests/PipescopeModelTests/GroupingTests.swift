@@ -27,6 +27,7 @@ final class GroupingTests: XCTestCase {
 
     private func connected(_ batches: EventBatch...) -> AppState {
         var state = AppState(targetName: "demo", pid: 4242)
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&state, .attached(process: "demo", pid: 4242))
         for batch in batches { _ = reduce(&state, .batch(batch)) }
         return state

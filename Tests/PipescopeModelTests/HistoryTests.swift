@@ -93,6 +93,7 @@ final class HistoryTests: XCTestCase {
 
     func testTabMovesTheFocusAndArrowsInTheLogMoveThroughHistory() {
         var state = AppState(targetName: "t")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&state, .attached(process: "t", pid: 1))
         for batch in batches() { _ = reduce(&state, .batch(batch)) }
         XCTAssertEqual(state.focus, .tree)
@@ -112,6 +113,7 @@ final class HistoryTests: XCTestCase {
 
     func testTheCursorMovesBackAndReturnsToLive() {
         var state = AppState(targetName: "t")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&state, .attached(process: "t", pid: 1))
         for batch in batches() { _ = reduce(&state, .batch(batch)) }
         let liveValues = state.history.graph[1]?.values
@@ -139,6 +141,7 @@ final class HistoryTests: XCTestCase {
     /// before the gap stays, the live graph jumps to the snapshot, and the status says so.
     func testAResyncSnapshotKeepsHistoryAndSaysWhatWasSkipped() {
         var state = AppState(targetName: "t")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&state, .attached(process: "t", pid: 1))
         let all = batches()
         _ = reduce(&state, .batch(all[0]))

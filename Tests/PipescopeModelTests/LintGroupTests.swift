@@ -8,6 +8,7 @@ import XCTest
 final class LintGroupTests: XCTestCase {
     private func state(_ batch: EventBatch) -> AppState {
         var state = AppState(targetName: "demo", pid: 4242)
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&state, .attached(process: "demo", pid: 4242))
         _ = reduce(&state, .batch(batch))
         _ = reduce(&state, .tick(nanos: BatchBuilder.baseNanos + 1_000_000_000))

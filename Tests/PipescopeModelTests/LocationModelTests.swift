@@ -22,6 +22,7 @@ final class LocationModelTests: XCTestCase {
 
     private func filtered(_ text: String) -> AppState {
         var s = AppState(targetName: "t")
+        _ = reduce(&s, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&s, .attached(process: "t", pid: 1))
         _ = reduce(&s, .batch(batch()))
         _ = reduce(&s, .action(.startFilter))

@@ -12,6 +12,7 @@ enum ModelFixtures {
     /// 1 Filter, 2 Map, 3 PassthroughSubject, 4 Map, 5 TimerPublisher, 6 TryMap, 7 Sequence.
     static func realistic() -> AppState {
         var state = AppState(targetName: "demo", pid: 4242)
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&state, .attached(process: "demo", pid: 4242))
         _ = reduce(&state, .batch(BatchFixtures.realisticBatch()))
         return state

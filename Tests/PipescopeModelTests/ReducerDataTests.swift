@@ -27,6 +27,7 @@ final class ReducerDataTests: XCTestCase {
         let snapshot = Graph.folding(first.build()).snapshot()
 
         var state = AppState(targetName: "demo")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         XCTAssertTrue(reduce(&state, .snapshot(snapshot)).isEmpty)
         XCTAssertEqual(state.history.graph.nodes.count, 3)
         XCTAssertEqual(state.history.log.end, 0, "a snapshot is a state, not events")
@@ -48,6 +49,7 @@ final class ReducerDataTests: XCTestCase {
     /// History evicts oldest first, a checkpoint span (512 events) at a time.
     func testHistoryIsBoundedOldestEvictedFirst() {
         var state = AppState(targetName: "demo")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         state.historyLimit = 1000
         var all: [StageEvent] = []
         for i in 0..<5 {
@@ -64,6 +66,7 @@ final class ReducerDataTests: XCTestCase {
 
     func testOneBatchLargerThanTheLimit() {
         var state = AppState(targetName: "demo")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         state.historyLimit = 600
         let b = batch(events: 2000)
         _ = reduce(&state, .batch(b))
@@ -74,6 +77,7 @@ final class ReducerDataTests: XCTestCase {
 
     func testRateFromBatchesAndTicks() {
         var state = AppState(targetName: "demo")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&state, .tick(nanos: t0))
         XCTAssertEqual(state.session.rate.perSecond, 0)
         _ = reduce(&state, .batch(batch(events: 50)))
@@ -98,6 +102,7 @@ final class ReducerDataTests: XCTestCase {
 
     func testTickPrunesEndedPipelines() {
         var state = AppState(targetName: "demo")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         var b = BatchBuilder(start: t0, step: 0)
         b.subscribe(1, op: "Just", subscriber: "Sink")
         b.finish(1)
@@ -111,6 +116,7 @@ final class ReducerDataTests: XCTestCase {
 
     func testAttachedSetsConnectionAndPid() {
         var state = AppState(targetName: "")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         XCTAssertEqual(state.session.connection, .connecting)
         _ = reduce(&state, .attached(process: "server", pid: 77))
         XCTAssertEqual(state.session.connection, .connected)
@@ -118,6 +124,7 @@ final class ReducerDataTests: XCTestCase {
         XCTAssertEqual(state.session.targetName, "server", "an unnamed target takes the process name")
 
         var named = AppState(targetName: "demo")
+        _ = reduce(&named, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&named, .attached(process: "server", pid: 77))
         XCTAssertEqual(named.session.targetName, "demo")
     }
@@ -134,6 +141,7 @@ final class ReducerDataTests: XCTestCase {
 
     func testResize() {
         var state = AppState(targetName: "demo")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&state, .resize(width: 132, height: 50, treePageSize: 40))
         XCTAssertEqual(state.width, 132)
         XCTAssertEqual(state.height, 50)

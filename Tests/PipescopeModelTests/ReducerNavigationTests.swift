@@ -49,6 +49,7 @@ final class ReducerNavigationTests: XCTestCase {
 
     func testMovesOnAnEmptyTreeDoNothing() {
         var state = AppState(targetName: "demo")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         for action: Action in [.moveUp, .moveDown, .pageUp, .pageDown, .home, .end, .collapse, .expand] {
             XCTAssertEqual(send(&state, action), [])
             XCTAssertNil(state.tree.selection)
@@ -125,6 +126,7 @@ final class ReducerNavigationTests: XCTestCase {
         b.finish(6)
         b.finish(5)
         var state = AppState(targetName: "demo")
+        _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&state, .batch(b.build()))
         state.tree.selection = 6
         _ = reduce(&state, .tick(nanos: ModelFixtures.t0 + 61 * ModelFixtures.second))

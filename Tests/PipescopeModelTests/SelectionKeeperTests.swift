@@ -21,6 +21,7 @@ final class SelectionKeeperTests: XCTestCase {
         b.subscribe(5, op: "Timer", subscriber: "Sink")
         var state = AppState(targetName: "demo")
         _ = reduce(&state, .attached(process: "demo", pid: 1))
+        _ = reduce(&state, .action(.toggleTable))  // the tree's selection
         _ = reduce(&state, .batch(b.build()))
         return state
     }
@@ -65,6 +66,7 @@ final class SelectionKeeperTests: XCTestCase {
         b.subscribe(2, op: "Just", subscriber: "Sink")
         b.finish(2)
         var state = AppState(targetName: "demo")
+        _ = reduce(&state, .action(.toggleTable))  // the tree's selection
         _ = reduce(&state, .batch(b.build()))
         state.tree.selection = 2
         _ = reduce(&state, .tick(nanos: ModelFixtures.t0 + 61 * second))
@@ -81,6 +83,7 @@ final class SelectionKeeperTests: XCTestCase {
         b.finish(4)
         b.subscribe(5, op: "Timer", subscriber: "Sink")
         var state = AppState(targetName: "demo")
+        _ = reduce(&state, .action(.toggleTable))  // the tree's selection
         _ = reduce(&state, .batch(b.build()))
         state.tree.selection = 4
         _ = reduce(&state, .tick(nanos: ModelFixtures.t0 + 61 * second))

@@ -65,6 +65,7 @@ final class LocationTests: XCTestCase {
     private func screen(_ graph: Graph, selected: NodeID, width: Int = 160, height: Int = 40) -> [String] {
         var state = AppState(targetName: "tests", pid: 1)
         _ = reduce(&state, .attached(process: "tests", pid: 1))
+        _ = reduce(&state, .action(.toggleTable))  // the tree (the table is the first screen)
         _ = reduce(&state, .snapshot(graph.snapshot()))
         state.tree.selection = selected
         var buffer = ScreenBuffer(width: width, height: height)

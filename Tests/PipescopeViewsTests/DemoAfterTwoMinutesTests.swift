@@ -23,9 +23,10 @@ final class DemoAfterTwoMinutesTests: XCTestCase {
         tzset()
     }
 
-    static func demo(seconds: Int = 120) -> AppState {
+    static func demo(seconds: Int = 120, screen: Screen = .tree) -> AppState {
         var state = AppState(targetName: "pipescope-demo", pid: 4242)
         _ = reduce(&state, .attached(process: "pipescope-demo", pid: 4242))
+        if screen == .tree { _ = reduce(&state, .action(.toggleTable)) }
         _ = reduce(&state, MainScreen.resized(width: 120, height: 40))
         _ = reduce(&state, .tick(nanos: BatchBuilder.baseNanos))
         for (batch, end) in DemoSchedule.batches(seconds: seconds) {

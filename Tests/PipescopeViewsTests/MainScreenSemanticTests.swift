@@ -127,8 +127,21 @@ final class MainScreenSemanticTests: XCTestCase {
 
     // MARK: - Help
 
+    /// Every line the help shows, paging down through it (it scrolls when it does not fit).
+    private func helpLines(_ width: Int, _ height: Int) -> [String] {
+        var state = ViewFixtures.help()
+        state.helpLength = HelpOverlay.lineCount
+        _ = reduce(&state, MainScreen.resized(width: width, height: height))
+        var lines: [String] = []
+        for _ in 0...(KeyMap.bindings.count / max(1, height - 5) + 1) {
+            lines += render(state, width, height).lines()
+            _ = reduce(&state, .action(.pageDown))
+        }
+        return lines
+    }
+
     func testHelpOverlayShowsEveryBinding() {
-        let lines = render(ViewFixtures.help(), 120, 40).lines()
+        let lines = helpLines(120, 40)
         for binding in KeyMap.bindings {
             XCTAssertTrue(lines.contains { $0.contains(" " + binding.label + " ") && $0.contains(binding.help) },
                           "\(binding.label): \(binding.help)")
@@ -137,7 +150,8 @@ final class MainScreenSemanticTests: XCTestCase {
     }
 
     func testHelpOverlayAtTheSmallestSizeShowsEveryBinding() {
-        let lines = render(ViewFixtures.help(), MainScreen.minimumWidth, MainScreen.minimumHeight).lines()
+        let lines = helpLines(MainScreen.minimumWidth, MainScreen.minimumHeight)
+        XCTAssertTrue(lines.contains { $0.contains("scroll 1-") }, "the footer says it scrolls")
         for binding in KeyMap.bindings {
             XCTAssertTrue(lines.contains { $0.contains(" " + binding.label + " ") }, "\(binding.label) is missing")
         }
@@ -297,6 +311,7 @@ final class ValueTextDetailTests: XCTestCase {
         b.value(1)
         var state = AppState(targetName: "t")
         _ = reduce(&state, .attached(process: "t", pid: 1))
+        _ = reduce(&state, .action(.toggleTable))
         _ = reduce(&state, .batch(b.build()))
         state.tree.selection = 1
         return state

@@ -13,18 +13,26 @@ enum ViewFixtures {
     static let t0 = BatchBuilder.baseNanos
     static let second: Int64 = 1_000_000_000
 
-    /// Attached to "demo" (pid 4242), with `batches` folded in between two ticks one
-    /// second apart, so the rate reads as the number of events.
+    /// Attached to "demo" (pid 4242), showing the stage tree (`t`; the table is the
+    /// first screen), with `batches` folded in between two ticks one second apart, so
+    /// the rate reads as the number of events.
     static func connected(_ batches: EventBatch...) -> AppState {
+        connected(batches, screen: .tree)
+    }
+
+    /// The same, on the pipelines table or the tree.
+    static func connected(_ batches: [EventBatch], screen: Screen) -> AppState {
         var state = AppState(targetName: "demo", pid: 4242)
         _ = reduce(&state, .attached(process: "demo", pid: 4242))
+        if screen == .tree { _ = reduce(&state, .action(.toggleTable)) }
         _ = reduce(&state, .tick(nanos: t0))
         for batch in batches { _ = reduce(&state, .batch(batch)) }
         _ = reduce(&state, .tick(nanos: t0 + second))
         return state
     }
 
-    static func empty() -> AppState { connected() }
+    /// Nothing yet, on the first screen: the pipelines table.
+    static func empty() -> AppState { connected([], screen: .table) }
 
     /// The filter/map/subject pipeline plus a cancelled and a failed one (ids 1…7).
     static func realistic(selection: NodeID? = 2) -> AppState {

@@ -293,6 +293,10 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: - Export: a 1,000,000-event recording to a Perfetto trace
 
     exportBenchmarks()
+
+    // MARK: - The pipelines table: 10,000 pipelines, sorted and drawn at 120x40
+
+    tableBenchmarks()
 }
 
 /// Fixed inputs for the wire, model and render benchmarks.
@@ -343,6 +347,7 @@ enum WireBench {
         setup.trailer.sequence = UInt64(setup.events.count)
         var state = AppState(targetName: "bench", pid: 1)
         _ = reduce(&state, .attached(process: "bench", pid: 1))
+        _ = reduce(&state, .action(.toggleTable))  // the tree, as measured before the table came first
         _ = reduce(&state, .batch(setup))
         _ = reduce(&state, MainScreen.resized(width: 200, height: 60))
         _ = reduce(&state, .action(.toggleEnded))
@@ -360,10 +365,11 @@ enum WireBench {
         return batch
     }
 
-    /// 10,000 stages (1,000 pipelines of 10), all shown, the first selected.
+    /// 10,000 stages (1,000 pipelines of 10), all shown in the tree, the first selected.
     static func bigState() -> AppState {
         var state = AppState(targetName: "bench", pid: 1)
         _ = reduce(&state, .attached(process: "bench", pid: 1))
+        _ = reduce(&state, .action(.toggleTable))  // the tree, as measured before the table came first
         _ = reduce(&state, .batch(batch(events: 100_000, stages: 10_000)))
         _ = reduce(&state, MainScreen.resized(width: 200, height: 60))
         return state

@@ -1,0 +1,86 @@
+import Benchmark
+import PipescopeGraph
+import PipescopeModel
+import PipescopeViews
+import TerminalKit
+
+// The pipelines table with 10,000 pipelines: what a frame costs when the sort changes
+// (the rows sorted again, then drawn), on a tick (the rows rebuilt from the graph and
+// sorted, after the tick's lints and pruning), and when only the drawing is needed.
+// The budget is 4 ms per frame at the median. See Benchmarks/README.md.
+
+func tableBenchmarks() {
+    let state = TableBench.state(pipelines: 10_000)
+    print("table: \(state.table.rows.count) rows, sorted by \(state.table.sort)")
+    Benchmark("table/sort and render 10k pipelines 120x40", configuration: .init(scalingFactor: .one)) { benchmark in
+        var state = state
+        var previous = ScreenBuffer(width: 120, height: 40)
+        for _ in benchmark.scaledIterations {
+            // `>` sorts by the next column: the rows are rebuilt and sorted, then drawn.
+            _ = reduce(&state, .action(.sortNext))
+            var buffer = ScreenBuffer(width: 120, height: 40)
+            MainScreen.render(state, theme: .plainUnicode, into: &buffer)
+            blackHole(buffer.diff(from: previous).count)
+            previous = buffer
+        }
+    }
+    Benchmark("table/tick (lints, prune, rows rebuilt and sorted) and render 10k pipelines 120x40",
+              configuration: .init(scalingFactor: .one)) { benchmark in
+        var state = state
+        var now = TableBench.t0 + 71_000_000_000
+        var previous = ScreenBuffer(width: 120, height: 40)
+        for _ in benchmark.scaledIterations {
+            // A second later: the rates move, so every row is rebuilt and sorted.
+            now += 1_000_000_000
+            _ = reduce(&state, .tick(nanos: now))
+            var buffer = ScreenBuffer(width: 120, height: 40)
+            MainScreen.render(state, theme: .plainUnicode, into: &buffer)
+            blackHole(buffer.diff(from: previous).count)
+            previous = buffer
+        }
+    }
+    Benchmark("table/render 10k pipelines 120x40", configuration: .init(scalingFactor: .one)) { benchmark in
+        var previous = ScreenBuffer(width: 120, height: 40)
+        for _ in benchmark.scaledIterations {
+            var buffer = ScreenBuffer(width: 120, height: 40)
+            MainScreen.render(state, theme: .plainUnicode, into: &buffer)
+            blackHole(buffer.diff(from: previous).count)
+            previous = buffer
+        }
+    }
+}
+
+enum TableBench {
+    static let t0: Int64 = 1_700_000_000_000_000_000
+
+    /// `pipelines` pipelines of three stages (`PassthroughSubject → Map → Filter → Sink`),
+    /// each delivering a different number of values over the last minute, so every column
+    /// has something to sort; on the table, after a tick.
+    static func state(pipelines: Int) -> AppState {
+        var batch = EventBatch()
+        for p in 0..<UInt64(pipelines) {
+            let root = p * 3 + 1
+            let created = t0 + Int64(p) * 1_000_000
+            batch.append(NodeInfo(id: root, parent: nil, operatorName: "Filter", publisherType: "Filter<Map<PassthroughSubject<Int, Never>, Int>>",
+                                  subscriber: "Sink", thread: "main", createdNanos: created))
+            batch.append(NodeInfo(id: root + 1, parent: root, operatorName: "Map", publisherType: "Map<PassthroughSubject<Int, Never>, Int>",
+                                  subscriber: "Filter", thread: "main", createdNanos: created))
+            batch.append(NodeInfo(id: root + 2, parent: root + 1, operatorName: "PassthroughSubject",
+                                  publisherType: "PassthroughSubject<Int, Never>", subscriber: "Map", thread: "main",
+                                  createdNanos: created))
+        }
+        for i in 0..<(pipelines * 6) {
+            let p = UInt64(i * 7_919 % pipelines)
+            let time = t0 + 10_000_000_000 + Int64(i % 60) * 1_000_000_000 + Int64(i)
+            batch.events.append(StageEvent(.value, node: p * 3 + 1, time: time, text: String(i)))
+        }
+        batch.events.sort { $0.time < $1.time }
+        batch.trailer.sequence = UInt64(batch.events.count)
+        var state = AppState(targetName: "bench", pid: 1)
+        _ = reduce(&state, .attached(process: "bench", pid: 1))
+        _ = reduce(&state, .batch(batch))
+        _ = reduce(&state, MainScreen.resized(width: 120, height: 40))
+        _ = reduce(&state, .tick(nanos: t0 + 71_000_000_000))
+        return state
+    }
+}

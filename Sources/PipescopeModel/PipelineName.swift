@@ -1,0 +1,67 @@
+import PipescopeGraph
+
+/// What the pipelines table calls a pipeline: the name the program gave one of its
+/// stages with `.pipescopeName("…")`, or else its chain of operators in code order,
+/// source first, ending with the subscriber.
+///
+/// ```
+/// PassthroughSubject → Map → Filter → Sink     parts: ["PassthroughSubject", "Map", "Filter", "Sink"]
+/// profile avatar                               a named stage (`named` is true)
+/// ```
+/// The chain follows each stage's first upstream (a `zip`'s or `flatMap`'s others are
+/// side branches). The tree shows a named stage's name where its operator would be, so
+/// the same name is found here: a stage whose name is not its publisher type's short name.
+public struct PipelineName: Hashable, Sendable {
+    /// The chain's names, source first; one part when ``named``.
+    public let parts: [String]
+    /// The program named a stage of this pipeline.
+    public let named: Bool
+    /// The whole name: the parts joined with ` → ` (joined once: sorting compares it).
+    public let text: String
+
+    public init(parts: [String], named: Bool) {
+        self.parts = parts
+        self.named = named
+        text = parts.joined(separator: " → ")
+    }
+
+    /// The name of the pipeline whose root is `root`.
+    public init(root: NodeID, in graph: Graph) {
+        var chain: [NodeSummary] = []
+        var current = graph[root]
+        while let node = current, chain.count <= graph.nodes.count {
+            chain.append(node)
+            current = node.children.first.flatMap { graph[$0] }
+        }
+        if let label = chain.first(where: Self.isNamed) {
+            self.init(parts: [label.operatorName], named: true)
+            return
+        }
+        var parts = chain.reversed().map(\.operatorName)
+        if let subscriber = graph[root]?.subscriber, !subscriber.isEmpty { parts.append(Self.shortType(subscriber)) }
+        self.init(parts: parts, named: false)
+    }
+
+    /// Whether the program named this stage: its operator name is not the short name of
+    /// the publisher type it records (`pipescopeName` keeps the wrapped publisher's type).
+    static func isNamed(_ node: NodeSummary) -> Bool {
+        !node.publisherType.isEmpty && node.operatorName != shortType(node.publisherType)
+    }
+
+    /// "Map<Autoconnect<TimerPublisher>, Int>" → "Map"; "Published<String>.Publisher" →
+    /// "Published.Publisher"; "Timer.OCombine.TimerPublisher" → "TimerPublisher" (as the
+    /// tap shortens types).
+    static func shortType(_ described: String) -> String {
+        var depth = 0
+        var plain = ""
+        for ch in described {
+            if ch == "<" { depth += 1 } else if ch == ">" { depth -= 1 } else if depth == 0 { plain.append(ch) }
+        }
+        let parts = plain.split(separator: ".").filter { $0 != "OCombine" }
+        guard let last = parts.last else { return described }
+        if ["Publisher", "Subscriber", "Inner"].contains(last), parts.count >= 2 {
+            return "\(parts[parts.count - 2]).\(last)"
+        }
+        return String(last)
+    }
+}

@@ -1,0 +1,96 @@
+import PipescopeGraph
+
+// MARK: - Switching screens, and the table's own keys
+
+/// The keys that act on the pipelines table or switch screens; nil for any other action,
+/// which the browsing keys then handle as on the tree.
+///
+/// | key        | on the table                                   | on the tree                          |
+/// |------------|------------------------------------------------|--------------------------------------|
+/// | `t`        | the whole tree, on the pipeline's root         | the table, on the stage's pipeline   |
+/// | Enter      | the tree of the selected pipeline only         | the tree of the stage's pipeline only |
+/// | Esc        | clears the message                             | (one pipeline shown) back to the table |
+/// | `<` `>` `i` | sort by the previous / next column, invert    | says they sort the table             |
+/// | `c`        | cancel the pipeline's root stage (confirmed)   | cancel the stage (confirmed)         |
+func switchScreens(_ action: Action, _ state: inout AppState) -> [Effect]? {
+    switch (state.screen, action) {
+    case (.table, .toggleTable):
+        showTree(of: state.table.selected, scoped: false, &state)
+    case (.table, .openPipeline):
+        guard let root = state.table.selected else { return [] }
+        showTree(of: root, scoped: true, &state)
+    case (.tree, .toggleTable):
+        showTable(&state)
+    case (.tree, .openPipeline):
+        guard let stage = selectedStage(state), let root = state.pipeline(of: stage) else { return [] }
+        state.tree.scope = root
+    case (.tree, .dismiss) where state.tree.scope != nil && state.session.notice == nil && state.tree.filter.isEmpty:
+        showTable(&state)
+    case (.tree, .sortNext), (.tree, .sortPrevious), (.tree, .invertSort):
+        state.session.notice = Notice(text: "sorting is for the pipelines table: t shows it", isError: false)
+    case (.table, _):
+        return browseTable(action, &state)
+    default:
+        return nil
+    }
+    return []
+}
+
+/// The table's keys: moving, sorting, cancelling a pipeline; nil for the keys that act
+/// the same on both screens (pause, step, history, help, quit, …).
+private func browseTable(_ action: Action, _ state: inout AppState) -> [Effect]? {
+    let at = state.table.currentIndex ?? 0
+    switch action {
+    case .moveUp: state.table.select(row: at - 1)
+    case .moveDown: state.table.select(row: at + 1)
+    case .pageUp: state.table.select(row: at - state.table.pageSize)
+    case .pageDown: state.table.select(row: at + state.table.pageSize)
+    case .home: state.table.select(row: 0)
+    case .end: state.table.select(row: state.table.rows.count - 1)
+    case .sortNext: state.table.sort = state.table.sort.next
+    case .sortPrevious: state.table.sort = state.table.sort.previous
+    case .invertSort: state.table.descending.toggle()
+    case .cancelSelected:
+        guard let root = state.table.selected else { return [] }
+        requestCancel(&state, of: root)
+    case .startFilter:
+        // The filter searches stages: it works on the whole tree.
+        showTree(of: state.table.selected, scoped: false, &state)
+        state.mode = .filtering
+    case .toggleWatch:
+        state.session.notice = Notice(text: "watch a stage in the pipeline's tree: Enter opens it, then v", isError: false)
+    case .collapse, .expand, .focusNext, .focusPrevious, .toggleLogFilter:
+        break
+    default:
+        return nil
+    }
+    return []
+}
+
+/// Shows the tree (all pipelines, or only `root`'s) with `root` selected.
+private func showTree(of root: NodeID?, scoped: Bool, _ state: inout AppState) {
+    state.screen = .tree
+    state.focus = .tree
+    state.tree.scope = scoped ? root : nil
+    if let root { state.tree.selection = root }
+    state.refreshRows()
+    state.tree.offset = 0
+}
+
+/// Shows the table with the pipeline of the tree's selected stage selected.
+private func showTable(_ state: inout AppState) {
+    let stage = selectedStage(state)
+    state.screen = .table
+    state.tree.scope = nil
+    state.refreshTable()
+    if let stage, let root = state.pipeline(of: stage) { state.table.select(pipeline: root) }
+}
+
+/// The tree's selected stage, or a selected group's newest member.
+private func selectedStage(_ state: AppState) -> NodeID? {
+    switch state.tree.current {
+    case .stage(let id)?: return id
+    case .group?: return state.tree.selectedGroup?.newest
+    case nil: return nil
+    }
+}

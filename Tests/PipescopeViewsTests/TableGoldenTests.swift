@@ -1,0 +1,70 @@
+// Golden screens of the pipelines table (the first screen) and of the tree opened on one
+// pipeline. Re-record as MainScreenGoldenTests says.
+
+import Foundation
+import PipescopeGraph
+import PipescopeModel
+import PipescopeTestSupport
+import PipescopeViews
+import TerminalKit
+import XCTest
+
+final class TableGoldenTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        setenv("TZ", "UTC", 1)
+        tzset()
+    }
+
+    private func check(_ state: AppState, _ name: String, width: Int, height: Int, theme: Theme,
+                       file: StaticString = #filePath, line: UInt = #line) {
+        var state = state
+        _ = reduce(&state, MainScreen.resized(width: width, height: height))
+        let buffer = ViewFixtures.render(state, width: width, height: height, theme: theme)
+        let themeName = theme.glyphs.isUnicode ? "unicode" : "ascii"
+        Golden.assertMatches(buffer, "\(name)-\(width)x\(height)-\(themeName)", file: file, line: line)
+    }
+
+    /// The demo's schedule after two minutes, on the table.
+    private func demo() -> AppState { DemoAfterTwoMinutesTests.demo(screen: .table) }
+
+    private func sorted(_ state: AppState, _ actions: Action...) -> AppState {
+        var state = state
+        for action in actions { _ = reduce(&state, .action(action)) }
+        return state
+    }
+
+    func testTheTableSortedByRate() {
+        check(demo(), "table-by-rate", width: 120, height: 40, theme: .plainUnicode)
+        check(demo(), "table-by-rate", width: 80, height: 24, theme: .plainUnicode)
+        check(demo(), "table-by-rate", width: 80, height: 24, theme: .plainASCII)
+    }
+
+    func testTheTableSortedByNameAscending() {
+        // From RATE, < four times (STAGES, STATUS, LOCATION, PIPELINE), then i.
+        let state = sorted(demo(), .sortPrevious, .sortPrevious, .sortPrevious, .sortPrevious, .invertSort)
+        XCTAssertEqual(state.table.sort, .name)
+        check(state, "table-by-name", width: 120, height: 40, theme: .plainUnicode)
+        check(state, "table-by-name", width: 80, height: 24, theme: .plainUnicode)
+    }
+
+    func testTheTableSortedByValues() {
+        let state = sorted(demo(), .sortNext)
+        XCTAssertEqual(state.table.sort, .values)
+        check(state, "table-by-values", width: 120, height: 40, theme: .plainASCII)
+    }
+
+    func testTheRealisticPipelinesAsATable() {
+        check(ViewFixtures.connected([BatchFixtures.realisticBatch()], screen: .table), "table-realistic",
+              width: 80, height: 24, theme: .plainUnicode)
+    }
+
+    func testEnterOpensTheTreeOfOnePipeline() {
+        var state = demo()
+        _ = reduce(&state, .action(.home))
+        _ = reduce(&state, .action(.openPipeline))
+        XCTAssertNotNil(state.tree.scope)
+        check(state, "scoped-tree", width: 120, height: 40, theme: .plainUnicode)
+        check(state, "scoped-tree", width: 80, height: 24, theme: .plainUnicode)
+    }
+}
