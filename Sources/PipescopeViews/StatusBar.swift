@@ -1,3 +1,4 @@
+import PipescopeGraph
 import PipescopeModel
 import TerminalKit
 
@@ -82,7 +83,10 @@ public enum HintBar {
         }
         if let notice = state.session.notice {
             let style = Style(foreground: theme.colors ? (notice.isError ? .red : .green) : nil, bold: notice.isError)
-            buffer.putTruncated(" " + theme.text(notice.text), x: area.x, y: area.y, maxWidth: area.width,
+            // While paused, what waits next stays on the line: stepping is read here
+            // (the waiting stage's row may be off screen).
+            let next = state.session.paused && state.history.cursor == nil ? " ·" + nextWaiting(state, theme: theme) : ""
+            buffer.putTruncated(" " + theme.text(notice.text) + next, x: area.x, y: area.y, maxWidth: area.width,
                                 style: style, glyphs: theme.glyphs)
             return
         }
@@ -101,15 +105,8 @@ public enum HintBar {
             return
         }
         if state.session.paused {
-            var text = " paused"
-            if let next = state.session.nextPending {
-                let op = state.history.graph[next.node]?.operatorName ?? "?"
-                let which = state.session.pending.count > 1 ? " [\(min(state.session.chosenPending, state.session.pending.count - 1) + 1)/\(state.session.pending.count)]" : ""
-                text += theme.text(" · next\(which): #\(next.node) \(op) \(Format.word(for: next.kind)) on \(next.thread)")
-                if state.session.pending.count > 1 { text += "  " + KeyMap.chooseHint }
-            } else {
-                text += " · no thread has reached an event yet"
-            }
+            var text = " paused ·" + nextWaiting(state, theme: theme)
+            if state.session.pending.count > 1 { text += "  " + KeyMap.chooseHint }
             text += "  " + KeyMap.pausedHints.joined(separator: "  ")
             if state.session.countPrefix > 0 { text += "  count \(state.session.countPrefix)" }
             buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width,
@@ -122,5 +119,14 @@ public enum HintBar {
         }
         let hints = theme.text(keys.joined(separator: "  "))
         buffer.putTruncated(" " + hints, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
+    }
+
+    /// " next [1/3]: #34 PassthroughSubject value on main", or that nothing waits yet.
+    static func nextWaiting(_ state: AppState, theme: Theme) -> String {
+        guard let next = state.session.nextPending else { return " no thread has reached an event yet" }
+        let count = state.session.pending.count
+        let which = count > 1 ? " [\(min(state.session.chosenPending, count - 1) + 1)/\(count)]" : ""
+        let subject = EventSubject.name(of: StageEvent(next.kind, node: next.node, time: 0), in: state)
+        return theme.text(" next\(which): \(subject) \(Format.word(for: next.kind)) on \(next.thread)")
     }
 }

@@ -38,19 +38,19 @@ final class DebuggerWalkthroughTests: XCTestCase {
         // Pause, and let the threads come to rest at the gate.
         session.tmux.sendKeys("Space")
         session.expect("PAUSED")
-        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("▶ next") }, timeout: 5))
+        XCTAssertNotNil(session.tmux.waitFor(TerminalSession.anEventWaits, timeout: 5))
         Thread.sleep(forTimeInterval: 0.5)
         let before = session.tmux.capture()
         let deliveredBefore = deliveries(logRows(before))
 
         // Three steps: exactly three more deliveries in the log.
         for _ in 1...3 {
-            XCTAssertNotNil(session.tmux.waitFor({ $0.contains("▶ next") }, timeout: 10), "an event waits")
+            XCTAssertNotNil(session.tmux.waitFor(TerminalSession.anEventWaits, timeout: 10), "an event waits:\n\(session.tmux.lastScreen)")
             session.tmux.sendKeys("n")
             session.expect("released")
             Thread.sleep(forTimeInterval: 0.3)
         }
-        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("▶ next") }, timeout: 10), "threads back at the gate")
+        XCTAssertNotNil(session.tmux.waitFor(TerminalSession.anEventWaits, timeout: 10), "threads back at the gate:\n\(session.tmux.lastScreen)")
         // The third delivery reaches the log however slowly the machine draws; more than
         // three would be a bug the gate cannot let happen while paused.
         let after = session.tmux.waitFor({ self.newRows(before: deliveredBefore, after: self.deliveries(self.logRows($0))).count >= 3 },

@@ -133,14 +133,14 @@ final class DemoTerminalTests: XCTestCase {
         defer { session.kill() }
         session.tmux.sendKeys("Space")
         let paused = session.expect("PAUSED")
-        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("▶ next") }, timeout: 5), "the next event is marked:\n\(paused)")
+        XCTAssertNotNil(session.tmux.waitFor(TerminalSession.anEventWaits, timeout: 5), "the next event is marked:\n\(paused)")
         let before = session.tmux.capture()
         Thread.sleep(forTimeInterval: 0.6)
         XCTAssertEqual(TerminalSession.values(of: Self.tickerSource, in: session.tmux.capture()),
                        TerminalSession.values(of: Self.tickerSource, in: before), "paused: the ticker stands still")
         session.tmux.sendKeys("n")
         session.expect("released 1 of")
-        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("▶ next") }, timeout: 10))
+        XCTAssertNotNil(session.tmux.waitFor(TerminalSession.anEventWaits, timeout: 10))
         session.tmux.sendLiteral("2")
         session.tmux.sendKeys("n")
         XCTAssertNotNil(session.tmux.waitFor({ $0.contains("released 2 of") || $0.contains("released 1 of 1") }, timeout: 10),

@@ -61,6 +61,13 @@ final class TerminalSession {
     }
 
     /// The values column of the first row whose label starts with `label`.
+    /// Whether the screen says an event waits at the gate: the waiting stage's row is
+    /// marked `▶ next`, or, wherever that row is (scrolled away, in another pipeline),
+    /// the status line names it (`next [1/3]: #34 PassthroughSubject value on main`).
+    static func anEventWaits(_ screen: String) -> Bool {
+        screen.contains("▶ next") || screen.range(of: #"next( \[[0-9]+/[0-9]+\])?: #"#, options: .regularExpression) != nil
+    }
+
     static func values(of label: String, in screen: String) -> Int? {
         for line in screen.split(separator: "\n") where line.contains(label) {
             if let values = valuesColumn(of: line) { return values }

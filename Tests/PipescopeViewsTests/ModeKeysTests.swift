@@ -115,4 +115,25 @@ final class ModeKeysTests: XCTestCase {
             }
         }
     }
+
+    /// Stepping is read on the bottom line: what waits next stays there beside the
+    /// program's answer to the last step, since the waiting stage's row may be off screen.
+    func testWhilePausedTheBottomLineNamesWhatWaitsNextBesideTheAnswer() {
+        var state = browsing()
+        var batch = EventBatch()
+        batch.trailer.gate = GateState(paused: true, pending: [
+            PendingEvent(ticket: 7, node: 3, kind: .value, thread: "main", sinceNanos: 0),
+            PendingEvent(ticket: 9, node: 2, kind: .finished, thread: "worker", sinceNanos: 0),
+        ])
+        _ = reduce(&state, .batch(batch))
+        XCTAssertEqual(screen(state, 120, 40)[39].trimmingCharacters(in: .whitespaces),
+                       "paused · next [1/2]: #3 PassthroughSubject value on main  o choose  n step  space resume")
+        _ = reduce(&state, .acknowledged(command: 1, ok: true, text: "released 1 of 3 waiting events"))
+        XCTAssertEqual(screen(state, 120, 40)[39].trimmingCharacters(in: .whitespaces),
+                       "released 1 of 3 waiting events · next [1/2]: #3 PassthroughSubject value on main")
+        batch.trailer.gate = GateState(paused: false)
+        _ = reduce(&state, .batch(batch))
+        XCTAssertEqual(screen(state, 120, 40)[39].trimmingCharacters(in: .whitespaces), "released 1 of 3 waiting events",
+                       "resumed: nothing waits")
+    }
 }

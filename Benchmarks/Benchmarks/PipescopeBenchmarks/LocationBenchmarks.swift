@@ -80,10 +80,11 @@ func measureFirstSymbolization() {
         return (flushed, now() - start, c)
     }
     let cold = measure { subject.sink { _ in } }
-    // The same line twice: a new call site, then a known one.
+    // The same line twice, from the same caller (a caller is part of the stack looked
+    // up): a new call site, then a known one.
     func mapped() -> AnyCancellable { subject.map { $0 }.sink { _ in } }
-    let newSite = measure(mapped)
-    let known = measure(mapped)
+    let twice = (0..<2).map { _ in measure(mapped) }
+    let (newSite, known) = (twice[0], twice[1])
     var cancellables: [AnyCancellable] = []
     cancellables += [cold.cancellable, newSite.cancellable, known.cancellable]
     let path = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
