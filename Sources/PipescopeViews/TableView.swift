@@ -80,7 +80,8 @@ public enum TableView {
                             maxWidth: c.name - 2, style: row.name.named ? Style(bold: true) : .plain, glyphs: theme.glyphs)
         cx += c.name - 1
         if c.has(.location) {
-            buffer.putTruncated(row.location, x: cx, y: y, maxWidth: c.location - 1, style: theme.dim, glyphs: theme.glyphs)
+            buffer.putTruncated(Self.fit(row.location, width: c.location - 1, theme: theme), x: cx, y: y,
+                                maxWidth: c.location - 1, style: theme.dim, glyphs: theme.glyphs)
             cx += c.location
         }
         buffer.put(theme.glyph(row.status) + " " + row.status.rawValue, x: cx, y: y, style: theme.style(row.status),
@@ -161,5 +162,15 @@ public enum TableView {
         return String(cells.map { n -> Character in
             n == 0 ? " " : levels[min(levels.count - 1, Int((n * UInt64(levels.count) - 1) / top))]
         })
+    }
+
+    /// A location cut to `width`: `File.swift:88` loses the start of its file name, never
+    /// its line (`…cleStories.swift:31`); anything else loses its end.
+    public static func fit(_ location: String, width: Int, theme: Theme) -> String {
+        guard location.terminalWidth > width, width > 1 else { return location }
+        let ellipsis = theme.glyphs.ellipsis
+        let keep = max(0, width - ellipsis.terminalWidth)
+        let hasLine = location.range(of: #":[0-9]+$"#, options: .regularExpression) != nil
+        return hasLine ? ellipsis + String(location.suffix(keep)) : location
     }
 }

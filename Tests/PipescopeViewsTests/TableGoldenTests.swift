@@ -67,4 +67,13 @@ final class TableGoldenTests: XCTestCase {
         check(state, "scoped-tree", width: 120, height: 40, theme: .plainUnicode)
         check(state, "scoped-tree", width: 80, height: 24, theme: .plainUnicode)
     }
+
+    /// A location too wide for its column keeps its line: the file name loses its start.
+    func testALocationCutToItsColumnKeepsItsLine() {
+        XCTAssertEqual(TableView.fit("LifecycleStories.swift:31", width: 20, theme: .plainUnicode), "…cleStories.swift:31")
+        XCTAssertEqual(TableView.fit("LifecycleStories.swift:31", width: 20, theme: .plainASCII), "~cleStories.swift:31")
+        XCTAssertEqual(TableView.fit("Feed.swift:88", width: 20, theme: .plainUnicode), "Feed.swift:88")
+        XCTAssertEqual(TableView.fit("Feed.start() (FeedApp)", width: 10, theme: .plainUnicode), "Feed.start() (FeedApp)",
+                       "no line: the cell cuts its end")
+    }
 }
