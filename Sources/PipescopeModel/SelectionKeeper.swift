@@ -12,7 +12,9 @@ import PipescopeGraph
 ///    downstream stage (folded away, grouped, pruned or hidden while its pipeline is
 ///    still shown);
 /// 2. what is left of its pipeline: the pipeline's row nearest the old position;
-/// 3. the row now at the old position, or the nearest one to it.
+/// 3. its nearest neighbour that is still shown (the row below it first, then above,
+///    outwards: hiding ended pipelines removes others around it too), else the row now
+///    at the old position.
 ///
 /// Never silently the top of the list: unless the stage only moved into a group or
 /// under a fold the user made, the status line says what became of it and what is
@@ -25,13 +27,28 @@ struct SelectionKeeper {
     /// they feed and downstream. The last is the pipeline's root.
     private let fallbacks: [NodeID]
     private let index: Int?
+    /// The selectable rows around the selection, nearest first (below, above, and
+    /// outwards), at most ``neighbourhood`` each side: where "the nearest row" is looked
+    /// for when the selection's row goes away with others around it.
+    private let neighbours: [TreeSelection]
     private let label: String
     private let notice: Notice?
+    static let neighbourhood = 64
 
     init(_ state: AppState) {
         selected = state.tree.selected
         index = state.tree.currentIndex
         notice = state.session.notice
+        var around: [TreeSelection] = []
+        if let index {
+            let rows = state.tree.rows
+            for distance in 1...Self.neighbourhood {
+                for i in [index + distance, index - distance] where rows.indices.contains(i) {
+                    if let selection = rows[i].selection { around.append(selection) }
+                }
+            }
+        }
+        neighbours = around
         var chain: [NodeID] = []
         var id: NodeID?
         var label = ""
@@ -73,14 +90,25 @@ struct SelectionKeeper {
                 return
             }
         }
-        // 2. What is left of its pipeline; 3. the row at its old position.
+        // 2. What is left of its pipeline.
         let rows = state.tree.rows
         let old = min(index ?? 0, max(0, rows.count - 1))
-        let root = fallbacks.last
         let candidates = rows.indices.filter { rows[$0].selection != nil }
-        let samePipeline = root.map { r in candidates.filter { Self.root(of: rows[$0].id, in: graph) == r } } ?? []
-        let pick = (samePipeline.isEmpty ? candidates : samePipeline).min { abs($0 - old) < abs($1 - old) }
-        state.tree.selected = pick.flatMap { rows[$0].selection }
+        if let root = fallbacks.last {
+            let same = candidates.filter { Self.root(of: rows[$0].id, in: graph) == root }
+            if let pick = same.min(by: { abs($0 - old) < abs($1 - old) }) {
+                state.tree.selected = rows[pick].selection
+                say(&state, selecting: state.tree.selected)
+                return
+            }
+        }
+        // 3. Its nearest neighbour still shown (rows around it may have gone too), else
+        // the row now at its old position.
+        if let near = neighbours.first(where: { state.tree.index(of: $0) != nil }) {
+            state.tree.selected = near
+        } else {
+            state.tree.selected = candidates.min { abs($0 - old) < abs($1 - old) }.flatMap { rows[$0].selection }
+        }
         say(&state, selecting: state.tree.selected)
     }
 

@@ -98,4 +98,29 @@ final class SelectionKeeperTests: XCTestCase {
         XCTAssertEqual(state.tree.rows.map(\.id), [1, 5])
         XCTAssertEqual(state.tree.selection, 1, "typing a filter selects its first match")
     }
+
+    /// Hiding ended pipelines removes rows above the selection too: the selection goes
+    /// to the row that was next to it, not to whatever row now has its old number.
+    func testWhenRowsAroundItGoTooItsNearestSurvivingNeighbourIsSelected() {
+        var b = BatchBuilder(start: ModelFixtures.t0, step: 0)
+        for (id, op) in [(NodeID(1), "Just"), (2, "Empty"), (3, "Sequence")] {
+            b.subscribe(id, op: op, subscriber: "Sink")
+            b.finish(id)
+        }
+        b.subscribe(4, op: "Timer", subscriber: "Sink")
+        b.subscribe(5, op: "Record", subscriber: "Sink")
+        b.finish(5)
+        b.subscribe(6, op: "Deferred", subscriber: "Sink")
+        b.subscribe(7, op: "Future", subscriber: "Sink")
+        var state = AppState(targetName: "demo")
+        _ = reduce(&state, .action(.toggleTable))  // the tree's selection
+        _ = reduce(&state, .batch(b.build()))
+        state.tree.selection = 5
+        XCTAssertEqual(state.tree.currentIndex, 4)
+        _ = reduce(&state, .action(.toggleEnded))
+        XCTAssertEqual(state.tree.rows.map(\.id), [4, 6, 7])
+        XCTAssertEqual(state.tree.selection, 6, "the row below it, not #7 now at its old place")
+        XCTAssertTrue(state.session.notice?.text.hasSuffix("#5 Record: selected #6 Deferred") == true,
+                      state.session.notice?.text ?? "no notice")
+    }
 }
