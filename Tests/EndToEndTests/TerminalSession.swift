@@ -60,7 +60,6 @@ final class TerminalSession {
         return Int32(screen[range].dropFirst(5).dropLast())
     }
 
-    /// The values column of the first row whose label starts with `label`.
     /// Whether the screen says an event waits at the gate: the waiting stage's row is
     /// marked `▶ next`, or, wherever that row is (scrolled away, in another pipeline),
     /// the status line names it (`next [1/3]: #34 PassthroughSubject value on main`).
@@ -68,6 +67,7 @@ final class TerminalSession {
         screen.contains("▶ next") || screen.range(of: #"next( \[[0-9]+/[0-9]+\])?: #"#, options: .regularExpression) != nil
     }
 
+    /// The values column of the first row whose label starts with `label`.
     static func values(of label: String, in screen: String) -> Int? {
         for line in screen.split(separator: "\n") where line.contains(label) {
             if let values = valuesColumn(of: line) { return values }
