@@ -37,8 +37,10 @@ public enum LintsOverlay {
                             maxWidth: inner.width, style: theme.dim, glyphs: theme.glyphs)
     }
 
-    /// "⚠ unretained-cancellable ×7 at story: forgotten request → Sink, newest #395";
-    /// one alone: "⚠ demand-violation at #18 IgnoresDemand in story: … → DemandCounter".
+    /// "⚠ unretained-cancellable ×7 at story: forgotten request → Sink (DemoProgram.swift:105),
+    /// newest #395"; one alone: "⚠ demand-violation at #18 IgnoresDemand in story: … →
+    /// DemandCounter (LifecycleStories.swift:34)". The place in parentheses is where the
+    /// program made the pipeline, when it is known.
     static func heading(_ group: LintGroup, graph: Graph) -> String {
         let count = group.count > 1 ? " ×\(group.count)" : ""
         let node = group.newest.node
@@ -46,6 +48,7 @@ public enum LintsOverlay {
         let root = graph[group.root]
         var place = (root?.operatorName ?? "?") + " → " + (root?.subscriber ?? "?")
         if node != group.root { place = "\(stage?.operatorName ?? "?") in " + place }
+        if let made = graph.location(of: node)?.location.short { place += " (\(made))" }
         let which = group.count > 1 ? ", newest #\(node)" : ""
         return "⚠ \(group.kind.rawValue)\(count) at " + (group.count > 1 ? "" : "#\(node) ") + place + which
     }

@@ -122,4 +122,26 @@ final class LocationGoldenTests: XCTestCase {
                        "…me.swift:88")
         XCTAssertEqual(columns.fit(SourceLocation(function: "LifecycleStories.start()"), ellipsis: "~"), "LifecycleSt~")
     }
+
+    /// A warning's heading says where its pipeline was made, once the location has come
+    /// (here in a later batch, as the probe sends a location it had to look up).
+    func testAWarningSaysWhereItsPipelineWasMade() throws {
+        var b = BatchBuilder()
+        b.flatMapRoot(1)
+        b.forgottenRequest(10)
+        var state = AppState(targetName: "demo", pid: 1)
+        _ = reduce(&state, .attached(process: "demo", pid: 1))
+        _ = reduce(&state, .batch(b.build()))
+        _ = reduce(&state, .tick(nanos: BatchBuilder.baseNanos + 1_000_000_000))
+        let before = try XCTUnwrap(state.lintGroups.first)
+        XCTAssertFalse(LintsOverlay.heading(before, graph: state.history.graph).contains("("), "no location yet")
+        let later = EventBatch(locations: [LocatedStage(node: 10, location: at(105, "DemoProgram.tick()"))],
+                               trailer: BatchTrailer(sequence: state.history.liveGraph.sequence))
+        _ = reduce(&state, .batch(later))
+        _ = reduce(&state, .tick(nanos: BatchBuilder.baseNanos + 2_000_000_000))
+        let group = try XCTUnwrap(state.lintGroups.first)
+        let heading = LintsOverlay.heading(group, graph: state.history.graph)
+        XCTAssertTrue(heading.hasPrefix("⚠ unretained-cancellable at #"), heading)
+        XCTAssertTrue(heading.hasSuffix("(DemoProgram.swift:105)"), heading)
+    }
 }
