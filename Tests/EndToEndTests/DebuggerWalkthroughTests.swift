@@ -39,30 +39,38 @@ final class DebuggerWalkthroughTests: XCTestCase {
         session.tmux.sendKeys("Space")
         session.expect("PAUSED")
         XCTAssertNotNil(session.tmux.waitFor(TerminalSession.anEventWaits, timeout: 5))
-        Thread.sleep(forTimeInterval: 0.5)
-        let before = session.tmux.capture()
+        // Events already past the gate when it closed may still reach the log: read it
+        // once it has stopped growing for half a second.
+        var seen: [String] = []
+        var since = Date()
+        let before = session.tmux.waitFor({ screen in
+            let now = self.deliveries(self.logRows(screen))
+            if now != seen { (seen, since) = (now, Date()) }
+            return Date().timeIntervalSince(since) >= 0.5
+        }, timeout: 30) ?? session.tmux.lastScreen
         let deliveredBefore = deliveries(logRows(before))
 
-        // Three steps: exactly three more deliveries in the log.
-        for _ in 1...3 {
+        // Three steps, each one more delivery in the log.
+        for step in 1...3 {
             XCTAssertNotNil(session.tmux.waitFor(TerminalSession.anEventWaits, timeout: 10), "an event waits:\n\(session.tmux.lastScreen)")
             session.tmux.sendKeys("n")
             session.expect("released")
-            Thread.sleep(forTimeInterval: 0.3)
+            XCTAssertNotNil(session.tmux.waitFor({ (self.newRows(before: deliveredBefore, after: self.deliveries(self.logRows($0)))?.count ?? 0) >= step },
+                                                 timeout: 30), "step \(step) reaches the log:\n\(session.tmux.lastScreen)")
         }
         XCTAssertNotNil(session.tmux.waitFor(TerminalSession.anEventWaits, timeout: 10), "threads back at the gate:\n\(session.tmux.lastScreen)")
-        // The third delivery reaches the log however slowly the machine draws; more than
-        // three would be a bug the gate cannot let happen while paused.
-        let after = session.tmux.waitFor({ self.newRows(before: deliveredBefore, after: self.deliveries(self.logRows($0))).count >= 3 },
-                                         timeout: 30) ?? session.tmux.lastScreen
+        // More than three would be a bug the gate cannot let happen while paused.
+        session.expect(3, staysFor: 0.5, "exactly three events were delivered") {
+            self.newRows(before: deliveredBefore, after: self.deliveries(self.logRows($0)))?.count
+        }
+        let after = session.tmux.lastScreen
         let deliveredAfter = deliveries(logRows(after))
-        let new = newRows(before: deliveredBefore, after: deliveredAfter)
+        let new = newRows(before: deliveredBefore, after: deliveredAfter) ?? []
         XCTAssertEqual(new.count, 3, "exactly three events were delivered:\n\(new.joined(separator: "\n"))")
 
         // Two events back: the counts go back too.
         let liveTotal = totalValues(after)
-        session.tmux.sendKeys("[", "[")
-        let past = session.expect("HISTORY")
+        let past = session.stepBack(2)
         XCTAssertLessThan(totalValues(past), liveTotal, "the tree shows fewer values two events ago")
 
         // Back to live, resume, and cancel the ticker's Map stage with confirmation.
@@ -78,16 +86,16 @@ final class DebuggerWalkthroughTests: XCTestCase {
         let mapLane = cancelled.split(separator: "\n").first { $0.contains("  ▾ Map ") }
             .map { String($0).components(separatedBy: "││").last ?? "" } ?? ""
         XCTAssertTrue(mapLane.contains("⊘"), "the Map stage's lane shows the cancel: \(mapLane)")
-        let values = TerminalSession.values(of: "  ▾ Map", in: cancelled)
-        Thread.sleep(forTimeInterval: 1)
-        XCTAssertEqual(TerminalSession.values(of: "  ▾ Map", in: session.tmux.capture()), values, "no more values")
+        session.expect(TerminalSession.values(of: "  ▾ Map", in: cancelled), staysFor: 1,
+                       "no more values") { TerminalSession.values(of: "  ▾ Map", in: $0) }
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
     }
 
-    /// The rows at the end of `after` that were not at the end of `before` (the log scrolls).
-    private func newRows(before: [String], after: [String]) -> [String] {
-        guard let last = before.last, let index = after.lastIndex(of: last) else { return after }
-        return Array(after[(index + 1)...])
+    /// The rows at the end of `after` that were not at the end of `before` (the log
+    /// scrolls); nil when `before`'s last row is not in `after` (a screen caught mid-redraw).
+    private func newRows(before: [String], after: [String]) -> [String]? {
+        guard let last = before.last else { return after }
+        return after.lastIndex(of: last).map { Array(after[($0 + 1)...]) }
     }
 }

@@ -7,9 +7,10 @@ import XCTest
 final class DemoTerminalTests: XCTestCase {
     private static let firstScreen: Double = 60
     /// The ticker's source row. At 120x40 the tree pane makes room for the LOCATION
-    /// column and the deepest names are cut ("TimerPublish…"), so rows are found by
-    /// what every layout shows.
-    private static let tickerSource = "    TimerPub"
+    /// column and the deepest names are cut ("TimerPubli…", and "Tim… ▶ next" when its
+    /// event waits at the gate), so rows are found by what every layout shows: its depth
+    /// (the only stage three levels down) and its first letters.
+    private static let tickerSource = "        Tim"
 
     private func startDemo(width: Int, height: Int) throws -> (TerminalSession, Int32) {
         let session = try TerminalSession(width: width, height: height)
@@ -134,10 +135,9 @@ final class DemoTerminalTests: XCTestCase {
         session.tmux.sendKeys("Space")
         let paused = session.expect("PAUSED")
         XCTAssertNotNil(session.tmux.waitFor(TerminalSession.anEventWaits, timeout: 5), "the next event is marked:\n\(paused)")
-        let before = session.tmux.capture()
-        Thread.sleep(forTimeInterval: 0.6)
-        XCTAssertEqual(TerminalSession.values(of: Self.tickerSource, in: session.tmux.capture()),
-                       TerminalSession.values(of: Self.tickerSource, in: before), "paused: the ticker stands still")
+        let before = session.tmux.waitFor({ TerminalSession.values(of: Self.tickerSource, in: $0) != nil }, timeout: 10)
+        session.expect(before.flatMap { TerminalSession.values(of: Self.tickerSource, in: $0) }, staysFor: 0.6,
+                       "paused: the ticker stands still") { TerminalSession.values(of: Self.tickerSource, in: $0) }
         session.tmux.sendKeys("n")
         session.expect("released 1 of")
         XCTAssertNotNil(session.tmux.waitFor(TerminalSession.anEventWaits, timeout: 10))
@@ -158,13 +158,10 @@ final class DemoTerminalTests: XCTestCase {
         // Some history to go back through: a few ticks, however long they take to come.
         XCTAssertNotNil(session.tmux.waitFor({ (TerminalSession.values(of: Self.tickerSource, in: $0) ?? 0) >= 3 }, timeout: 30),
                         "the ticker ticks:\n\(session.tmux.lastScreen)")
-        session.tmux.sendKeys("[", "[", "[")
-        let past = session.expect("HISTORY")
+        let past = session.stepBack(3)
         XCTAssertTrue(past.contains("◆ here"), "the stage of the event at the cursor is marked:\n\(past)")
-        let ticker = TerminalSession.values(of: Self.tickerSource, in: past)
-        Thread.sleep(forTimeInterval: 0.7)
-        XCTAssertEqual(TerminalSession.values(of: Self.tickerSource, in: session.tmux.capture()), ticker,
-                       "the past does not move while the program runs on")
+        session.expect(TerminalSession.values(of: Self.tickerSource, in: past), staysFor: 0.7,
+                       "the past does not move while the program runs on") { TerminalSession.values(of: Self.tickerSource, in: $0) }
         session.tmux.sendKeys("G")
         session.expect("LIVE")
         session.tmux.sendKeys("q")
@@ -183,10 +180,8 @@ final class DemoTerminalTests: XCTestCase {
         session.tmux.sendKeys("y")
         session.expect("cancelled by inspector")
         let after = session.expect("cancelled #2")
-        let values = TerminalSession.values(of: "  ▾ Map", in: after)
-        Thread.sleep(forTimeInterval: 1)
-        XCTAssertEqual(TerminalSession.values(of: "  ▾ Map", in: session.tmux.capture()), values,
-                       "the ticker's Map stage gets no more values")
+        session.expect(TerminalSession.values(of: "  ▾ Map", in: after), staysFor: 1,
+                       "the ticker's Map stage gets no more values") { TerminalSession.values(of: "  ▾ Map", in: $0) }
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
     }

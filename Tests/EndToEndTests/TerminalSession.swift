@@ -52,6 +52,61 @@ final class TerminalSession {
         return screen
     }
 
+    /// Checks that what `read` finds on the screen stays `expected` for `seconds`: every
+    /// screen it can read in that time must agree, and at least one must be readable (a
+    /// screen caught mid-redraw reads nothing and is skipped; after `seconds`, the check
+    /// waits up to `timeout` for a readable one). Fails the test with the screen that
+    /// disagreed, or the last one, otherwise. No blind sleep: the screen is read all along.
+    func expect<T: Equatable>(_ expected: T?, staysFor seconds: Double, timeout: Double = 10, _ what: String,
+                              read: (String) -> T?, file: StaticString = #filePath, line: UInt = #line) {
+        guard let expected else {
+            XCTFail("\(what): nothing to compare with; last screen:\n\(tmux.lastScreen)", file: file, line: line)
+            return
+        }
+        var readable = 0
+        var readAtTheEnd = false
+        var disagreed: String?
+        let start = Date()
+        _ = tmux.waitFor({ screen in
+            guard let value = read(screen) else { return false }
+            readable += 1
+            if value != expected { disagreed = screen }
+            readAtTheEnd = Date().timeIntervalSince(start) >= seconds
+            return disagreed != nil || readAtTheEnd
+        }, timeout: seconds + timeout)
+        if let disagreed {
+            XCTFail("\(what): \(read(disagreed).map { "\($0)" } ?? "nil"), not \(expected), on:\n\(disagreed)",
+                    file: file, line: line)
+        } else if !readAtTheEnd {
+            XCTFail("\(what): read \(readable) times, never after \(seconds) s; last screen:\n\(tmux.lastScreen)",
+                    file: file, line: line)
+        }
+    }
+
+    /// Goes `count` events back in history, one `[` at a time, each time waiting for the
+    /// title bar's cursor (`HISTORY 81/82`) to drop by one; returns the screen at the last.
+    @discardableResult
+    func stepBack(_ count: Int, file: StaticString = #filePath, line: UInt = #line) -> String {
+        tmux.sendKeys("[")
+        var screen = tmux.waitFor({ Self.historyEvent(in: $0) != nil }, timeout: 15) ?? tmux.lastScreen
+        guard var event = Self.historyEvent(in: screen) else {
+            XCTFail("no history cursor in the title bar:\n\(screen)", file: file, line: line)
+            return screen
+        }
+        for _ in 1..<max(1, count) {
+            tmux.sendKeys("[")
+            screen = expect("HISTORY \(event - 1)/", file: file, line: line)
+            event -= 1
+        }
+        return screen
+    }
+
+    /// The event at the history cursor, from the title bar's `HISTORY 81/82`.
+    static func historyEvent(in screen: String) -> Int? {
+        guard let range = screen.range(of: #"HISTORY [0-9]+/"#, options: .regularExpression) else { return nil }
+        return Int(screen[range].dropFirst("HISTORY ".count).dropLast())
+    }
+
     func kill() { tmux.kill() }
 
     /// The demo child's pid, from the status bar's "(pid N)".
