@@ -15,9 +15,46 @@
 /// ```
 extension Character {
     /// Columns this character takes on a terminal: 0, 1 or 2.
+    ///
+    /// A screen's characters are mostly ASCII, box drawing and symbols: one scalar below
+    /// U+3000, whose widths come from a table built once by the same rules, so drawing
+    /// a frame asks Unicode's properties only for the rare others.
     public var terminalWidth: Int {
         if asciiValue != nil { return 1 }
         let scalars = unicodeScalars
+        var rest = scalars.makeIterator()
+        guard let first = rest.next() else { return 0 }
+        if rest.next() == nil, first.value < ScalarWidths.tableEnd { return Int(ScalarWidths.table[Int(first.value)]) }
+        return ScalarWidths.width(of: scalars)
+    }
+
+    /// The character as `ScreenBuffer.put` stores it: a tab becomes a space, and
+    /// other control characters (including newlines) become `"?"`.
+    var sanitizedForTerminal: Character {
+        if let ascii = asciiValue {
+            // Every ASCII control character (and "\r\n", one Character) is one.
+            if ascii >= 0x20, ascii != 0x7F { return self }
+            return ascii == 0x09 ? " " : "?"
+        }
+        // The other control characters (general category Cc) are U+0080 to U+009F.
+        guard let first = unicodeScalars.first, (0x80...0x9F).contains(first.value) else { return self }
+        return "?"
+    }
+}
+
+/// The width rules, and their table for single scalars below ``tableEnd``.
+enum ScalarWidths {
+    static let tableEnd: UInt32 = 0x3000
+
+    /// The width of each one-scalar character below ``tableEnd`` (0 for surrogates,
+    /// which are not scalars), by ``width(of:)``.
+    static let table: [UInt8] = (0..<tableEnd).map { value in
+        guard let scalar = Unicode.Scalar(value) else { return 0 }
+        return UInt8(width(of: String(Character(scalar)).unicodeScalars))
+    }
+
+    /// The columns a grapheme of these scalars takes (see `Character.terminalWidth`).
+    static func width(of scalars: String.UnicodeScalarView) -> Int {
         guard let first = scalars.first else { return 0 }
         if first.properties.generalCategory == .control { return 1 }
         if scalars.allSatisfy({ $0.isZeroWidth }) { return 0 }
@@ -25,19 +62,13 @@ extension Character {
         if first.properties.isEmoji, scalars.contains("\u{FE0F}") { return 2 }
         return first.isEastAsianWide ? 2 : 1
     }
-
-    /// The character as `ScreenBuffer.put` stores it: a tab becomes a space, and
-    /// other control characters (including newlines) become `"?"`.
-    var sanitizedForTerminal: Character {
-        guard let first = unicodeScalars.first,
-              first.properties.generalCategory == .control else { return self }
-        return self == "\t" ? " " : "?"
-    }
 }
 
 extension StringProtocol {
     /// Columns this text takes on a terminal: the sum of its characters' widths.
     public var terminalWidth: Int {
+        // Printable ASCII: a column a byte.
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }
         var total = 0
         for c in self { total += c.terminalWidth }
         return total

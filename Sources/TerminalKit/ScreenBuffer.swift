@@ -43,8 +43,9 @@ public struct ScreenBuffer: Equatable, Sendable {
         guard contains(x, y) else { return }
         let i = y * width + x
         let old = cells[i]
-        if !old.isContinuation, old.character.terminalWidth == 2,
-           x + 1 < width, cells[i + 1].isContinuation {
+        // Cheapest test first: a wide character is followed by its continuation.
+        if x + 1 < width, cells[i + 1].isContinuation,
+           !old.isContinuation, old.character.terminalWidth == 2 {
             cells[i + 1] = Cell(" ", style: cells[i + 1].style)
         }
         if old.isContinuation, !cell.isContinuation, x > 0,
@@ -70,6 +71,16 @@ public struct ScreenBuffer: Equatable, Sendable {
     ) -> Int {
         guard y >= 0, y < height else { return 0 }
         let limit = min(width, maxWidth.map { x + max(0, $0) } ?? width)
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            // Printable ASCII, most of a screen: a byte is a character and a column.
+            var column = x
+            for byte in text.utf8 {
+                if column >= limit { break }
+                if column >= 0 { setCell(Cell(Character(Unicode.Scalar(byte)), style: style), x: column, y: y) }
+                column += 1
+            }
+            return max(0, column - max(x, 0))
+        }
         var column = x
         var previous: Int?  // column of the last cell written by this call
         for raw in text {
