@@ -21,7 +21,8 @@ extension AppState {
         public internal(set) var descending = true { didSet { isUnsorted = true } }
         /// Per-pipeline event counts, folded from batches.
         public internal(set) var activity = PipelineActivity()
-        public private(set) var rows: [PipelineRow] = []
+        /// The rows, sorted.
+        public private(set) var rows = SortedRows()
         /// The first row on screen.
         public internal(set) var offset = 0
         /// Rows the table shows at once, from the resize message.
@@ -54,7 +55,7 @@ extension AppState {
         /// cheaper than keeping a map of 10,000 rows up to date on every sort).
         public func index(of root: NodeID) -> Int? {
             if selectedIndex < rows.count, rows[selectedIndex].id == root { return selectedIndex }
-            return rows.firstIndex { $0.id == root }
+            return rows.position(of: root)
         }
 
         /// Rebuilds the rows if an input changed. Returns the pipeline the user had
@@ -71,9 +72,9 @@ extension AppState {
             builtFrom = inputs
             let previous = selected.flatMap { index(of: $0) }.map { rows[$0] }
             let unsorted = rebuild
-                ? build(state.history.graph, lints: state.lints, now: now, hideEnded: state.tree.hideEnded) : rows
-            rows = unsorted.sorted(by: sort, descending: descending)
-            if let selected, let at = rows.firstIndex(where: { $0.id == selected }) {
+                ? build(state.history.graph, lints: state.lints, now: now, hideEnded: state.tree.hideEnded) : rows.built
+            rows = SortedRows(built: unsorted, positions: unsorted.sortedPositions(by: sort, descending: descending))
+            if let selected, let at = rows.position(of: selected) {
                 selectedIndex = at
                 return nil
             }
@@ -124,6 +125,13 @@ extension AppState {
                     createdNanos: root.createdNanos, lastEventNanos: last, warnings: warnings))
             }
             locationWidth = widest
+            // Numbered once here, so sorting by them (on every `<` `>` `i`) compares numbers.
+            let nameOrders = TextOrder.numbers(rows.map(\.name.text))
+            let locationOrders = TextOrder.numbers(rows.map(\.location))
+            for i in rows.indices {
+                rows[i].nameOrder = nameOrders[i]
+                rows[i].locationOrder = locationOrders[i]
+            }
             // Forget the names of pipelines gone, once they are many.
             if names.count > 2 * rows.count + 64 {
                 let kept = Set(rows.map(\.id))

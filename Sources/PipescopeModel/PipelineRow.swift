@@ -23,6 +23,11 @@ public struct PipelineRow: Hashable, Sendable {
     public var lastEventNanos: Int64
     /// Lifecycle warnings on its stages.
     public var warnings: Int
+    /// The places of its name and of its location among those of the rows it was built
+    /// with (``TextOrder``), set by the table so that sorting by either compares
+    /// numbers; nil: sorting compares the texts.
+    public internal(set) var nameOrder: Int64?
+    public internal(set) var locationOrder: Int64?
 
     public init(id: NodeID, name: PipelineName, location: String, status: NodeStatus, stages: Int, rate: Double,
                 values: Int, createdNanos: Int64, lastEventNanos: Int64, warnings: Int) {
@@ -96,12 +101,18 @@ public enum TableColumn: Int, CaseIterable, Sendable {
 extension [PipelineRow] {
     /// Sorted by `column`, stably: rows equal in it keep ascending id order whichever
     /// the direction, so equal rows never swap places between frames.
+    public func sorted(by column: TableColumn, descending: Bool) -> [PipelineRow] {
+        sortedPositions(by: column, descending: descending).map { self[$0] }
+    }
+
+    /// The positions of the rows in their order by `column` (see
+    /// ``sorted(by:descending:)``).
     ///
     /// Each row's key is computed once into a flat array of integers (a name or a
-    /// location by its rank among the distinct ones), and positions are sorted by key,
-    /// then id: 10,000 rows sort without comparing a string more than once per distinct
-    /// value.
-    public func sorted(by column: TableColumn, descending: Bool) -> [PipelineRow] {
+    /// location by its place among the distinct ones, ``PipelineRow/nameOrder`` when
+    /// the table has set it), and positions are sorted by key, then id: 10,000 rows
+    /// sort without comparing a string or moving a row.
+    public func sortedPositions(by column: TableColumn, descending: Bool) -> [Int] {
         let keys = column.keys(self)
         let ids = map(\.id)
         var order = [Int](0..<count)
@@ -113,7 +124,32 @@ extension [PipelineRow] {
                 }
             }
         }
-        return order.map { self[$0] }
+        return order
+    }
+}
+
+/// The table's rows in their sorted order: the rows as built, seen through their sorted
+/// positions, so a sort moves integers, not rows (copying 10,000 rows, with their
+/// names, cost more than sorting them).
+public struct SortedRows: RandomAccessCollection, Sendable {
+    /// The rows in the order they were built (the graph's roots).
+    public let built: [PipelineRow]
+    private let positions: [Int]
+
+    public init() { self.init(built: [], positions: []) }
+
+    init(built: [PipelineRow], positions: [Int]) {
+        self.built = built
+        self.positions = positions
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { positions.count }
+    public subscript(position: Int) -> PipelineRow { built[positions[position]] }
+
+    /// Where pipeline `root`'s row is, if it has one: a scan of ids, then of integers.
+    public func position(of root: NodeID) -> Int? {
+        built.firstIndex { $0.id == root }.flatMap { positions.firstIndex(of: $0) }
     }
 }
 
@@ -123,8 +159,12 @@ extension TableColumn {
         switch self {
         case .warnings: return rows.map { Int64($0.warnings) }
         case .id: return rows.map { Int64(bitPattern: $0.id) }
-        case .name: return Self.ranks(rows.map(\.name.text))
-        case .location: return Self.ranks(rows.map(\.location))
+        case .name:
+            let known = rows.compactMap(\.nameOrder)
+            return known.count == rows.count ? known : TextOrder.numbers(rows.map(\.name.text))
+        case .location:
+            let known = rows.compactMap(\.locationOrder)
+            return known.count == rows.count ? known : TextOrder.numbers(rows.map(\.location))
         case .status: return rows.map { Int64(Self.rank($0.status)) }
         case .stages: return rows.map { Int64($0.stages) }
         // Rates are never negative: their bit patterns order as the numbers do.
@@ -133,12 +173,5 @@ extension TableColumn {
         case .age: return rows.map { -$0.createdNanos }
         case .lastEvent: return rows.map { -$0.lastEventNanos }
         }
-    }
-
-    /// Each text's rank among the distinct texts, in string order.
-    private static func ranks(_ texts: [String]) -> [Int64] {
-        let distinct = Set(texts).sorted()
-        let rank = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, Int64($0)) })
-        return texts.map { rank[$0] ?? 0 }
     }
 }
