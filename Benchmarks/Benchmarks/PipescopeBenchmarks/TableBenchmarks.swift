@@ -14,58 +14,45 @@ func tableBenchmarks() {
     let state = TableBench.state(pipelines: 10_000)
     print("table: \(state.table.rows.count) rows, sorted by \(state.table.sort)")
     Benchmark("table/sort and render 10k pipelines 120x40", configuration: .init(scalingFactor: .one)) { benchmark in
-        var state = state
-        var previous = ScreenBuffer(width: 120, height: 40)
-        for _ in benchmark.scaledIterations {
-            // `>` sorts by the next column: the rows are rebuilt and sorted, then drawn.
-            _ = reduce(&state, .action(.sortNext))
-            var buffer = ScreenBuffer(width: 120, height: 40)
-            MainScreen.render(state, theme: .plainUnicode, into: &buffer)
-            blackHole(buffer.diff(from: previous).count)
-            previous = buffer
-        }
+        // `>` sorts by the next column: the rows are sorted again, then drawn.
+        TableBench.frames(benchmark, from: state) { state in _ = reduce(&state, .action(.sortNext)) }
     }
     Benchmark("table/sort by name and render 10k pipelines 120x40", configuration: .init(scalingFactor: .one)) { benchmark in
         // The text columns were the slow ones: `i` inverts the sort by name each frame.
-        var state = state
-        while state.table.sort != .name { _ = reduce(&state, .action(.sortNext)) }
-        var previous = ScreenBuffer(width: 120, height: 40)
-        for _ in benchmark.scaledIterations {
-            _ = reduce(&state, .action(.invertSort))
-            var buffer = ScreenBuffer(width: 120, height: 40)
-            MainScreen.render(state, theme: .plainUnicode, into: &buffer)
-            blackHole(buffer.diff(from: previous).count)
-            previous = buffer
-        }
+        var byName = state
+        while byName.table.sort != .name { _ = reduce(&byName, .action(.sortNext)) }
+        TableBench.frames(benchmark, from: byName) { state in _ = reduce(&state, .action(.invertSort)) }
     }
     Benchmark("table/tick (lints, prune, rows rebuilt and sorted) and render 10k pipelines 120x40",
               configuration: .init(scalingFactor: .one)) { benchmark in
-        var state = state
+        // A second later each frame: the rates move, so every row is rebuilt and sorted.
         var now = TableBench.t0 + 71_000_000_000
-        var previous = ScreenBuffer(width: 120, height: 40)
-        for _ in benchmark.scaledIterations {
-            // A second later: the rates move, so every row is rebuilt and sorted.
+        TableBench.frames(benchmark, from: state) { state in
             now += 1_000_000_000
             _ = reduce(&state, .tick(nanos: now))
-            var buffer = ScreenBuffer(width: 120, height: 40)
-            MainScreen.render(state, theme: .plainUnicode, into: &buffer)
-            blackHole(buffer.diff(from: previous).count)
-            previous = buffer
         }
     }
     Benchmark("table/render 10k pipelines 120x40", configuration: .init(scalingFactor: .one)) { benchmark in
-        var previous = ScreenBuffer(width: 120, height: 40)
-        for _ in benchmark.scaledIterations {
-            var buffer = ScreenBuffer(width: 120, height: 40)
-            MainScreen.render(state, theme: .plainUnicode, into: &buffer)
-            blackHole(buffer.diff(from: previous).count)
-            previous = buffer
-        }
+        TableBench.frames(benchmark, from: state) { _ in }
     }
 }
 
 enum TableBench {
     static let t0: Int64 = 1_700_000_000_000_000_000
+
+    /// Each iteration: `change` the state, then draw the whole 120x40 screen and diff it
+    /// with the frame before, as the inspector does.
+    static func frames(_ benchmark: Benchmark, from state: AppState, change: (inout AppState) -> Void) {
+        var state = state
+        var previous = ScreenBuffer(width: 120, height: 40)
+        for _ in benchmark.scaledIterations {
+            change(&state)
+            var buffer = ScreenBuffer(width: 120, height: 40)
+            MainScreen.render(state, theme: .plainUnicode, into: &buffer)
+            blackHole(buffer.diff(from: previous).count)
+            previous = buffer
+        }
+    }
 
     /// `pipelines` pipelines of three stages (`PassthroughSubject → Map → Filter → Sink`),
     /// each delivering a different number of values over the last minute, so every column
