@@ -27,6 +27,10 @@ extension AppState {
         public internal(set) var offset = 0
         /// Rows the table shows at once, from the resize message.
         public internal(set) var pageSize = 10
+        /// The table's width inside its box, from the resize message.
+        public internal(set) var width = 78
+        /// The columns shown at ``width``.
+        public var columns: TableColumns { TableColumns(width: width, locationWidth: locationWidth) }
         /// Where the selected row was when the rows were last built, for when it leaves.
         private(set) var selectedIndex = 0
         /// The user chose the selected pipeline (rather than it being the first shown),
@@ -138,6 +142,18 @@ extension AppState {
                 names = names.filter { kept.contains($0.key) }
             }
             return rows
+        }
+
+        /// The column `step` places from the sorted one (wrapping), among those shown:
+        /// `>` never sorts by a column the terminal is too narrow for.
+        func sortColumn(_ step: Int) -> TableColumn {
+            let shown = columns
+            var column = sort
+            for _ in TableColumn.allCases {
+                column = step > 0 ? column.next : column.previous
+                if shown.shows(column) { return column }
+            }
+            return sort
         }
 
         /// Selects the row at `position` (clamped).

@@ -10,7 +10,7 @@ import PipescopeGraph
 /// | `t`        | the whole tree, on the pipeline's root         | the table, on the stage's pipeline   |
 /// | Enter      | the tree of the selected pipeline only         | the tree of the stage's pipeline only |
 /// | Esc        | clears the message                             | (one pipeline shown) back to the table |
-/// | `<` `>` `i` | sort by the previous / next column, invert    | says they sort the table             |
+/// | `<` `>` `i` | sort by the previous / next column shown, invert | says they sort the table           |
 /// | `c`        | cancel the pipeline's root stage (confirmed)   | cancel the stage (confirmed)         |
 func switchScreens(_ action: Action, _ state: inout AppState) -> [Effect]? {
     switch (state.screen, action) {
@@ -47,8 +47,8 @@ private func browseTable(_ action: Action, _ state: inout AppState) -> [Effect]?
     case .pageDown: state.table.select(row: at + state.table.pageSize)
     case .home: state.table.select(row: 0)
     case .end: state.table.select(row: state.table.rows.count - 1)
-    case .sortNext: state.table.sort = state.table.sort.next
-    case .sortPrevious: state.table.sort = state.table.sort.previous
+    case .sortNext: state.table.sort = state.table.sortColumn(+1)
+    case .sortPrevious: state.table.sort = state.table.sortColumn(-1)
     case .invertSort: state.table.descending.toggle()
     case .cancelSelected:
         guard let root = state.table.selected else { return [] }

@@ -72,11 +72,12 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
             let live = state.history.liveGraph
             state.table.activity.keep(live)
         }
-    case .resize(let width, let height, let treePageSize, let tablePageSize):
+    case .resize(let width, let height, let treePageSize, let tablePageSize, let tableWidth):
         state.width = width
         state.height = height
         state.tree.pageSize = treePageSize
         state.table.pageSize = tablePageSize
+        state.table.width = tableWidth
     }
     return []
 }

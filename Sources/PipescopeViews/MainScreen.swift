@@ -88,8 +88,9 @@ public enum MainScreen {
     /// _ = reduce(&state, MainScreen.resized(width: 120, height: 40))
     /// ```
     public static func resized(width: Int, height: Int) -> Message {
+        // The table fills the body inside its box (see `render`).
         .resize(width: width, height: height, treePageSize: treePageSize(width: width, height: height),
-                tablePageSize: max(1, height - 5))
+                tablePageSize: max(1, height - 5), tableWidth: max(0, width - 2))
     }
 
     /// How many tree rows fit, so paging can move by a screenful.

@@ -93,6 +93,8 @@ final class PipelineTableTests: XCTestCase {
 
     func testAngleBracketsMoveTheSortColumnAndIInverts() {
         var state = threePipelines()
+        // 120 columns: every column is shown but LOCATION (no pipeline has one).
+        _ = reduce(&state, .resize(width: 120, height: 40, treePageSize: 20, tablePageSize: 35, tableWidth: 118))
         _ = reduce(&state, .action(.sortNext))
         XCTAssertEqual(state.table.sort, .values)
         XCTAssertEqual(ids(state), [10, 1, 20])
@@ -104,9 +106,27 @@ final class PipelineTableTests: XCTestCase {
         XCTAssertEqual(ids(state), [10, 20, 1])
         _ = reduce(&state, .action(.sortPrevious))
         _ = reduce(&state, .action(.sortPrevious))
-        _ = reduce(&state, .action(.sortPrevious))
-        XCTAssertEqual(state.table.sort, .name)
+        XCTAssertEqual(state.table.sort, .name, "STATUS, then PIPELINE: LOCATION is not shown")
         XCTAssertEqual(ids(state), [20, 1, 10], "Just… < Passthrough… < Timer…")
+    }
+
+    func testTheSortMovesOnlyThroughTheColumnsShown() {
+        var state = threePipelines()
+        // 80 columns (78 in the box): no LOCATION, AGE or STAGES.
+        _ = reduce(&state, .resize(width: 80, height: 24, treePageSize: 8, tablePageSize: 19, tableWidth: 78))
+        var order: [TableColumn] = []
+        for _ in 0..<7 {
+            _ = reduce(&state, .action(.sortNext))
+            order.append(state.table.sort)
+        }
+        XCTAssertEqual(order, [.values, .lastEvent, .warnings, .id, .name, .status, .rate])
+        _ = reduce(&state, .action(.sortPrevious))
+        XCTAssertEqual(state.table.sort, .status)
+        // Wider, the sort stays where it is and `>` reaches the columns that came back.
+        _ = reduce(&state, .resize(width: 120, height: 40, treePageSize: 20, tablePageSize: 35, tableWidth: 118))
+        XCTAssertEqual(state.table.sort, .status)
+        _ = reduce(&state, .action(.sortNext))
+        XCTAssertEqual(state.table.sort, .stages)
     }
 
     func testTheSortIsStable() {

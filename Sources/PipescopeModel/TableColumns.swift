@@ -1,6 +1,5 @@
-import PipescopeModel
-
-/// Which columns of the pipelines table fit a width, and how wide each is.
+/// Which columns of the pipelines table fit a width, and how wide each is: the view
+/// draws them, and `<` `>` move the sort through the ones shown.
 ///
 /// Always shown: the warnings mark, ID, PIPELINE, STATUS and RATE. The others go, first
 /// to last, while PIPELINE would be narrower than ``preferredName`` columns:
@@ -13,19 +12,19 @@ import PipescopeModel
 /// c.shows(.location)   // false
 /// c.name               // 22
 /// ```
-struct TableColumns {
-    static let preferredName = 20
+public struct TableColumns: Sendable {
+    public static let preferredName = 20
     /// The droppable columns, in the order they are dropped.
-    enum Droppable: CaseIterable { case location, age, stages, sparkline, lastEvent, values }
-    static let sparkWidth = 12
+    public enum Droppable: CaseIterable, Sendable { case location, age, stages, sparkline, lastEvent, values }
+    public static let sparkWidth = 12
 
-    private(set) var dropped: Set<Droppable> = []
-    private(set) var location: Int
-    private(set) var name = 0
-    let warnings = 3, id = 6, status = 12, stages = 7, rate = 9, sparkline = sparkWidth + 1, values = 8, age = 6,
+    public private(set) var dropped: Set<Droppable> = []
+    public private(set) var location: Int
+    public private(set) var name = 0
+    public let warnings = 3, id = 6, status = 12, stages = 7, rate = 9, sparkline = sparkWidth + 1, values = 8, age = 6,
         lastEvent = 6
 
-    init(width: Int, locationWidth: Int) {
+    public init(width: Int, locationWidth: Int) {
         location = locationWidth > 0 ? min(24, locationWidth) + 1 : 0
         if location == 0 { dropped.insert(.location) }
         for column in Droppable.allCases {
@@ -51,10 +50,10 @@ struct TableColumns {
         return total
     }
 
-    func has(_ column: Droppable) -> Bool { !dropped.contains(column) }
+    public func has(_ column: Droppable) -> Bool { !dropped.contains(column) }
 
     /// Whether a sort column is on screen.
-    func shows(_ column: TableColumn) -> Bool {
+    public func shows(_ column: TableColumn) -> Bool {
         switch column {
         case .location: return has(.location)
         case .age: return has(.age)
