@@ -78,8 +78,11 @@ public struct AppState: Sendable {
     /// The time at the right edge of the timeline: the cursor's event, or now.
     public var timelineEnd: Int64 { history.end(now: timeline.now) }
 
-    /// Brings the tree's rows up to date with the graph on screen (once per change).
+    /// Brings the tree's rows up to date with the graph on screen (once per change), only
+    /// while the tree is on screen: on the table, laying out every stage on each batch
+    /// would be most of a batch's cost. Showing the tree brings them up to date first.
     mutating func refreshRows() {
+        guard screen == .tree else { return }
         tree.refresh(from: history)
     }
 

@@ -69,7 +69,8 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
         state.mode = .filtering
     case .toggleEnded:
         state.tree.hideEnded.toggle()
-        state.refreshRows()
+        // Laid out now whichever screen is shown: the notice counts what the tree hides.
+        state.tree.refresh(from: state.history)
         let hidden = state.tree.hiddenEnded
         state.session.notice = Notice(
             text: state.tree.hideEnded

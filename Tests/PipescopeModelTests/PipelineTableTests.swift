@@ -110,6 +110,25 @@ final class PipelineTableTests: XCTestCase {
         XCTAssertEqual(ids(state), [20, 1, 10], "Just… < Passthrough… < Timer…")
     }
 
+    func testTheTreeIsLaidOutOnlyWhenItIsShown() {
+        var state = threePipelines()
+        XCTAssertEqual(state.screen, .table)
+        XCTAssertTrue(state.tree.rows.isEmpty, "on the table, batches and ticks do not lay out the tree")
+        // Pipeline 20 (Just → Map → Assign) finishes; `x` on the table counts what the
+        // tree would hide, as it would on the tree.
+        var b = BatchBuilder(start: t0 + 3 * second, step: 1_000_000)
+        b.finish(21)
+        b.finish(20)
+        _ = reduce(&state, .batch(b.build(sequence: state.history.liveGraph.sequence + 2)))
+        _ = reduce(&state, .action(.toggleEnded))
+        XCTAssertEqual(state.session.notice?.text.hasPrefix("2 ended stages hidden"), true,
+                       state.session.notice?.text ?? "no notice")
+        // Shown, the tree is up to date at once: every stage of the live pipelines.
+        _ = reduce(&state, .action(.toggleTable))
+        XCTAssertEqual(state.screen, .tree)
+        XCTAssertEqual(Set(state.tree.rows.filter(\.isStage).map(\.id)), [1, 2, 3, 10, 11])
+    }
+
     func testTheSortMovesOnlyThroughTheColumnsShown() {
         var state = threePipelines()
         // 80 columns (78 in the box): no LOCATION, AGE or STAGES.
