@@ -175,11 +175,7 @@ extension AppState {
 
         /// Scrolls only as far as needed to keep the selected row visible.
         mutating func keepSelectionOnScreen() {
-            let page = max(1, pageSize)
-            let at = currentIndex ?? 0
-            if at < offset { offset = at }
-            if at >= offset + page { offset = at - page + 1 }
-            offset = max(0, min(offset, max(0, rows.count - page)))
+            offset = scrollOffset(keeping: currentIndex ?? 0, from: offset, page: pageSize, count: rows.count)
         }
     }
 }

@@ -125,11 +125,7 @@ extension AppState {
 
         /// Scrolls only as far as needed to keep the selected row visible.
         mutating func keepSelectionOnScreen() {
-            let page = max(1, pageSize)
-            let index = currentIndex ?? 0
-            if index < offset { offset = index }
-            if index >= offset + page { offset = index - page + 1 }
-            offset = max(0, min(offset, max(0, rows.count - page)))
+            offset = scrollOffset(keeping: currentIndex ?? 0, from: offset, page: pageSize, count: rows.count)
         }
     }
 }

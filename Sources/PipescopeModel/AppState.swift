@@ -99,8 +99,11 @@ public struct AppState: Sendable {
     }
 
     /// The root of the pipeline stage `id` is in, in the graph on screen.
-    public func pipeline(of id: NodeID) -> NodeID? {
-        let graph = history.graph
+    public func pipeline(of id: NodeID) -> NodeID? { Self.pipeline(of: id, in: history.graph) }
+
+    /// The root of the pipeline stage `id` is in, in `graph`; nil if a stage on the way
+    /// down is not in it.
+    static func pipeline(of id: NodeID, in graph: Graph) -> NodeID? {
         var current = id
         for _ in 0...graph.nodes.count {
             guard let node = graph[current] else { return nil }

@@ -95,7 +95,7 @@ struct SelectionKeeper {
         let old = min(index ?? 0, max(0, rows.count - 1))
         let candidates = rows.indices.filter { rows[$0].selection != nil }
         if let root = fallbacks.last {
-            let same = candidates.filter { Self.root(of: rows[$0].id, in: graph) == root }
+            let same = candidates.filter { AppState.pipeline(of: rows[$0].id, in: graph) == root }
             if let pick = same.min(by: { abs($0 - old) < abs($1 - old) }) {
                 state.tree.selected = rows[pick].selection
                 say(&state, selecting: state.tree.selected)
@@ -151,14 +151,5 @@ struct SelectionKeeper {
 
     private static func name(_ id: NodeID, in graph: Graph) -> String {
         "#\(id) " + (graph[id]?.operatorName ?? "stage")
-    }
-
-    private static func root(of id: NodeID, in graph: Graph) -> NodeID {
-        var current = id
-        for _ in 0...graph.nodes.count {
-            guard let parent = graph[current]?.parent, parent != current else { return current }
-            current = parent
-        }
-        return current
     }
 }

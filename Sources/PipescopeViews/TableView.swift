@@ -26,13 +26,7 @@ public enum TableView {
         let columns = TableColumns(width: area.width, locationWidth: table.locationWidth)
         renderHeader(table, columns: columns, theme: theme, x: area.x, y: area.y, width: area.width, into: &buffer)
         if table.rows.isEmpty {
-            let lines = state.session.connection == .connecting
-                ? [theme.text("Waiting for the program…")]
-                : ["No pipelines yet.", "Subscriptions made after Pipescope.start() appear here."]
-            for (i, text) in lines.enumerated() where i < body.height {
-                buffer.putTruncated(text, x: body.x + 1, y: body.y + i, maxWidth: body.width - 1,
-                                    style: theme.dim, glyphs: theme.glyphs)
-            }
+            EmptyPane.render(state, theme: theme, area: body, into: &buffer)
             return
         }
         let now = state.timelineEnd

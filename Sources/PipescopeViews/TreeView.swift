@@ -26,13 +26,7 @@ public enum TreeView {
                             glyphs: theme.glyphs)
 
         if rows.isEmpty {
-            let lines = state.session.connection == .connecting
-                ? [theme.text("Waiting for the program…")]
-                : ["No pipelines yet.", "Subscriptions made after Pipescope.start() appear here."]
-            for (i, text) in lines.enumerated() where i < body.height {
-                buffer.putTruncated(text, x: body.x + 1, y: body.y + i, maxWidth: body.width - 1,
-                                    style: theme.dim, glyphs: theme.glyphs)
-            }
+            EmptyPane.render(state, theme: theme, area: body, into: &buffer)
             return
         }
         let selected = state.tree.current

@@ -27,9 +27,7 @@ final class MainScreenGoldenTests: XCTestCase {
 
     private func check(_ state: AppState, _ name: String, width: Int, height: Int, theme: Theme,
                        file: StaticString = #filePath, line: UInt = #line) {
-        let buffer = ViewFixtures.render(state, width: width, height: height, theme: theme)
-        let themeName = theme.glyphs.isUnicode ? "unicode" : "ascii"
-        Golden.assertMatches(buffer, "\(name)-\(width)x\(height)-\(themeName)", file: file, line: line)
+        Golden.check(state, name, width: width, height: height, theme: theme, file: file, line: line)
     }
 
     // MARK: - Empty

@@ -18,11 +18,7 @@ final class TableGoldenTests: XCTestCase {
 
     private func check(_ state: AppState, _ name: String, width: Int, height: Int, theme: Theme,
                        file: StaticString = #filePath, line: UInt = #line) {
-        var state = state
-        _ = reduce(&state, MainScreen.resized(width: width, height: height))
-        let buffer = ViewFixtures.render(state, width: width, height: height, theme: theme)
-        let themeName = theme.glyphs.isUnicode ? "unicode" : "ascii"
-        Golden.assertMatches(buffer, "\(name)-\(width)x\(height)-\(themeName)", file: file, line: line)
+        Golden.check(state, name, width: width, height: height, theme: theme, resized: true, file: file, line: line)
     }
 
     /// The demo's schedule after two minutes, on the table.

@@ -160,6 +160,18 @@ enum Golden {
         buffer.lines().joined(separator: "\n") + "\n"
     }
 
+    /// Renders `state` at `width`x`height` in `theme` and compares it with
+    /// `Golden/<name>-<width>x<height>-<unicode|ascii>.txt`. `resized`: the state first
+    /// gets the resize message of that size (the table's page and width follow it).
+    static func check(_ state: AppState, _ name: String, width: Int, height: Int, theme: Theme, resized: Bool = false,
+                      file: StaticString = #filePath, line: UInt = #line) {
+        var state = state
+        if resized { _ = reduce(&state, MainScreen.resized(width: width, height: height)) }
+        let buffer = ViewFixtures.render(state, width: width, height: height, theme: theme)
+        let themeName = theme.glyphs.isUnicode ? "unicode" : "ascii"
+        assertMatches(buffer, "\(name)-\(width)x\(height)-\(themeName)", file: file, line: line)
+    }
+
     /// Compares `buffer` with `Golden/<name>.txt`, or writes that file when recording.
     static func assertMatches(_ buffer: ScreenBuffer, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
         let url = directory.appendingPathComponent(name + ".txt")
