@@ -83,10 +83,10 @@ public enum HintBar {
         }
         if let notice = state.session.notice {
             let style = Style(foreground: theme.colors ? (notice.isError ? .red : .green) : nil, bold: notice.isError)
-            // While paused, what waits next stays on the line: stepping is read here
-            // (the waiting stage's row may be off screen).
-            let next = state.session.paused && state.history.cursor == nil ? " ·" + nextWaiting(state, theme: theme) : ""
-            buffer.putTruncated(" " + theme.text(notice.text) + next, x: area.x, y: area.y, maxWidth: area.width,
+            // While paused, what waits next leads the line: stepping is read here (the
+            // waiting stage's row may be off screen), and a long notice is cut, not it.
+            let next = state.session.paused && state.history.cursor == nil ? nextWaiting(state, theme: theme) + " ·" : ""
+            buffer.putTruncated(next + " " + theme.text(notice.text), x: area.x, y: area.y, maxWidth: area.width,
                                 style: style, glyphs: theme.glyphs)
             return
         }

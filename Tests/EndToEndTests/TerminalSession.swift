@@ -119,7 +119,7 @@ final class TerminalSession {
     /// marked `▶ next`, or, wherever that row is (scrolled away, in another pipeline),
     /// the status line names it (`next [1/3]: #34 PassthroughSubject value on main`).
     static func anEventWaits(_ screen: String) -> Bool {
-        screen.contains("▶ next") || screen.range(of: #"next( \[[0-9]+/[0-9]+\])?: #"#, options: .regularExpression) != nil
+        screen.contains("▶ next") || screen.range(of: #" next( \[[0-9]+/[0-9]+\])?: [^ ]"#, options: .regularExpression) != nil
     }
 
     /// The values column of the first row whose label starts with `label`.

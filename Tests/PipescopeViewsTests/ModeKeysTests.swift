@@ -130,10 +130,16 @@ final class ModeKeysTests: XCTestCase {
                        "paused · next [1/2]: #3 PassthroughSubject value on main  o choose  n step  space resume")
         _ = reduce(&state, .acknowledged(command: 1, ok: true, text: "released 1 of 3 waiting events"))
         XCTAssertEqual(screen(state, 120, 40)[39].trimmingCharacters(in: .whitespaces),
-                       "released 1 of 3 waiting events · next [1/2]: #3 PassthroughSubject value on main")
+                       "next [1/2]: #3 PassthroughSubject value on main · released 1 of 3 waiting events")
+        // The program's answer to a pause is long; it is cut, not what waits.
+        _ = reduce(&state, .acknowledged(command: 2, ok: true, text: "paused: each thread stops before its next event; "
+                                            + "n steps, space resumes (the program resumes by itself after 60 s idle, or if you disconnect)"))
+        XCTAssertEqual(screen(state, 80, 24)[23],
+                       " next [1/2]: #3 PassthroughSubject value on main · paused: each thread stops be…")
         batch.trailer.gate = GateState(paused: false)
         _ = reduce(&state, .batch(batch))
-        XCTAssertEqual(screen(state, 120, 40)[39].trimmingCharacters(in: .whitespaces), "released 1 of 3 waiting events",
-                       "resumed: nothing waits")
+        XCTAssertEqual(screen(state, 120, 40)[39].trimmingCharacters(in: .whitespaces),
+                       "paused: each thread stops before its next event; n steps, space resumes (the program resumes by itself after 60 s idle…",
+                       "resumed: nothing waits, and the notice is whole again")
     }
 }
