@@ -77,16 +77,32 @@ final class TableTerminalTests: XCTestCase {
         return Int(left[range].dropFirst(2).dropLast())
     }
 
-    /// Presses `j` until the detail pane shows stage `id`; false if it never does.
+    /// The detail pane's second line (left pane only), or nil when it shows nothing yet.
+    private func detailLine(_ screen: String) -> String? {
+        let lines = screen.split(separator: "\n").map(String.init)
+        guard let top = lines.firstIndex(where: { $0.contains("┌ Stage") }), top + 2 < lines.count else { return nil }
+        let left = lines[top + 2].components(separatedBy: "││")[0]
+        return left.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")).isEmpty ? nil : left
+    }
+
+    /// Presses `j` until the detail pane shows stage `id`, opening each group of ended
+    /// stages alike (`×N`) on the way with `l`, since the stage may be one of a group (on
+    /// a slow machine several TryMaps have failed before the tree is shown); false if
+    /// it never shows it.
     private func select(_ id: Int, in session: TerminalSession) -> Bool {
         session.tmux.sendKeys("Home")
-        for _ in 0..<60 {
-            if let screen = session.tmux.waitFor({ self.detailID($0) != nil }, timeout: 5), detailID(screen) == id {
-                return true
+        for _ in 0..<80 {
+            guard let screen = session.tmux.waitFor({ self.detailLine($0) != nil }, timeout: 5) else { continue }
+            if detailID(screen) == id { return true }
+            let before = detailLine(screen)
+            if let line = before, line.contains(" ended stage"), line.contains("×") {
+                session.tmux.sendKeys("l")
+                _ = session.tmux.waitFor({ self.detailLine($0) != before }, timeout: 2)
+                if detailID(session.tmux.lastScreen) == id { return true }
             }
-            let before = detailID(session.tmux.lastScreen)
+            let here = detailLine(session.tmux.lastScreen)
             session.tmux.sendKeys("j")
-            _ = session.tmux.waitFor({ self.detailID($0) != before }, timeout: 2)
+            _ = session.tmux.waitFor({ self.detailLine($0) != here }, timeout: 2)
         }
         return false
     }
