@@ -25,8 +25,12 @@ final class RecordReplayTests: XCTestCase {
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: Programs.pipescope)
         recorder.arguments = ["record", program.socketPath, "-o", file]
-        recorder.standardError = FileHandle.nullDevice
+        let said = directory + "/record.err"
+        FileManager.default.createFile(atPath: said, contents: nil)
+        recorder.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: said))
         try recorder.run()
+        // What `record` said, for a failure's message.
+        let recorderSaid = { (try? String(contentsOfFile: said, encoding: .utf8)) ?? "" }
 
         // Wait until the program has sent all it will send, then take the live picture.
         var live: [String: Any] = [:]
@@ -41,15 +45,15 @@ final class RecordReplayTests: XCTestCase {
                   let sofar = (try? JSONSerialization.jsonObject(with: Data(out.stdout.utf8))) as? [String: Any]
             else { return false }
             return NSDictionary(dictionary: ["nodes": self.nodes(sofar)]) == NSDictionary(dictionary: ["nodes": self.nodes(live)])
-        }, "the recording caught up with the live picture")
+        }, "the recording caught up with the live picture; record said: \(recorderSaid())")
         kill(program.pid, SIGKILL)
         recorder.waitUntilExit()
-        XCTAssertEqual(recorder.terminationStatus, 0, "record ends cleanly when the program dies")
+        XCTAssertEqual(recorder.terminationStatus, 0, "record ends cleanly when the program dies: \(recorderSaid())")
 
         let replayed = try json(["replay", file, "--json"])
         XCTAssertEqual(NSDictionary(dictionary: ["nodes": nodes(replayed)]),
                        NSDictionary(dictionary: ["nodes": nodes(live)]),
-                       "the replayed final tree is the last live snapshot")
+                       "the replayed final tree is the last live snapshot; record said: \(recorderSaid())")
     }
 
     func testAProgramRecordsItselfWithPIPESCOPE_RECORD() throws {

@@ -66,6 +66,45 @@ final class ProbeServerTests: XCTestCase {
         c.cancel()
     }
 
+    /// A location found after an inspector attached reaches it in a batch of its own
+    /// (no events), and the inspector takes it: the stage it attached without a location
+    /// gets one, and the connection stays up.
+    func testALocationFoundAfterAttachingReachesTheInspector() throws {
+        let hold = DispatchGroup()
+        hold.enter()
+        var released = false
+        defer { if !released { hold.leave() } }
+        probe.locator.whileResolving = { hold.wait() }
+        defer { probe.locator.whileResolving = nil }
+        let subject = PassthroughSubject<Int, Never>()
+        let c = subject.map { $0 + 1 }.sink { _ in }
+        defer { c.cancel() }
+        let connection = try ProbeConnection.connect(path: path)
+        defer { connection.close() }
+        let (_, snapshot) = try connection.handshake()
+        XCTAssertEqual(snapshot.nodes.count, 2)
+        XCTAssertTrue(snapshot.nodes.allSatisfy { $0.location == nil }, "attached before the symbol thread looked")
+
+        hold.leave()
+        released = true
+        var disconnected: String?
+        var graph = Graph()
+        graph.load(snapshot)
+        let deadline = Date().addingTimeInterval(60)
+        // The root records where the pipeline was made; its upstream stages inherit it.
+        let root = try XCTUnwrap(snapshot.nodes.first { $0.parent == nil }?.id)
+        while graph[root]?.location == nil, disconnected == nil, Date() < deadline {
+            switch connection.next(timeout: 0.1) {
+            case .batch(let b)?: graph.fold(b)
+            case .snapshot(let s)?: graph.load(s)
+            case .disconnected(let why)?: disconnected = why
+            default: break
+            }
+        }
+        XCTAssertNil(disconnected)
+        XCTAssertEqual(graph[root]?.location?.file.map { URL(fileURLWithPath: $0).lastPathComponent }, "ProbeServerTests.swift")
+    }
+
     func testSocketIsPrivateToTheUser() throws {
         var info = stat()
         XCTAssertEqual(stat(path, &info), 0)
