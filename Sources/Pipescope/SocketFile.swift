@@ -38,7 +38,7 @@ enum SocketFile {
             chmod(dir, 0o700)
         }
         if access(path, F_OK) == 0 {
-            if answers(path) { throw Failure.inUse(path) }
+            if SocketLocation.answers(path) { throw Failure.inUse(path) }
             unlink(path)
         }
     }
@@ -54,23 +54,4 @@ enum SocketFile {
 
     private static let pathToRemove = NIOLockedValueBox<String?>(nil)
     private static let registered = Atomic<Bool>(false)
-
-    /// Whether something accepts connections on the Unix socket at `path`.
-    static func answers(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8.prefix(SocketLocation.maxPathLength))
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-            raw[bytes.count] = 0
-        }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
-            }
-        }
-    }
 }

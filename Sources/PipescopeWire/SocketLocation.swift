@@ -33,4 +33,26 @@ public enum SocketLocation {
 
     /// Longest path a Unix domain socket address holds on Linux, without the final NUL.
     public static let maxPathLength = 107
+
+    /// Whether something accepts connections on the Unix socket at `path`. A socket file
+    /// can outlive its program (killed by a signal), and a new process can get the dead
+    /// one's pid, so that the file is there before the new program serves it: this, not
+    /// the file's existence, says a program is listening.
+    public static func answers(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8.prefix(SocketLocation.maxPathLength))
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+            raw[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
 }

@@ -36,7 +36,9 @@ final class DemoChild {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let ended = exitDescription { throw DemoError(message: ended + " before it served \(socketPath)") }
-            if FileManager.default.fileExists(atPath: socketPath) { return }
+            // Not the file's existence: one left by a killed program whose pid the child
+            // now has is there before the child replaces it, and nothing listens on it.
+            if SocketLocation.answers(socketPath) { return }
             usleep(20_000)
         }
         throw DemoError(message: "the demo program did not serve \(socketPath) within \(Int(timeout)) s")

@@ -47,4 +47,30 @@ final class SocketLocationTests: XCTestCase {
         let path = SocketLocation.path(pid: Int32.max, environment: ["XDG_RUNTIME_DIR": "/run/user/4294967294"])
         XCTAssertLessThanOrEqual(path.utf8.count, SocketLocation.maxPathLength)
     }
+
+    /// What the demo waits for before attaching: a socket file left by a killed program
+    /// (bound, never unlinked, nothing listening) does not answer; a listening one does.
+    func testOnlyAListeningSocketAnswers() throws {
+        let path = "/tmp/pipescope-answers-\(getpid()).sock"
+        unlink(path)
+        defer { unlink(path) }
+        XCTAssertFalse(SocketLocation.answers(path), "no file")
+
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        XCTAssertEqual(bound, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
+        XCTAssertFalse(SocketLocation.answers(path), "the file is there, but nothing listens: a dead program's socket")
+        XCTAssertEqual(listen(fd, 4), 0)
+        XCTAssertTrue(SocketLocation.answers(path), "listening")
+    }
 }
