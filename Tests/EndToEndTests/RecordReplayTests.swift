@@ -34,11 +34,15 @@ final class RecordReplayTests: XCTestCase {
 
         // Wait until the program has sent all it will send, then take the live picture.
         var live: [String: Any] = [:]
-        let settled = eventually(timeout: 20) {
+        let settled = eventually(timeout: 60) {
             live = (try? self.json(["snapshot", program.socketPath, "--json"])) ?? [:]
-            return self.nodes(live).contains { $0["operator"] as? String == "PassthroughSubject" && $0["values"] as? Int == 20 }
+            // Locations follow their stages (symbolized off the program's threads; slowly
+            // under a sanitizer on a busy machine): the picture is final once they came.
+            let nodes = self.nodes(live)
+            return nodes.contains { $0["operator"] as? String == "PassthroughSubject" && $0["values"] as? Int == 20 }
+                && nodes.allSatisfy { $0["location"] is [String: Any] }
         }
-        XCTAssertTrue(settled, "the example sent its 20 values")
+        XCTAssertTrue(settled, "the example sent its 20 values and every stage has its location:\n\(live)")
         // The recorder has it all once its file, read so far, replays to the same picture.
         XCTAssertTrue(eventually(timeout: 30) {
             guard let out = try? Programs.run(Programs.pipescope, ["replay", file, "--json"]), out.status == 0,
