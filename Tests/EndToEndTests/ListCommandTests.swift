@@ -48,8 +48,7 @@ final class ListCommandTests: XCTestCase {
         let session = try TerminalSession(width: 100, height: 30, environment: environment)
         defer { session.kill() }
         session.type("\(Programs.pipescope) attach")
-        let screen = session.expect("Filter → Sink", timeout: 30)
-        XCTAssertTrue(screen.contains("pid \(program.pid)"))
+        session.expect("Filter → Sink", "pid \(program.pid)", timeout: 30)
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
     }
@@ -73,8 +72,7 @@ final class ListCommandTests: XCTestCase {
         session.tmux.sendKeys("Enter")
         let chosen = [a, b].first { second.contains(" \($0.pid) ") }
         // The pipelines table (at 120 columns its LOCATION column leaves the names shortened).
-        let screen = session.expect("sorted by", timeout: 30)
-        XCTAssertTrue(screen.contains("pid \(chosen?.pid ?? -1)"), screen)
+        session.expect("sorted by", "pid \(chosen?.pid ?? -1)", timeout: 30)
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
     }

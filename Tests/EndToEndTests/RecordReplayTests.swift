@@ -107,9 +107,7 @@ final class RecordReplayTests: XCTestCase {
         let session = try TerminalSession(width: 100, height: 30)
         defer { session.kill() }
         session.type("\(Programs.pipescope) replay \(file)")
-        let screen = session.expect("REPLAY")
-        XCTAssertTrue(screen.contains("demo.pipescope"))
-        XCTAssertTrue(screen.contains("TimerPublisher"))
+        session.expect("REPLAY", "demo.pipescope", "TimerPublisher")
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
         session.expectUsableShell()

@@ -12,7 +12,9 @@ final class TableTerminalTests: XCTestCase {
     private func start(environment: String = "", locations: Bool = true) throws -> (TerminalSession, Int32) {
         let session = try TerminalSession(width: 120, height: 40)
         session.type(environment + Programs.pipescope)
-        let table = session.expect("sorted by RATE ▼", timeout: Self.firstScreen)
+        let table = session.expect("the table and the program's pid", timeout: Self.firstScreen) {
+            $0.contains("sorted by RATE ▼") && TerminalSession.pid(in: $0) != nil
+        }
         let pid = try XCTUnwrap(TerminalSession.pid(in: table), table)
         // Locations follow their stages and bring the LOCATION column: one layout from here.
         if locations { session.expect("Program.swift:", timeout: Self.firstScreen) }
@@ -165,7 +167,9 @@ final class TableTerminalTests: XCTestCase {
         let (session, _) = try start(environment: "PIPESCOPE_RETAIN_SECONDS=15 ", locations: false)
         defer { session.kill() }
         // A live story, made after pipelines that end early (TryMap fails at about 2 s).
-        let table = session.expect("story: cache lookup")
+        let table = session.expect("the story's and TryMap's rows") {
+            self.tableID(of: "story: cache lookup", in: $0) != nil && self.tableID(of: "TryMap", in: $0) != nil
+        }
         let story = try XCTUnwrap(tableID(of: "story: cache lookup", in: table), table)
         XCTAssertNotNil(tableID(of: "TryMap", in: table), table)
         session.showTree()
@@ -192,7 +196,10 @@ final class TableTerminalTests: XCTestCase {
         session.showTree()
         XCTAssertTrue(select(tryMap, in: session), "could not select #\(tryMap):\n\(session.tmux.lastScreen)")
         session.tmux.sendKeys("x")
-        let hidden = session.expect("ended stages hidden")
+        let hidden = session.expect("where the selection went, in the notice and the detail pane") {
+            $0.contains("ended stages hidden") && $0.range(of: "#\(tryMap) TryMap: selected #[0-9]+", options: .regularExpression) != nil
+                && self.detailID($0) != nil && !$0.contains("TryMap → Sink")
+        }
         // The notice names where the selection went, and the detail pane shows that stage.
         let said = try XCTUnwrap(hidden.range(of: "#\(tryMap) TryMap: selected #[0-9]+", options: .regularExpression),
                                  "the notice says where the selection went:\n\(hidden)")

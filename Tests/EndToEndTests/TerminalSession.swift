@@ -21,11 +21,30 @@ final class TerminalSession {
         tmux.sendKeys("Enter")
     }
 
-    /// Waits for `text`, failing the test with the last screen when it never shows.
+    /// Waits for one screen showing `text` and every one of `more`, failing the test with
+    /// the last screen when none does. Asking for everything a check reads in one call
+    /// matters: tmux can be read while the inspector is halfway through drawing a frame
+    /// (often, on a slow machine), so a screen that shows the title may not show the
+    /// rows or the status line yet.
     @discardableResult
-    func expect(_ text: String, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line) -> String {
-        if let screen = tmux.waitFor(text: text, timeout: timeout) { return screen }
-        XCTFail("never saw \"\(text)\"; last screen:\n\(tmux.lastScreen)", file: file, line: line)
+    func expect(_ text: String, _ more: String..., timeout: Double = 15,
+                file: StaticString = #filePath, line: UInt = #line) -> String {
+        let texts = [text] + more
+        if let screen = tmux.waitFor({ screen in texts.allSatisfy { screen.contains($0) } }, timeout: timeout) {
+            return screen
+        }
+        let missing = texts.filter { !tmux.lastScreen.contains($0) }.map { "\"\($0)\"" }.joined(separator: ", ")
+        XCTFail("never saw \(missing); last screen:\n\(tmux.lastScreen)", file: file, line: line)
+        return tmux.lastScreen
+    }
+
+    /// Waits for one screen on which `predicate` holds (read everything a check needs
+    /// from that one screen), failing the test with `what` and the last screen otherwise.
+    @discardableResult
+    func expect(_ what: String, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line,
+                where predicate: (String) -> Bool) -> String {
+        if let screen = tmux.waitFor(predicate, timeout: timeout) { return screen }
+        XCTFail("never saw \(what); last screen:\n\(tmux.lastScreen)", file: file, line: line)
         return tmux.lastScreen
     }
 
@@ -34,8 +53,7 @@ final class TerminalSession {
     func expectUsableShell(file: StaticString = #filePath, line: UInt = #line) {
         tmux.sendLiteral("echo shell-ok-$((40+2))")
         tmux.sendKeys("Enter")
-        let screen = expect("shell-ok-42", file: file, line: line)
-        XCTAssertTrue(screen.contains("$ echo shell-ok-$((40+2))"), "typed text is echoed", file: file, line: line)
+        let screen = expect("shell-ok-42", "$ echo shell-ok-$((40+2))", file: file, line: line)
         XCTAssertFalse(screen.contains("Pipelines (") || screen.contains("sorted by"), "the inspector's screen is gone",
                        file: file, line: line)
     }
