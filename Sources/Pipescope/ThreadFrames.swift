@@ -146,13 +146,19 @@ final class ThreadFrames: @unchecked Sendable {
 
     private static func currentThreadLabel() -> String {
         if Thread.isMainThread { return "main" }
-        // libdispatch's workers carry internal names like "-qos.overcommit", and an
-        // unnamed thread reports the process name cut to 15 bytes: neither is a name.
         let processName = String(ProcessInfo.processInfo.processName.utf8.prefix(15)) ?? ""
-        if let name = Thread.current.name, !name.isEmpty, !name.hasPrefix("-"), name != processName {
-            return name
-        }
-        return "worker \(counter.next())"
+        return userName(Thread.current.name, processName: processName) ?? "worker \(counter.next())"
+    }
+
+    /// The thread's name if the program gave it one. Linux keeps 15 bytes of a thread's
+    /// name, and libdispatch names its workers after the root queue they first served,
+    /// keeping the end: "com.apple.root.default-qos" reads "oot.default-qos", and
+    /// ".overcommit" ones "-qos.overcommit". A worker serves any queue, so such a name
+    /// says nothing about the program. An unnamed thread reports the process's name.
+    static func userName(_ name: String?, processName: String) -> String? {
+        guard let name, !name.isEmpty, name != processName else { return nil }
+        let dispatchWorker = name.hasPrefix("-") || name.hasSuffix("-qos") || name.hasSuffix(".overcommit")
+        return dispatchWorker ? nil : name
     }
 }
 
