@@ -137,7 +137,7 @@ let package = Package(
                     exclude: ["Golden"]),  // read by path (#filePath), so re-recording writes the real files
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["pipescope", "PipescopeExample", "PipescopeTestSupport"]
+            dependencies: ["pipescope", "PipescopeExample", "PipescopeTestSupport", "PipescopeWire"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -97,6 +97,13 @@ public final class ProbeConnection: @unchecked Sendable {
     /// The probe's Welcome, once it arrived: who the program is, for a recording's header.
     public var welcome: WireWelcome? { inbox.welcome }
 
+    /// Why the connection failed, once it has: the probe sent something unreadable, or
+    /// refused (its own error, another protocol version), or the network failed. Nil
+    /// while it is open, and when the program closed it (it exited or stopped Pipescope):
+    /// the text of the `.disconnected` message says which, this says whether it was an
+    /// error (`pipescope record` exits 1 then).
+    public var failure: String? { inbox.failure }
+
     /// Sends a command; the `.acknowledged` message answering it comes in order.
     @discardableResult
     public func send(_ command: WireCommand) -> UInt64 {
@@ -148,6 +155,7 @@ final class Inbox: @unchecked Sendable {
     private var items: [Message] = []
     private var closed = false
     private var welcomeMessage: WireWelcome?
+    private var failureText: String?
 
     var welcome: WireWelcome? {
         condition.lock(); defer { condition.unlock() }
@@ -157,6 +165,23 @@ final class Inbox: @unchecked Sendable {
     func noteWelcome(_ welcome: WireWelcome) {
         condition.lock(); defer { condition.unlock() }
         welcomeMessage = welcome
+    }
+
+    var failure: String? {
+        condition.lock(); defer { condition.unlock() }
+        return failureText
+    }
+
+    /// The last message: the connection is over, in error or not.
+    func end(_ why: String, failed: Bool) {
+        condition.lock()
+        if !closed {
+            if failed { failureText = why }
+            items.append(.disconnected(why))
+            closed = true
+        }
+        condition.signal()
+        condition.unlock()
     }
 
     func put(_ item: Message) {
@@ -204,28 +229,34 @@ final class InboundFrames: ChannelInboundHandler {
                 let message = try Message(frame, reader: &stream)
                 if case .disconnected(let why) = message {
                     // Refused (a version mismatch, or the probe's own error): nothing more.
-                    disconnect(context, why)
+                    disconnect(context, why, failed: true)
                     return
                 }
                 inbox.put(message)
             }
         } catch {
-            disconnect(context, "\(error)")
+            disconnect(context, "\(error)", failed: true)
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        disconnect(context, "the program closed the connection (it exited, or stopped Pipescope)")
+        disconnect(context, "the program closed the connection (it exited, or stopped Pipescope)", failed: false)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        disconnect(context, "connection error: \(error)")
+        // A reset is how a killed program's end can reach us (over TCP, when it had not
+        // read everything we sent): it went away, like a close, and is not our failure.
+        if let code = (error as? IOError)?.errnoCode, code == ECONNRESET || code == EPIPE {
+            disconnect(context, "the program reset the connection (it was killed, or exited)", failed: false)
+            return
+        }
+        disconnect(context, "connection error: \(error)", failed: true)
     }
 
-    private func disconnect(_ context: ChannelHandlerContext, _ why: String) {
+    private func disconnect(_ context: ChannelHandlerContext, _ why: String, failed: Bool) {
         guard !reported else { return }
         reported = true
-        inbox.put(.disconnected(why))
+        inbox.end(why, failed: failed)
         context.close(promise: nil)
     }
 }

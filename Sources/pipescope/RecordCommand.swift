@@ -12,7 +12,9 @@ struct RecordCommand: ParsableCommand {
         discussion: """
             Records until the program exits, Ctrl-C, or --seconds pass. The file is readable \
             at every moment: if the program crashes, the recording replays up to its last \
-            complete batch of events. A program can also record itself: PIPESCOPE_RECORD=FILE.
+            complete batch of events. Exits 1 if the connection fails (something unreadable \
+            from the program, or a network error); the file still holds everything before it. \
+            A program can also record itself: PIPESCOPE_RECORD=FILE.
             With --perfetto, the recording is also exported as a trace for Perfetto or \
             chrome://tracing when it ends (as `pipescope export` does).
             """)
@@ -52,6 +54,7 @@ struct RecordCommand: ParsableCommand {
         let deadline = seconds.map { Date().addingTimeInterval($0) }
         var events = 0
         var ending = "stopped"
+        var failed = false
         loop: while !stop.isSet {
             if let deadline, Date() >= deadline { break }
             guard let message = session.connection.next(timeout: 0.2) else { continue }
@@ -62,7 +65,14 @@ struct RecordCommand: ParsableCommand {
             case .snapshot(let snapshot):
                 writer.append(snapshot)
             case .disconnected(let text):
-                ending = "the program went away (\(text))"
+                if let failure = session.connection.failure {
+                    // Something unreadable, a refusal, a network error: the file holds
+                    // everything before it, and the exit status says it did not end well.
+                    failed = true
+                    ending = "the connection failed: \(failure); the recording holds everything before it"
+                } else {
+                    ending = "the program went away (\(text))"
+                }
                 break loop
             default:
                 continue
@@ -75,6 +85,7 @@ struct RecordCommand: ParsableCommand {
             writer.close()
             if TraceExportRun.export(recording: output, to: perfetto, linter: Linter()).failed { throw ExitCode(1) }
         }
+        if failed { throw ExitCode(1) }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PipescopeTestSupport
+import PipescopeWire
 import XCTest
 
 /// Recording a separate program and replaying it, including a program that dies.
@@ -26,7 +27,7 @@ final class RecordReplayTests: XCTestCase {
         recorder.executableURL = URL(fileURLWithPath: Programs.pipescope)
         recorder.arguments = ["record", program.socketPath, "-o", file]
         let said = directory + "/record.err"
-        FileManager.default.createFile(atPath: said, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: said, contents: nil))
         recorder.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: said))
         try recorder.run()
         // What `record` said, for a failure's message.
@@ -111,6 +112,25 @@ final class RecordReplayTests: XCTestCase {
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
         session.expectUsableShell()
+    }
+
+    /// A frame that is not the protocol ends the recording with exit status 1 and says
+    /// what was wrong; the file keeps what came before it, and replays.
+    func testAnUnreadableFrameEndsTheRecordingWithAnError() throws {
+        let probe = try FakeProbe(path: directory + "/fake.sock", frames: [
+            FakeProbe.welcome(name: "garbler", pid: 4242), FakeProbe.emptySnapshot,
+            Framing.frame([0xFF, 0xFF, 0xFF, 0xFF]),
+        ])
+        defer { probe.stop() }
+        let file = directory + "/garbled.pipescope"
+        // The fake probe keeps the connection open: only the bad frame can end it early.
+        let out = try Programs.run(Programs.pipescope, ["record", probe.path, "-o", file, "--seconds", "20"])
+        XCTAssertEqual(out.status, 1, out.stderr)
+        XCTAssertTrue(out.stderr.contains("recorded 0 events from garbler (pid 4242)"), out.stderr)
+        XCTAssertTrue(out.stderr.contains("the connection failed: malformed message"), out.stderr)
+        XCTAssertTrue(out.stderr.contains("the recording holds everything before it"), out.stderr)
+        let replayed = try json(["replay", file, "--json"])
+        XCTAssertEqual(nodes(replayed).count, 0, "the empty graph before the bad frame")
     }
 
     func testReplayOfSomethingElseSaysWhatItIs() throws {
