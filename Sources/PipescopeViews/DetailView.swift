@@ -186,14 +186,29 @@ public enum DetailView {
         return text
     }
 
-    /// Splits `text` into lines of at most `width` characters, at most `maxLines` of them.
+    /// Splits `text` into at most `maxLines` lines of at most `width` characters, between
+    /// words (a word longer than a line is cut). When the text needs more lines, the last
+    /// one holds all the rest: drawn with `putTruncated`, it ends with the theme's
+    /// ellipsis, so a cut message says it was cut.
     static func wrap(_ text: String, width: Int, maxLines: Int) -> [String] {
-        guard width > 0 else { return [] }
+        guard width > 0, maxLines > 0 else { return [] }
         var lines: [String] = []
         var rest = Substring(text)
-        while !rest.isEmpty, lines.count < maxLines {
-            lines.append(String(rest.prefix(width)))
-            rest = rest.dropFirst(width)
+        while !rest.isEmpty {
+            if rest.count <= width || lines.count == maxLines - 1 {
+                lines.append(String(rest))
+                break
+            }
+            // The last space that leaves a line of at most `width` (one right after it
+            // ends the line too); none, or only leading ones: cut the word.
+            let window = rest.prefix(width + 1)
+            if let space = window.lastIndex(of: " "), rest[..<space].contains(where: { $0 != " " }) {
+                lines.append(String(rest[..<space]))
+                rest = rest[space...].drop { $0 == " " }
+            } else {
+                lines.append(String(rest.prefix(width)))
+                rest = rest.dropFirst(width)
+            }
         }
         return lines
     }
