@@ -9,10 +9,12 @@ extension Graph {
         let cutoff = nanos - Int64(retention.seconds * 1e9)
         var ended: [NodeID: Bool] = [:]
         func isEnded(_ id: NodeID) -> Bool {
-            if let known = ended[id] { return known }
             guard let node = nodes[id] else { return true }
-            var result = node.status.isTerminal
-            for child in node.children where !isEnded(child) { result = false }
+            // A live stage is not ended, whatever is upstream of it: most stages, and
+            // no need to walk their upstream or remember them.
+            guard node.status.isTerminal else { return false }
+            if let known = ended[id] { return known }
+            let result = node.children.allSatisfy(isEnded)
             ended[id] = result
             return result
         }

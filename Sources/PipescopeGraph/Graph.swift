@@ -30,6 +30,9 @@ public struct Graph: Sendable, Equatable {
 
     public subscript(id: NodeID) -> NodeSummary? { nodes[id] }
 
+    /// Whether stage `id` is in the graph (without copying it out).
+    public func contains(_ id: NodeID) -> Bool { nodes.index(forKey: id) != nil }
+
     // MARK: - Folding
 
     /// Starts over from a snapshot. Links between stages are rebuilt from each stage's

@@ -29,7 +29,8 @@ extension AppState {
 
         /// Forgets the lanes of stages the live graph no longer has.
         mutating func keepLanes(of liveGraph: Graph) {
-            lanes = lanes.filter { liveGraph[$0.key] != nil }
+            // Usually nothing goes: remove what did, rather than rebuild every lane.
+            for id in lanes.keys.filter({ !liveGraph.contains($0) }) { lanes[id] = nil }
         }
 
         /// Zooms in (a positive factor divides the scale) or out (a negative one multiplies it).

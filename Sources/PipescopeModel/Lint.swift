@@ -69,8 +69,8 @@ public struct Linter: Sendable {
             // Stages passing one subscription along stall together; name the most
             // downstream one, whose subscriber stopped asking.
             let group = n.subscriptionOwner ?? n.id
-            let parentSharesIt = n.parent.map { p in (graph[p]?.subscriptionOwner ?? p) == group } ?? false
-            if !parentSharesIt, n.status == .active, n.outstanding == .count(0), n.values > 0,
+            func parentSharesIt() -> Bool { n.parent.map { p in (graph[p]?.subscriptionOwner ?? p) == group } ?? false }
+            if n.status == .active, n.outstanding == .count(0), n.values > 0, !parentSharesIt(),
                n.children.contains(where: { graph[$0]?.status == .active }),
                Double(now - (n.lastValueNanos ?? n.createdNanos)) / 1e9 > stalledAfter {
                 add(.stalled, n, "no outstanding demand while its upstream is still active: nothing more can flow. "
