@@ -3,151 +3,112 @@ public typealias NodeID = UInt64
 
 /// Everything known about one stage: what it is, and what has happened to it so far.
 ///
-/// A value type whose fields live in one shared box, copied on write: copying a summary
-/// (every `graph[id]`, every walk of the graph, every saved point of the history) is
-/// one reference count, not one per string and array in it. A tick of a 30,000-stage
-/// graph copies each stage several times (lints, pruning, the table's rows), and with
-/// the fields inline those copies were most of its time.
+/// What a stage is and how it is linked (names, thread, location, owner, the stages
+/// sharing or fed by it: set once or rarely, most of its strings and arrays) lives in
+/// one box shared by copies and copied on write (``Identity``); what happens to it on
+/// every event (status, demand, values) is stored inline, where the fold changes it in
+/// place. Copying a summary out of the graph (every `graph[id]`, walk and lint) then
+/// retains four references instead of seventeen: a tick of a 30,000-stage graph copies
+/// each stage several times, and with everything inline those copies were most of it.
+/// (With every field boxed a tick was faster still, but a history jump, which changes
+/// up to 512 events' stages in a copy of a checkpoint, paid a box copy per stage.)
 public struct NodeSummary: Hashable, Sendable {
     public var id: NodeID {
-        get { box.fields.id }
-        _modify { yield &fields.id }
+        get { box.identity.id }
+        _modify { yield &identity.id }
     }
     /// The downstream stage, or nil for a root (its subscriber is a sink, assign, …).
-    public var parent: NodeID? {
-        get { box.fields.parent }
-        _modify { yield &fields.parent }
-    }
+    public var parent: NodeID?
     /// Upstream stages, in the order they subscribed.
-    public var children: [NodeID] {
-        get { box.fields.children }
-        _modify { yield &fields.children }
-    }
+    public var children: [NodeID] = []
     /// Short operator name: "Map", "PassthroughSubject".
     public var operatorName: String {
-        get { box.fields.operatorName }
-        _modify { yield &fields.operatorName }
+        get { box.identity.operatorName }
+        _modify { yield &identity.operatorName }
     }
     public var publisherType: String {
-        get { box.fields.publisherType }
-        _modify { yield &fields.publisherType }
+        get { box.identity.publisherType }
+        _modify { yield &identity.publisherType }
     }
     /// The subscriber's description: "Sink", "Filter".
     public var subscriber: String {
-        get { box.fields.subscriber }
-        _modify { yield &fields.subscriber }
+        get { box.identity.subscriber }
+        _modify { yield &identity.subscriber }
     }
     public var thread: String {
-        get { box.fields.thread }
-        _modify { yield &fields.thread }
+        get { box.identity.thread }
+        _modify { yield &identity.thread }
     }
     public var createdNanos: Int64 {
-        get { box.fields.createdNanos }
-        _modify { yield &fields.createdNanos }
+        get { box.identity.createdNanos }
+        _modify { yield &identity.createdNanos }
     }
     /// Where the program made this stage, when it recorded its own (roots, inner
     /// publishers); see ``NodeInfo/location``. Stages without one are where their
     /// pipeline is: ``Graph/location(of:)`` finds it.
     public var location: SourceLocation? {
-        get { box.fields.location }
-        _modify { yield &fields.location }
+        get { box.identity.location }
+        _modify { yield &identity.location }
     }
     /// The program's frames that called ``location``, nearest first.
     public var frames: [SourceLocation] {
-        get { box.fields.frames }
-        _modify { yield &fields.frames }
+        get { box.identity.frames }
+        _modify { yield &identity.frames }
     }
-    public var status: NodeStatus {
-        get { box.fields.status }
-        _modify { yield &fields.status }
-    }
-    public var cause: CancelCause? {
-        get { box.fields.cause }
-        _modify { yield &fields.cause }
-    }
+    public var status: NodeStatus = .subscribing
+    public var cause: CancelCause?
     public var error: String? {
-        get { box.fields.error }
-        _modify { yield &fields.error }
+        get { box.identity.error }
+        _modify { yield &identity.error }
     }
-    public var requested: Demand {
-        get { box.fields.requested }
-        _modify { yield &fields.requested }
-    }
-    public var values: Int {
-        get { box.fields.values }
-        _modify { yield &fields.values }
-    }
-    public var lastValue: String? {
-        get { box.fields.lastValue }
-        _modify { yield &fields.lastValue }
-    }
+    public var requested: Demand = .none
+    public var values: Int = 0
+    public var lastValue: String?
     /// The stage owning the subscription this stage passes downstream (itself if nil).
-    public var subscriptionOwner: NodeID? {
-        get { box.fields.subscriptionOwner }
-        _modify { yield &fields.subscriptionOwner }
-    }
+    public var subscriptionOwner: NodeID?
     /// Stages that pass this stage's subscription object straight through (Map, Filter).
     public var sharers: [NodeID] {
-        get { box.fields.sharers }
-        _modify { yield &fields.sharers }
+        get { box.identity.sharers }
+        _modify { yield &identity.sharers }
     }
     /// The stage this one forwards its subscriber to (type erasure); its events are mirrored here.
-    public var forwardsTo: NodeID? {
-        get { box.fields.forwardsTo }
-        _modify { yield &fields.forwardsTo }
-    }
+    public var forwardsTo: NodeID?
     /// An upstream stage was cancelled by someone else (the inspector, an owner): this
     /// stage will receive nothing more, not even a completion.
-    public var orphaned: Bool {
-        get { box.fields.orphaned }
-        _modify { yield &fields.orphaned }
-    }
+    public var orphaned: Bool = false
     /// Stages this one also feeds through a subject (share, multicast), besides its parent.
     public var feeds: [NodeID] {
-        get { box.fields.feeds }
-        _modify { yield &fields.feeds }
+        get { box.identity.feeds }
+        _modify { yield &identity.feeds }
     }
     /// Stages that feed this one through a subject but sit elsewhere in the tree.
     public var feeders: [NodeID] {
-        get { box.fields.feeders }
-        _modify { yield &fields.feeders }
+        get { box.identity.feeders }
+        _modify { yield &identity.feeders }
     }
-    public var endedNanos: Int64? {
-        get { box.fields.endedNanos }
-        _modify { yield &fields.endedNanos }
-    }
+    public var endedNanos: Int64?
     /// Values and completions that arrived after the stage had ended.
-    public var afterEnd: Int {
-        get { box.fields.afterEnd }
-        _modify { yield &fields.afterEnd }
-    }
+    public var afterEnd: Int = 0
     /// When the last value arrived (nil before the first).
-    public var lastValueNanos: Int64? {
-        get { box.fields.lastValueNanos }
-        _modify { yield &fields.lastValueNanos }
-    }
+    public var lastValueNanos: Int64?
     /// The newest demand added, oldest first, at most ``recentRequestLimit``.
-    public var recentRequests: [DemandRequest] {
-        get { box.fields.recentRequests }
-        _modify { yield &fields.recentRequests }
-    }
+    public var recentRequests: [DemandRequest] = []
     /// The owner holding this root (a CancellableBag it was stored in).
     public var owner: NodeOwner? {
-        get { box.fields.owner }
-        _modify { yield &fields.owner }
+        get { box.identity.owner }
+        _modify { yield &identity.owner }
     }
     /// How it broke the promise it was declared with (.pipescopeExpect), if it did.
     public var contractBroken: [String] {
-        get { box.fields.contractBroken }
-        _modify { yield &fields.contractBroken }
+        get { box.identity.contractBroken }
+        _modify { yield &identity.contractBroken }
     }
     public static let recentRequestLimit = 4
 
-    /// The stored fields, in the box.
-    struct Fields: Hashable {
+    /// What the stage is and how it is linked: set when it subscribes or links, changed
+    /// rarely after (a location found later, an owner, an error, a broken contract).
+    struct Identity: Hashable {
         var id: NodeID
-        var parent: NodeID? = nil
-        var children: [NodeID] = []
         var operatorName: String
         var publisherType: String
         var subscriber: String
@@ -155,59 +116,79 @@ public struct NodeSummary: Hashable, Sendable {
         var createdNanos: Int64
         var location: SourceLocation? = nil
         var frames: [SourceLocation] = []
-        var status: NodeStatus = .subscribing
-        var cause: CancelCause? = nil
         var error: String? = nil
-        var requested: Demand = .none
-        var values: Int = 0
-        var lastValue: String? = nil
-        var subscriptionOwner: NodeID? = nil
         var sharers: [NodeID] = []
-        var forwardsTo: NodeID? = nil
-        var orphaned: Bool = false
         var feeds: [NodeID] = []
         var feeders: [NodeID] = []
-        var endedNanos: Int64? = nil
-        var afterEnd: Int = 0
-        var lastValueNanos: Int64? = nil
-        var recentRequests: [DemandRequest] = []
         var owner: NodeOwner? = nil
         var contractBroken: [String] = []
     }
 
-    /// Shared by copies until one of them changes (``fields``).
+    /// Shared by copies until one of them changes its identity (``identity``).
     private final class Box: @unchecked Sendable {
         /// Written only through a summary that holds the only reference to the box, so
         /// no two accesses can overlap: no dynamic exclusivity check on each read.
-        @exclusivity(unchecked) var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+        @exclusivity(unchecked) var identity: Identity
+        init(_ identity: Identity) { self.identity = identity }
     }
 
     private var box: Box
 
-    /// The fields to change: the box is copied first if another summary shares it.
-    private var fields: Fields {
-        get { box.fields }
+    /// The identity to change: the box is copied first if another summary shares it.
+    private var identity: Identity {
+        get { box.identity }
         _modify {
-            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-            yield &box.fields
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.identity) }
+            yield &box.identity
         }
     }
 
     public init(info: NodeInfo) {
-        box = Box(Fields(id: info.id, parent: info.parent, operatorName: info.operatorName,
-                         publisherType: info.publisherType, subscriber: info.subscriber, thread: info.thread,
-                         createdNanos: info.createdNanos, location: info.location, frames: info.frames))
+        parent = info.parent
+        box = Box(Identity(id: info.id, operatorName: info.operatorName, publisherType: info.publisherType,
+                           subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNanos,
+                           location: info.location, frames: info.frames))
     }
 
     public static func == (a: NodeSummary, b: NodeSummary) -> Bool {
-        a.box === b.box || a.box.fields == b.box.fields
+        (a.box === b.box || a.box.identity == b.box.identity)
+            && a.parent == b.parent
+            && a.children == b.children
+            && a.status == b.status
+            && a.cause == b.cause
+            && a.requested == b.requested
+            && a.values == b.values
+            && a.lastValue == b.lastValue
+            && a.subscriptionOwner == b.subscriptionOwner
+            && a.forwardsTo == b.forwardsTo
+            && a.orphaned == b.orphaned
+            && a.endedNanos == b.endedNanos
+            && a.afterEnd == b.afterEnd
+            && a.lastValueNanos == b.lastValueNanos
+            && a.recentRequests == b.recentRequests
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(box.fields) }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(box.identity)
+        hasher.combine(parent)
+        hasher.combine(children)
+        hasher.combine(status)
+        hasher.combine(cause)
+        hasher.combine(requested)
+        hasher.combine(values)
+        hasher.combine(lastValue)
+        hasher.combine(subscriptionOwner)
+        hasher.combine(forwardsTo)
+        hasher.combine(orphaned)
+        hasher.combine(endedNanos)
+        hasher.combine(afterEnd)
+        hasher.combine(lastValueNanos)
+        hasher.combine(recentRequests)
+    }
 
     mutating func noteRequest(_ request: DemandRequest) {
-        fields.noteRequest(request)
+        if recentRequests.count == Self.recentRequestLimit { recentRequests.removeFirst() }
+        recentRequests.append(request)
     }
 
     /// Demand requested and not yet delivered.
@@ -215,17 +196,10 @@ public struct NodeSummary: Hashable, Sendable {
 
     /// What the stage is, as it was sent when it subscribed (with its parent now).
     public var info: NodeInfo {
-        let f = box.fields
-        return NodeInfo(id: f.id, parent: f.parent, operatorName: f.operatorName, publisherType: f.publisherType,
-                        subscriber: f.subscriber, thread: f.thread, createdNanos: f.createdNanos, location: f.location,
-                        frames: f.frames)
-    }
-}
-
-extension NodeSummary.Fields {
-    mutating func noteRequest(_ request: DemandRequest) {
-        if recentRequests.count == NodeSummary.recentRequestLimit { recentRequests.removeFirst() }
-        recentRequests.append(request)
+        let i = box.identity
+        return NodeInfo(id: i.id, parent: parent, operatorName: i.operatorName, publisherType: i.publisherType,
+                        subscriber: i.subscriber, thread: i.thread, createdNanos: i.createdNanos, location: i.location,
+                        frames: i.frames)
     }
 }
 
