@@ -124,12 +124,17 @@ public struct NodeSummary: Hashable, Sendable {
         var contractBroken: [String] = []
     }
 
-    /// Shared by copies until one of them changes its identity (``identity``).
-    private final class Box: @unchecked Sendable {
+    /// Shared by copies until one of them changes its identity (``identity``). Equal
+    /// and hashed by what it holds, so that the summary's own `==` and hash, made by
+    /// the compiler from its stored properties, compare every field.
+    private final class Box: Hashable, @unchecked Sendable {
         /// Written only through a summary that holds the only reference to the box, so
         /// no two accesses can overlap: no dynamic exclusivity check on each read.
         @exclusivity(unchecked) var identity: Identity
         init(_ identity: Identity) { self.identity = identity }
+
+        static func == (a: Box, b: Box) -> Bool { a === b || a.identity == b.identity }
+        func hash(into hasher: inout Hasher) { hasher.combine(identity) }
     }
 
     private var box: Box
@@ -148,42 +153,6 @@ public struct NodeSummary: Hashable, Sendable {
         box = Box(Identity(id: info.id, operatorName: info.operatorName, publisherType: info.publisherType,
                            subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNanos,
                            location: info.location, frames: info.frames))
-    }
-
-    public static func == (a: NodeSummary, b: NodeSummary) -> Bool {
-        (a.box === b.box || a.box.identity == b.box.identity)
-            && a.parent == b.parent
-            && a.children == b.children
-            && a.status == b.status
-            && a.cause == b.cause
-            && a.requested == b.requested
-            && a.values == b.values
-            && a.lastValue == b.lastValue
-            && a.subscriptionOwner == b.subscriptionOwner
-            && a.forwardsTo == b.forwardsTo
-            && a.orphaned == b.orphaned
-            && a.endedNanos == b.endedNanos
-            && a.afterEnd == b.afterEnd
-            && a.lastValueNanos == b.lastValueNanos
-            && a.recentRequests == b.recentRequests
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(box.identity)
-        hasher.combine(parent)
-        hasher.combine(children)
-        hasher.combine(status)
-        hasher.combine(cause)
-        hasher.combine(requested)
-        hasher.combine(values)
-        hasher.combine(lastValue)
-        hasher.combine(subscriptionOwner)
-        hasher.combine(forwardsTo)
-        hasher.combine(orphaned)
-        hasher.combine(endedNanos)
-        hasher.combine(afterEnd)
-        hasher.combine(lastValueNanos)
-        hasher.combine(recentRequests)
     }
 
     mutating func noteRequest(_ request: DemandRequest) {
