@@ -184,10 +184,10 @@ final class Inbox: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// A message from the probe; the connection's end is ``end(_:failed:)``.
     func put(_ item: Message) {
         condition.lock()
         if !closed { items.append(item) }
-        if case .disconnected = item { closed = true }
         condition.signal()
         condition.unlock()
     }
