@@ -2,14 +2,17 @@
 import PackageDescription
 
 // Targets and the direction of their imports (see ../shared/STYLE.md):
-//   Pipescope ─▶ PipescopeWire ─▶ PipescopeGraph ◀─ PipescopeModel ◀─ PipescopeViews
+//   The library:  Pipescope ─▶ PipescopeProbe ─▶ PipescopeTap ─▶ PipescopeGraph
+//                                     ├─▶ PipescopeLocations ─▶ PipescopeGraph
+//                                     └─▶ PipescopeWire ─▶ PipescopeGraph
 //   PipescopeClient ─▶ PipescopeWire, PipescopeModel (frames in, the model's messages out)
-//   PipescopeViews ─▶ TerminalKit ◀─ CursesBackend ─▶ CNcurses
+//   PipescopeModel ─▶ PipescopeGraph ◀─ PipescopeViews ─▶ TerminalKit ◀─ CursesBackend ─▶ CNcurses
 //   PipescopeApp (the loop: keys and messages in, frames and effects out) ─▶ PipescopeViews
-//   PipescopeExport ─▶ PipescopeModel, PipescopeGraph (a recording's messages in, trace JSON out)
+//   PipescopeExport ─▶ PipescopeModel, PipescopeGraph (a recording's messages in, a trace out)
 // PipescopeGraph (the domain: events, node info, the fold) imports nothing of ours; the
-// protobuf types live in PipescopeWire and are used at the two edges only.
-// The tap side (Pipescope) and the terminal side never import each other.
+// protobuf types live in PipescopeWire and are used at the two edges only. PipescopeTap
+// (what runs on the program's threads) imports neither NIO nor the codec.
+// The tap side and the terminal side never import each other.
 
 let package = Package(
     name: "Pipescope",
@@ -34,17 +37,40 @@ let package = Package(
         ),
 
         // MARK: - The library users link
+        // Pipescope ─▶ PipescopeProbe ─▶ PipescopeTap, PipescopeLocations ─▶ PipescopeGraph
         .target(name: "CPipescopeClock"),
         .target(name: "CPipescopeLocations"),
+        // Everything that runs on the program's threads: the _Introspection tap, the
+        // registry and its ring, the per-thread frames, value capture, the gate, call
+        // stacks. No NIO and no codec: it records, it never sends.
         .target(
-            name: "Pipescope",
+            name: "PipescopeTap",
             dependencies: [
-                "PipescopeWire", "PipescopeGraph", "CPipescopeClock", "CPipescopeLocations",
+                "PipescopeGraph", "CPipescopeClock", "CPipescopeLocations",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // Return addresses to source locations: ELF, DWARF line tables, the symbolizer and
+        // its thread. Runs on Pipescope's own threads only.
+        .target(name: "PipescopeLocations", dependencies: ["PipescopeGraph", "CPipescopeLocations"]),
+        // The probe: drains the tap into batches, locates them, and serves them (NIO,
+        // admission, connections, the hub, commands).
+        .target(
+            name: "PipescopeProbe",
+            dependencies: [
+                "PipescopeTap", "PipescopeLocations", "PipescopeWire", "PipescopeGraph",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // The public face: start(), options, CancellableBag, contracts.
+        .target(
+            name: "Pipescope",
+            dependencies: [
+                "PipescopeProbe", "PipescopeTap", "PipescopeGraph",
+                .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),
 
@@ -115,7 +141,8 @@ let package = Package(
         .testTarget(
             name: "PipescopeTests",
             dependencies: [
-                "Pipescope", "PipescopeGraph", "PipescopeWire", "PipescopeClient", "PipescopeTestSupport",
+                "Pipescope", "PipescopeTap", "PipescopeLocations", "PipescopeProbe",
+                "PipescopeGraph", "PipescopeWire", "PipescopeClient", "PipescopeTestSupport",
                 "PipescopeModel", "PipescopeViews", "TerminalKit",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "OpenCombine", package: "OpenCombine"),

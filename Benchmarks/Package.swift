@@ -23,14 +23,31 @@ let package = Package(
         .target(name: "CPipescopeClock", path: "Shared/CPipescopeClock"),
         .target(name: "CPipescopeLocations", path: "Shared/CPipescopeLocations"),
         .target(
-            name: "Pipescope",
+            name: "PipescopeTap",
             dependencies: [
-                "PipescopeWire", "PipescopeGraph", "CPipescopeClock", "CPipescopeLocations",
+                "PipescopeGraph", "CPipescopeClock", "CPipescopeLocations",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            path: "Shared/PipescopeTap"
+        ),
+        .target(name: "PipescopeLocations", dependencies: ["PipescopeGraph", "CPipescopeLocations"],
+                path: "Shared/PipescopeLocations"),
+        .target(
+            name: "PipescopeProbe",
+            dependencies: [
+                "PipescopeTap", "PipescopeLocations", "PipescopeWire", "PipescopeGraph",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            path: "Shared/PipescopeProbe"
+        ),
+        .target(
+            name: "Pipescope",
+            dependencies: [
+                "PipescopeProbe", "PipescopeTap", "PipescopeGraph",
+                .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             path: "Shared/Pipescope"
         ),
@@ -50,13 +67,14 @@ let package = Package(
         // A plain loop over the tapped chain, for `perf record` and quick comparisons.
         .executableTarget(
             name: "TapProfile",
-            dependencies: ["Pipescope", .product(name: "OpenCombine", package: "OpenCombine")],
+            dependencies: ["Pipescope", "PipescopeProbe", .product(name: "OpenCombine", package: "OpenCombine")],
             path: "Profile/TapProfile"
         ),
         .executableTarget(
             name: "PipescopeBenchmarks",
             dependencies: [
-                "Pipescope", "PipescopeWire", "PipescopeGraph", "PipescopeModel", "PipescopeViews", "TerminalKit",
+                "Pipescope", "PipescopeProbe", "PipescopeTap", "PipescopeLocations",
+                "PipescopeWire", "PipescopeGraph", "PipescopeModel", "PipescopeViews", "TerminalKit",
                 "PipescopeClient", "PipescopeExport", "CPipescopeLocations",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),

@@ -1,7 +1,6 @@
-import NIOConcurrencyHelpers
+import PipescopeTap
 @preconcurrency import OpenCombine
 import PipescopeGraph
-import PipescopeWire
 
 /// A named owner of subscriptions, kept as a property of the object that owns them.
 ///
@@ -38,7 +37,7 @@ public final class CancellableBag: Cancellable, @unchecked Sendable {
         var nodes: [NodeID]
     }
 
-    private let lock = NIOLock()
+    private let lock = Lock()
     private var entries: [Entry] = []
     private var pruneAt = CancellableBag.minimumPrune
     static let minimumPrune = 64
@@ -144,7 +143,7 @@ public final class CancellableBag: Cancellable, @unchecked Sendable {
         return ended
     }
 
-    private static let nextID = NIOLockedValueBox<UInt64>(0)
+    private static let nextID = LockedBox<UInt64>(0)
 }
 
 extension AnyCancellable {

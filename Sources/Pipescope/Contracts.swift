@@ -1,7 +1,6 @@
-import NIOConcurrencyHelpers
+import PipescopeTap
 @preconcurrency import OpenCombine
 import PipescopeGraph
-import PipescopeWire
 
 /// A promise a publisher makes about what it emits, checked at run time.
 public enum PipescopeContract: String, Sendable {
@@ -30,13 +29,6 @@ extension Publisher {
     }
 }
 
-/// Labels a stage for the inspector: the tap shows this instead of the type's name.
-protocol PipescopeLabelled {
-    var pipescopeLabel: String { get }
-    /// The publisher it wraps, whose type the detail pane shows.
-    var pipescopeUpstreamType: Any.Type { get }
-}
-
 /// A pass-through stage that carries a name and, optionally, a contract to check.
 public struct PipescopeStage<Upstream: Publisher>: Publisher, PipescopeLabelled {
     public typealias Output = Upstream.Output
@@ -45,8 +37,8 @@ public struct PipescopeStage<Upstream: Publisher>: Publisher, PipescopeLabelled 
     let upstream: Upstream
     let label: String
     let contract: PipescopeContract?
-    var pipescopeLabel: String { label }
-    var pipescopeUpstreamType: Any.Type { Upstream.self }
+    package var pipescopeLabel: String { label }
+    package var pipescopeUpstreamType: Any.Type { Upstream.self }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         // The tap is inside this stage's subscribe now: the top frame is this stage.
@@ -67,7 +59,7 @@ final class ContractChecker<Downstream: Subscriber>: Subscriber, Subscription, C
     private let downstream: Downstream
     private let contract: PipescopeContract?
     let description: String
-    private let lock = NIOLock()
+    private let lock = Lock()
     private var upstream: (any Subscription)?
     private var values = 0
     private var ended = false

@@ -1,5 +1,6 @@
 import Foundation
-import NIOConcurrencyHelpers
+import PipescopeProbe
+import PipescopeTap
 import PipescopeGraph
 import PipescopeWire
 
@@ -17,7 +18,7 @@ public typealias Retention = PipescopeGraph.Retention
 /// ```
 /// Then run `pipescope attach <pid>` in a terminal.
 public enum Pipescope {
-    private static let running = NIOLockedValueBox<ProbeServer?>(nil)
+    private static let running = LockedBox<ProbeServer?>(nil)
 
     /// Taps every subscription made from now on and serves the inspector socket.
     ///

@@ -3,6 +3,9 @@ import Foundation
 @preconcurrency import OpenCombine
 import OpenCombineDispatch
 @testable import Pipescope
+@testable import PipescopeLocations
+@testable import PipescopeProbe
+@testable import PipescopeTap
 import PipescopeGraph
 import PipescopeTestSupport
 import PipescopeWire

@@ -1,5 +1,8 @@
 import Foundation
 @testable import Pipescope
+@testable import PipescopeLocations
+@testable import PipescopeProbe
+@testable import PipescopeTap
 import PipescopeClient
 import PipescopeModel
 import PipescopeTestSupport

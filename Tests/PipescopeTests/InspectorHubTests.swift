@@ -2,6 +2,9 @@ import NIOCore
 import NIOEmbedded
 @preconcurrency import OpenCombine
 @testable import Pipescope
+@testable import PipescopeLocations
+@testable import PipescopeProbe
+@testable import PipescopeTap
 import PipescopeGraph
 import PipescopeWire
 import PipescopeClient

@@ -1,4 +1,7 @@
 @testable import Pipescope
+@testable import PipescopeLocations
+@testable import PipescopeProbe
+@testable import PipescopeTap
 import PipescopeGraph
 import PipescopeModel
 import PipescopeTestSupport

@@ -1,5 +1,8 @@
 @preconcurrency import OpenCombine
 @testable import Pipescope
+@testable import PipescopeLocations
+@testable import PipescopeProbe
+@testable import PipescopeTap
 import PipescopeTestSupport
 import XCTest
 

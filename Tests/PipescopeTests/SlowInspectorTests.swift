@@ -1,6 +1,9 @@
 import Foundation
 @preconcurrency import OpenCombine
 @testable import Pipescope
+@testable import PipescopeLocations
+@testable import PipescopeProbe
+@testable import PipescopeTap
 import PipescopeGraph
 import PipescopeWire
 import PipescopeClient

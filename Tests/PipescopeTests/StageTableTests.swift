@@ -1,5 +1,8 @@
 @preconcurrency import OpenCombine
 @testable import Pipescope
+@testable import PipescopeLocations
+@testable import PipescopeProbe
+@testable import PipescopeTap
 import XCTest
 
 /// The tap's own hash table against `Dictionary`, through random inserts, replacements

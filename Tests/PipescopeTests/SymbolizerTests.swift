@@ -1,6 +1,9 @@
 import CPipescopeLocations
 import Foundation
 @testable import Pipescope
+@testable import PipescopeLocations
+@testable import PipescopeProbe
+@testable import PipescopeTap
 import XCTest
 
 /// Addresses to source lines, and whose code a frame is: against this test binary's

@@ -2,6 +2,9 @@ import Dispatch
 import Foundation
 @preconcurrency import OpenCombine
 @testable import Pipescope
+@testable import PipescopeLocations
+@testable import PipescopeProbe
+@testable import PipescopeTap
 import PipescopeGraph
 import PipescopeTestSupport
 import PipescopeWire

@@ -3,6 +3,7 @@ import Foundation
 @preconcurrency import OpenCombine
 import OpenCombineDispatch
 import Pipescope
+import PipescopeProbe
 import PipescopeGraph
 import PipescopeModel
 import PipescopeViews

@@ -3,6 +3,7 @@ import CPipescopeLocations
 import Foundation
 @preconcurrency import OpenCombine
 import Pipescope
+import PipescopeProbe
 import Runtime
 
 // What recording where pipelines were made costs: subscribing and cancelling a

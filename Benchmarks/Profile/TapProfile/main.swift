@@ -1,6 +1,7 @@
 import Foundation
 @preconcurrency import OpenCombine
 import Pipescope
+import PipescopeProbe
 
 // A quick, repeatable look at the tap's cost on the value path, for profiling with
 // `perf record` and for trying changes in seconds rather than a full benchmark run:

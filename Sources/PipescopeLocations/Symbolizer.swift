@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Synchronization
 #if canImport(Runtime)
 // `Backtrace(architecture:frames:images:)` (a backtrace from addresses captured
 // elsewhere) is SPI; the rest is the Runtime module's public API. This file is the
@@ -38,9 +38,9 @@ struct SymbolFrame: Hashable, Sendable {
 /// binary's, whichever probe asks. Called on the ``SymbolThread`` only: it is slow the
 /// first time (the line index) and never belongs on the flush or the program's threads.
 final class Symbolizer: @unchecked Sendable {
-    static let shared = Symbolizer()
+    static package let shared = Symbolizer()
 
-    private let lock = NIOLock()
+    private let lock = Mutex(())
     #if canImport(Runtime)
     private var images: ImageMap?
     #endif
@@ -52,7 +52,7 @@ final class Symbolizer: @unchecked Sendable {
     func symbolize(_ addresses: [UInt]) -> [UInt: [SymbolFrame]] {
         #if canImport(Runtime)
         guard !addresses.isEmpty else { return [:] }
-        return lock.withLock {
+        return lock.withLock { _ in
             let map = imageMap(covering: addresses)
             var out: [UInt: [SymbolFrame]] = [:]
             for address in addresses { out[address] = [] }
@@ -80,7 +80,7 @@ final class Symbolizer: @unchecked Sendable {
 
     /// Reads the symbols and line tables of the binary holding `address` now, so the
     /// first real lookup does not pay for it.
-    func warmUp(_ address: UInt) {
+    package func warmUp(_ address: UInt) {
         _ = symbolize([address])
     }
 

@@ -1,14 +1,13 @@
 @preconcurrency import OpenCombine
 import PipescopeGraph
-import PipescopeWire
 
 /// The `_Introspection` handler: turns OpenCombine's hook callbacks into stage events.
 ///
 /// Each callback reads the thread's frame stack, makes one ``StageRegistry`` call and
 /// pushes or pops a frame. No value or error outlives its callback: the registry turns
 /// it into text (or a copied scalar) on this thread, by ``ValueCapture``'s policy.
-final class Tap: _Introspection, @unchecked Sendable {
-    let registry: StageRegistry
+package final class Tap: _Introspection, @unchecked Sendable {
+    package let registry: StageRegistry
     let gate: Gate
     private let typeNames = TypeNames()
     /// ``ThreadFrames``' slot, kept here so the value path does not go through the lazy
@@ -18,14 +17,14 @@ final class Tap: _Introspection, @unchecked Sendable {
     /// before the registry is called (to check that its lock is free there).
     var afterCapture: (@Sendable () -> Void)?
 
-    init(registry: StageRegistry, gate: Gate) {
+    package init(registry: StageRegistry, gate: Gate) {
         self.registry = registry
         self.gate = gate
     }
 
     // MARK: - Subscribe
 
-    func willReceive<Upstream: Publisher, Downstream: Subscriber>(
+    package func willReceive<Upstream: Publisher, Downstream: Subscriber>(
         publisher: Upstream, subscriber: Downstream
     ) where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
         let frames = ThreadFrames.current
@@ -75,7 +74,7 @@ final class Tap: _Introspection, @unchecked Sendable {
         frames.push(.subscribing(node: node, subscriber: key))
     }
 
-    func didReceive<Upstream: Publisher, Downstream: Subscriber>(
+    package func didReceive<Upstream: Publisher, Downstream: Subscriber>(
         publisher: Upstream, subscriber: Downstream
     ) where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
         ThreadFrames.current.pop()
@@ -83,18 +82,18 @@ final class Tap: _Introspection, @unchecked Sendable {
 
     // MARK: - Subscription, request, cancel
 
-    func willReceive<Downstream: Subscriber>(subscriber: Downstream, subscription: any Subscription) {
+    package func willReceive<Downstream: Subscriber>(subscriber: Downstream, subscription: any Subscription) {
         registry.receive(subscription: subscription, subscriber: StageKey(subscriber))
     }
 
-    func willRequest(subscription: any Subscription, _ demand: Subscribers.Demand) {
+    package func willRequest(subscription: any Subscription, _ demand: Subscribers.Demand) {
         registry.request(subscription: subscription.combineIdentifier, demand: demand)
     }
 
     /// The outermost cancel on a thread says who started it: an owner releasing its
     /// AnyCancellable, or a downstream asking. The cancels it sets off upstream are
     /// each by their downstream.
-    func willCancel(subscription: any Subscription) {
+    package func willCancel(subscription: any Subscription) {
         let frames = ThreadFrames.current
         let byOwner = !frames.isCancelling && (frames.releasingOwner > 0 || OwnerRelease.isReleasingOwner())
         let cause: CancelCause = byOwner ? .owner : .downstream
@@ -102,13 +101,13 @@ final class Tap: _Introspection, @unchecked Sendable {
         registry.cancel(subscription: subscription.combineIdentifier, cause: cause)
     }
 
-    func didCancel(subscription: any Subscription) {
+    package func didCancel(subscription: any Subscription) {
         ThreadFrames.current.pop()
     }
 
     // MARK: - Values and completions
 
-    func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
+    package func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
         let key = StageKey(subscriber)
         ThreadFrames.with(key: frameKey) { frames in
             gate.pass(node: registry.node(of: key), kind: .value, thread: frames.label)
@@ -117,7 +116,7 @@ final class Tap: _Introspection, @unchecked Sendable {
         }
     }
 
-    func didReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input,
+    package func didReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input,
                                             resultingDemand: Subscribers.Demand) {
         ThreadFrames.with(key: frameKey) { frames in
             if resultingDemand != .none, case .delivering(let node, _)? = frames.top {
@@ -127,7 +126,7 @@ final class Tap: _Introspection, @unchecked Sendable {
         }
     }
 
-    func willReceive<Downstream: Subscriber>(subscriber: Downstream,
+    package func willReceive<Downstream: Subscriber>(subscriber: Downstream,
                                              completion: Subscribers.Completion<Downstream.Failure>) {
         let key = StageKey(subscriber)
         let frames = ThreadFrames.current
@@ -138,7 +137,7 @@ final class Tap: _Introspection, @unchecked Sendable {
         frames.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)
     }
 
-    func didReceive<Downstream: Subscriber>(subscriber: Downstream,
+    package func didReceive<Downstream: Subscriber>(subscriber: Downstream,
                                             completion: Subscribers.Completion<Downstream.Failure>) {
         ThreadFrames.current.pop()
     }

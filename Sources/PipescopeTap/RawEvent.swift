@@ -7,7 +7,7 @@ import PipescopeGraph
 /// the buffer's side arrays and the event holds its index. Whatever those hold is ours or
 /// the standard library's (`String`s, node info we built), so keeping it until the flush
 /// extends no user object's lifetime, and formatting it there runs no user code.
-struct RawEvent {
+package struct RawEvent {
     /// What `bits` holds.
     enum Payload: UInt8 {
         case none
@@ -33,7 +33,7 @@ struct RawEvent {
     private var causeRaw: UInt8
     var payload: Payload = .none
 
-    init(kind: EventKind, node: NodeID, time: Int64, demand: Int64 = 0, other: NodeID = 0,
+    package init(kind: EventKind, node: NodeID, time: Int64, demand: Int64 = 0, other: NodeID = 0,
          cause: CancelCause? = nil) {
         self.node = node
         self.time = time
@@ -59,7 +59,7 @@ struct RawEvent {
     /// The domain's event, its time in wall-clock nanoseconds from `clock`, reading texts
     /// and node infos from the buffer's side arrays. `nodes` receives a subscribe's node
     /// info.
-    func stageEvent(clock: TickClock.Anchor, texts: [String], infos: [NodeInfo],
+    package func stageEvent(clock: TickClock.Anchor, texts: [String], infos: [NodeInfo],
                     nodes: inout [NodeInfo]) -> StageEvent {
         let kind = self.kind
         var event = StageEvent(kind, node: node, time: clock.wallNanos(ofTicks: time), cause: cause)
@@ -94,7 +94,7 @@ struct Scalar {
     /// (`String`s are kept whole, in the buffer's texts). A few pointer comparisons of
     /// type metadata; no dynamic casts.
     @inline(__always)
-    init?<T>(_ value: T) {
+    package init?<T>(_ value: T) {
         if T.self == Int.self { self.init(.int, UInt64(bitPattern: Int64(unsafeBitCast(value, to: Int.self)))) }
         else if T.self == Double.self { self.init(.double, unsafeBitCast(value, to: Double.self).bitPattern) }
         else if T.self == Bool.self { self.init(.bool, unsafeBitCast(value, to: Bool.self) ? 1 : 0) }

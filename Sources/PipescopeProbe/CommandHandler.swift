@@ -9,7 +9,7 @@ import PipescopeWire
 /// (cancel; pause and step) are refused in read-only mode, set by the program
 /// (`PIPESCOPE_READONLY=1`) or by the inspector's Hello.
 struct CommandHandler {
-    let probe: Probe
+    package let probe: Probe
     /// Set by the program: no inspector may change it.
     let programReadOnly: Bool
 

@@ -7,7 +7,7 @@
 /// 1. by the binary: code in a system library directory, or in the toolchain's runtime
 ///    libraries, is the system's;
 /// 2. by the source file, when there is debug information: Pipescope's own sources
-///    (found from this file's path) and OpenCombine's (`Sources/OpenCombine…`) are
+///    (found from this file's path: ``pipescopeSources``) and OpenCombine's (`Sources/OpenCombine…`) are
 ///    theirs, so a program's own `extension Publisher` counts as the program's, and code
 ///    of OpenCombine inlined or specialized into the program counts as OpenCombine's;
 /// 3. by the module in the mangled name (``module(ofMangled:)``), when there is none.
@@ -20,7 +20,7 @@ enum FrameOrigin: Equatable {
     /// No symbol: someone's code whose owner cannot be told (a stripped binary).
     case unknown
 
-    init(_ frame: SymbolFrame) {
+    package init(_ frame: SymbolFrame) {
         if let path = frame.imagePath, Self.isSystemImage(path) {
             self = .system
             return
@@ -59,11 +59,16 @@ enum FrameOrigin: Equatable {
 
     // MARK: - Rules
 
-    /// Pipescope's own source directory, as this build compiled it.
-    static let pipescopeSources: String = {
-        let path = #filePath
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[...slash])
+    /// The library's own modules: what a program links when it links Pipescope.
+    static let pipescopeModules: Set<String> = ["Pipescope", "PipescopeProbe", "PipescopeTap", "PipescopeLocations"]
+
+    /// The library's own source directories, as this build compiled them: each of
+    /// ``pipescopeModules`` beside this file's directory.
+    static let pipescopeSources: [String] = {
+        var sources = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(2)
+            .joined(separator: "/")
+        sources += "/"
+        return pipescopeModules.map { sources + $0 + "/" }
     }()
 
     static let openCombineSourceMarkers = ["/Sources/OpenCombine", "/Sources/COpenCombineHelpers"]
@@ -75,13 +80,13 @@ enum FrameOrigin: Equatable {
 
     /// Pipescope or OpenCombine, when `file` is one of their sources.
     static func origin(ofFile file: String) -> FrameOrigin? {
-        if file.hasPrefix(pipescopeSources) { return .pipescope }
+        if pipescopeSources.contains(where: file.hasPrefix) { return .pipescope }
         if openCombineSourceMarkers.contains(where: file.contains) { return .openCombine }
         return nil
     }
 
     static func origin(ofModule module: String) -> FrameOrigin {
-        if module == "Pipescope" { return .pipescope }
+        if pipescopeModules.contains(module) { return .pipescope }
         if module.hasPrefix("OpenCombine") || module == "COpenCombineHelpers" { return .openCombine }
         if systemModules.contains(module) { return .system }
         return .program

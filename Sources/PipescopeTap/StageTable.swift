@@ -18,7 +18,7 @@ struct StageTable<Value> {
     private var shift: UInt64
     private(set) var count = 0
 
-    init(capacity: Int = 64) {
+    package init(capacity: Int = 64) {
         var size = 16
         while size < capacity { size <<= 1 }
         slots = Array(repeating: nil, count: size)

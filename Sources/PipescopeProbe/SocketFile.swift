@@ -1,6 +1,6 @@
 import Synchronization
 import Foundation
-import NIOConcurrencyHelpers
+import PipescopeTap
 import PipescopeWire
 
 /// Prepares the place where the probe's socket will be bound.
@@ -52,6 +52,6 @@ enum SocketFile {
         }
     }
 
-    private static let pathToRemove = NIOLockedValueBox<String?>(nil)
+    private static let pathToRemove = LockedBox<String?>(nil)
     private static let registered = Atomic<Bool>(false)
 }

@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 
 /// Readable names for publisher types, computed once per type.
 ///
@@ -7,7 +6,7 @@ import NIOConcurrencyHelpers
 final class TypeNames: @unchecked Sendable {
     struct Names { let short: String; let full: String }
 
-    private let cache = NIOLockedValueBox<[ObjectIdentifier: Names]>([:])
+    private let cache = LockedBox<[ObjectIdentifier: Names]>([:])
 
     func names(of type: Any.Type) -> Names {
         let key = ObjectIdentifier(type)

@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 @preconcurrency import OpenCombine
 import PipescopeGraph
 import Synchronization
@@ -25,7 +24,7 @@ import Synchronization
 /// Every method can be called from any thread, including re-entrantly from user code
 /// that a callback runs (a `deinit` that cancels, a `description` that sends), because
 /// no method calls out while it holds the lock.
-final class StageRegistry: @unchecked Sendable {
+package final class StageRegistry: @unchecked Sendable {
     typealias Stage = StageIndex.Stage
 
     /// What a new stage is, as the tap saw it subscribe.
@@ -63,18 +62,18 @@ final class StageRegistry: @unchecked Sendable {
 
     /// A pthread mutex (NIO's): ThreadSanitizer sees it. (Swift's `Mutex` takes a futex
     /// in code ThreadSanitizer does not instrument, so every access looked like a race.)
-    private let state: NIOLockedValueBox<State>
+    private let state: LockedBox<State>
     /// Node ids are handed out without the lock, so node info is built before taking it.
     private let nextNode = Atomic<UInt64>(1)
     private let capacity: Int
     /// Whether new roots and inner publishers capture their call stack (``CallStack``).
-    let capturesLocations: Bool
+    package let capturesLocations: Bool
 
     /// `capacity` bounds the buffer between flushes. `locations`: capture call stacks.
-    init(capacity: Int, locations: Bool = true) {
+    package init(capacity: Int, locations: Bool = true) {
         self.capacity = capacity
         capturesLocations = locations
-        state = NIOLockedValueBox(State(ring: EventRing(capacity: capacity)))
+        state = LockedBox(State(ring: EventRing(capacity: capacity)))
     }
 
     /// Runs `body` under the lock, then, with the lock released, signals a half-full
@@ -243,7 +242,7 @@ final class StageRegistry: @unchecked Sendable {
     // MARK: - Commands
 
     /// What cancelling a stage from the inspector will touch.
-    enum CancelTarget {
+    package enum CancelTarget {
         /// The subscription to cancel, the stage that owns it, and every stage sharing it.
         case subscription(any Subscription, owner: NodeID, stages: [NodeID])
         case ended
@@ -256,7 +255,7 @@ final class StageRegistry: @unchecked Sendable {
     /// subscription so the caller can cancel it outside the lock. Cancelling a raw
     /// subscription fires no hook, so this records it; the cancels it sets off
     /// upstream fire hooks as usual.
-    func cancelFromInspector(node: NodeID) -> CancelTarget {
+    package func cancelFromInspector(node: NodeID) -> CancelTarget {
         let time = eventTicks()
         let issued = nextNode.load(ordering: .relaxed)
         return withState { st in
@@ -269,7 +268,7 @@ final class StageRegistry: @unchecked Sendable {
         }
     }
 
-    func setHalfFullHandler(_ handler: (@Sendable () -> Void)?) {
+    package func setHalfFullHandler(_ handler: (@Sendable () -> Void)?) {
         // The old handler is released after the lock (it may hold an event loop).
         let old = state.withLockedValue { st -> (@Sendable () -> Void)? in
             defer { st.onHalfFull = handler }
@@ -279,7 +278,7 @@ final class StageRegistry: @unchecked Sendable {
     }
 
     /// `enabled`: any value text at all. `watched`: stages whose every value is described.
-    func setCapture(enabled: Bool, watched nodes: Set<NodeID>) {
+    package func setCapture(enabled: Bool, watched nodes: Set<NodeID>) {
         state.withLockedValue { st in
             st.capture.enabled = enabled
             st.capture.watched = nodes
@@ -290,7 +289,7 @@ final class StageRegistry: @unchecked Sendable {
     var watchedStages: Set<NodeID> { state.withLockedValue { $0.capture.watched } }
 
     /// Back to sampling for every stage (the inspectors that watched them have gone).
-    func unwatchAll() {
+    package func unwatchAll() {
         state.withLockedValue { $0.capture.watched = [] }
     }
 
@@ -298,14 +297,14 @@ final class StageRegistry: @unchecked Sendable {
 
     /// Records an event made outside OpenCombine's callbacks (owners, tasks, contracts),
     /// with its words if it has any.
-    func record(_ event: RawEvent, text: String? = nil) {
+    package func record(_ event: RawEvent, text: String? = nil) {
         withState { st in
             if let text { _ = st.append(event, text: text) } else { _ = st.append(event) }
         }
     }
 
     /// The stages among `nodes` that have not ended.
-    func live(_ nodes: [NodeID]) -> [NodeID] {
+    package func live(_ nodes: [NodeID]) -> [NodeID] {
         state.withLockedValue { st in nodes.filter { st.stages.isLive($0) } }
     }
 
@@ -339,7 +338,7 @@ final class StageRegistry: @unchecked Sendable {
     /// Takes everything buffered so far and opens a new value window. Returns the events
     /// (with their texts and node infos) and the total dropped since the start. Hand the
     /// buffers back with ``recycle(_:)``.
-    func drain() -> (buffers: EventRing.Buffers, dropped: UInt64) {
+    package func drain() -> (buffers: EventRing.Buffers, dropped: UInt64) {
         state.withLockedValue { st in
             st.capture.window &+= 1
             if st.capture.window == 0 { st.capture.window = 1 }
@@ -349,13 +348,13 @@ final class StageRegistry: @unchecked Sendable {
 
     /// Takes back drained buffers, so the next drain need not allocate. What they hold
     /// is released here, before the lock is taken.
-    func recycle(_ buffers: consuming EventRing.Buffers) {
+    package func recycle(_ buffers: consuming EventRing.Buffers) {
         buffers.removeAll()
         state.withLockedValue { $0.ring.recycle(&buffers) }
     }
 
     /// Stages the tap still maps (not yet ended). For tests and the memory report.
-    var liveStageCount: Int { state.withLockedValue { $0.stages.liveCount } }
+    package var liveStageCount: Int { state.withLockedValue { $0.stages.liveCount } }
 
     private static let emptySubscription = Subscriptions.empty.combineIdentifier
 }

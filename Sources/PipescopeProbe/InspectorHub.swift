@@ -1,3 +1,4 @@
+import PipescopeTap
 import Foundation
 import NIOCore
 import PipescopeGraph
@@ -127,5 +128,5 @@ final class InspectorHub: @unchecked Sendable {
     nonisolated(unsafe) static var startTime: Int64 = wallClockNanos()
 
     /// Ends the recording, if any (the file stays readable at every point anyway).
-    func close() { recorder?.close() }
+    package func close() { recorder?.close() }
 }

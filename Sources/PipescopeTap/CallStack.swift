@@ -16,7 +16,7 @@ import Foundation
 ///   which only copies the finished addresses into its buffer.
 ///
 /// `PIPESCOPE_LOCATIONS=0` in the environment turns it off (``Probe/init``).
-enum CallStack {
+package enum CallStack {
     /// Frames kept per capture: enough to climb out of OpenCombine's and Pipescope's own
     /// frames (a dozen for a `sink`, more for an inner publisher subscribed deep in a
     /// delivery) and keep a few of the program's callers.
@@ -44,7 +44,7 @@ enum CallStack {
 
     /// Whether the environment leaves location capture on: anything but
     /// `PIPESCOPE_LOCATIONS=0` (or `off`, `false`, `no`).
-    static func enabled(in environment: [String: String]) -> Bool {
+    static package func enabled(in environment: [String: String]) -> Bool {
         guard let value = environment["PIPESCOPE_LOCATIONS"]?.lowercased() else { return true }
         return !["0", "off", "false", "no"].contains(value)
     }

@@ -15,21 +15,21 @@ import PipescopeGraph
 ///   previous flush handed back, emptied with its capacity kept, so a steady stream
 ///   neither allocates nor touches new pages.
 /// - Not thread-safe by itself: it lives inside ``StageRegistry``'s locked state.
-struct EventRing {
+package struct EventRing {
     /// One turn's worth of events and what they refer to.
-    struct Buffers {
-        var events: [RawEvent] = []
-        var texts: [String] = []
-        var infos: [NodeInfo] = []
+    package struct Buffers {
+        package var events: [RawEvent] = []
+        package var texts: [String] = []
+        package var infos: [NodeInfo] = []
         /// For each of `infos`, the range of `addresses` captured with it (empty: none).
         var stacks: [Range<Int>] = []
         /// Return addresses of the stages' call stacks, nearest first (see ``CallStack``).
-        var addresses: [UInt] = []
+        package var addresses: [UInt] = []
 
         var isEmpty: Bool { events.isEmpty && texts.isEmpty && infos.isEmpty && addresses.isEmpty }
 
         /// The addresses captured with `infos[index]`.
-        func stack(of index: Int) -> ArraySlice<UInt> { addresses[stacks[index]] }
+        package func stack(of index: Int) -> ArraySlice<UInt> { addresses[stacks[index]] }
 
         /// Empties the buffers, keeping their capacity. Releases the texts: do it
         /// outside the lock.
@@ -58,7 +58,7 @@ struct EventRing {
     private var drainedAt: UInt64 = 0
     private var halfFullSignalled = false
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
         buffers.events.reserveCapacity(min(capacity, 4096))
     }
@@ -120,7 +120,7 @@ struct EventRing {
     }
 
     /// Takes every buffered event, leaving the spare buffers in their place.
-    mutating func drain() -> Buffers {
+    mutating package func drain() -> Buffers {
         var taken = spare
         spare = Buffers()
         swap(&taken, &buffers)
@@ -131,7 +131,7 @@ struct EventRing {
 
     /// Takes back drained buffers for the next drain. They must be empty: emptying them
     /// releases the texts they held, which the caller does outside the lock.
-    mutating func recycle(_ drained: inout Buffers) {
+    mutating package func recycle(_ drained: inout Buffers) {
         guard drained.isEmpty, drained.events.capacity > spare.events.capacity else { return }
         swap(&spare, &drained)
     }

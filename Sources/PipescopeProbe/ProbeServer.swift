@@ -1,3 +1,4 @@
+import PipescopeTap
 import Foundation
 import NIOCore
 import NIOPosix
@@ -8,11 +9,11 @@ import PipescopeWire
 /// program's pipelines except through the probe's buffer. What peers may hold (how many
 /// connections, for how long without a Hello, how much unread data) is bounded by
 /// ``ServerLimits``, whatever they do.
-final class ProbeServer: @unchecked Sendable {
+final package class ProbeServer: @unchecked Sendable {
     static let flushInterval = TimeAmount.milliseconds(25)
 
-    let probe: Probe
-    let path: String
+    package let probe: Probe
+    package let path: String
     let limits: ServerLimits
     private let group: MultiThreadedEventLoopGroup
     private let channel: Channel
@@ -25,7 +26,7 @@ final class ProbeServer: @unchecked Sendable {
 
     /// `environment` is where PIPESCOPE_LISTEN, PIPESCOPE_TOKEN and PIPESCOPE_READONLY
     /// are read (the process's own, except in tests).
-    init(probe: Probe, path: String, recordTo recording: String? = nil, limits: ServerLimits = .standard,
+    package init(probe: Probe, path: String, recordTo recording: String? = nil, limits: ServerLimits = .standard,
          environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         self.probe = probe
         self.path = path
@@ -130,7 +131,7 @@ final class ProbeServer: @unchecked Sendable {
         }
     }
 
-    func close() {
+    package func close() {
         flushTask.cancel()
         probe.onBufferHalfFull(nil)
         try? tcpChannel?.close().wait()

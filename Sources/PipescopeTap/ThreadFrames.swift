@@ -11,8 +11,8 @@ import PipescopeGraph
 /// Confined to its own thread, hence `@unchecked Sendable`, and its stored properties
 /// skip the runtime's exclusivity checks (`@exclusivity(unchecked)`): one thread only
 /// ever touches them, and the checks cost more than the push and pop they guard.
-final class ThreadFrames: @unchecked Sendable {
-    enum Frame {
+package final class ThreadFrames: @unchecked Sendable {
+    package enum Frame {
         /// Inside the subscribe of `node`, whose subscriber is `subscriber`.
         case subscribing(node: NodeID, subscriber: StageKey)
         /// Delivering to the subscriber of stage `node`; that subscriber belongs to the
@@ -41,7 +41,7 @@ final class ThreadFrames: @unchecked Sendable {
     deinit { frames.deallocate() }
 
     @inline(__always)
-    var top: Frame? { depth > 0 ? frames[depth - 1] : nil }
+    package var top: Frame? { depth > 0 ? frames[depth - 1] : nil }
 
     /// Whether a cancel is already under way on this thread.
     var isCancelling: Bool {
@@ -74,7 +74,7 @@ final class ThreadFrames: @unchecked Sendable {
 
     /// Root stages (sinks, assigns) subscribed on this thread and not yet stored in a
     /// CancellableBag, newest last: `store(in: bag)` right after `sink` claims them.
-    @exclusivity(unchecked) var unclaimedRoots: [NodeID] = []
+    @exclusivity(unchecked) package var unclaimedRoots: [NodeID] = []
     static let unclaimedLimit = 32
 
     func noteRoot(_ node: NodeID) {
@@ -82,19 +82,19 @@ final class ThreadFrames: @unchecked Sendable {
         unclaimedRoots.append(node)
     }
 
-    func takeRoots() -> [NodeID] {
+    package func takeRoots() -> [NodeID] {
         defer { unclaimedRoots.removeAll() }
         return unclaimedRoots
     }
 
     /// The newest unclaimed root, claimed; older ones stay unclaimed.
-    func takeNewestRoot() -> NodeID? {
+    package func takeNewestRoot() -> NodeID? {
         unclaimedRoots.popLast()
     }
 
     /// Greater than zero while an owner is being released on this thread: the cancels it
     /// makes are "by owner".
-    @exclusivity(unchecked) var releasingOwner = 0
+    @exclusivity(unchecked) package var releasingOwner = 0
 
     // MARK: - The thread's stack, for capturing call stacks
 
@@ -118,7 +118,7 @@ final class ThreadFrames: @unchecked Sendable {
 
     /// This thread's frames: one `pthread_getspecific`. The key's destructor releases
     /// them when the thread exits.
-    static var current: ThreadFrames {
+    static package var current: ThreadFrames {
         if let raw = pthread_getspecific(threadKey) {
             return Unmanaged<ThreadFrames>.fromOpaque(raw).takeUnretainedValue()
         }

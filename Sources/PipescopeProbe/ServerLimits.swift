@@ -14,7 +14,7 @@ import NIOCore
 /// limits.helloTimeout = .milliseconds(500)
 /// let server = try ProbeServer(probe: probe, path: path, limits: limits)
 /// ```
-struct ServerLimits: Sendable {
+package struct ServerLimits: Sendable {
     /// Inspectors attached at once (they said Hello). The next one is refused with a
     /// message naming the limit.
     var inspectors = 8
@@ -37,7 +37,7 @@ struct ServerLimits: Sendable {
     var queued = ChannelOptions.Types.WriteBufferWaterMark(low: 256 * 1024, high: 1024 * 1024)
 
     /// What ``Pipescope/start(retention:)`` uses; the README documents these numbers.
-    static let standard = ServerLimits()
+    static package let standard = ServerLimits()
 
     /// Every connection the probe holds at once, at most.
     var connections: Int { inspectors + handshakes }

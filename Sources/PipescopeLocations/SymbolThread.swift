@@ -12,8 +12,8 @@ import Foundation
 /// One per process, started at the first job: the Runtime module caches what it reads
 /// per thread, and the binary's tables are the same whichever probe asks. Idle, it
 /// waits on a condition and costs nothing.
-final class SymbolThread: @unchecked Sendable {
-    static let shared = SymbolThread()
+package final class SymbolThread: @unchecked Sendable {
+    static package let shared = SymbolThread()
 
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
@@ -38,7 +38,7 @@ final class SymbolThread: @unchecked Sendable {
     /// Waits until every job given so far has run, or `timeout` seconds pass; whether
     /// they all ran. (Tests, and nothing on the program's or the flush's path.)
     @discardableResult
-    func waitUntilIdle(timeout: Double) -> Bool {
+    package func waitUntilIdle(timeout: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }

@@ -8,7 +8,7 @@ struct ByteReader {
     var at: Int
     let end: Int
 
-    init(_ bytes: UnsafeRawBufferPointer, at: Int, end: Int? = nil) {
+    package init(_ bytes: UnsafeRawBufferPointer, at: Int, end: Int? = nil) {
         self.bytes = bytes
         self.at = at
         self.end = min(end ?? bytes.count, bytes.count)

@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Synchronization
 import PipescopeGraph
 
 /// Turns the return addresses new stages captured into their ``SourceLocation`` and
@@ -21,7 +21,9 @@ import PipescopeGraph
 ///
 /// Its lock is its own and is held only for dictionary lookups: the tap's registry is
 /// never locked while it works, and the symbol thread takes it only to store results.
-final class Locator: @unchecked Sendable {
+package final class Locator: @unchecked Sendable {
+    package init() {}
+
     static let callerLimit = 4
     static let cacheLimit = 16_384
     /// Stages waiting for their addresses at most; a stage beyond it gets no location.
@@ -47,7 +49,7 @@ final class Locator: @unchecked Sendable {
         case waiting(for: [UInt])
     }
 
-    private let lock = NIOLock()
+    private let lock = Mutex(())
     private let symbolizer = Symbolizer.shared
     private let worker = SymbolThread.shared
     private var cache: [UInt: Resolved] = [:]
@@ -58,19 +60,19 @@ final class Locator: @unchecked Sendable {
 
     /// Tests: called on the symbol thread before each lookup (to check that neither the
     /// program nor the flush waits for it).
-    var whileResolving: (@Sendable () -> Void)? {
-        get { lock.withLock { hook } }
-        set { lock.withLock { hook = newValue } }
+    package var whileResolving: (@Sendable () -> Void)? {
+        get { lock.withLock { _ in hook } }
+        set { lock.withLock { _ in hook = newValue } }
     }
 
     /// Whether stages flushed so far still wait for their locations.
-    var hasPending: Bool { lock.withLock { !pending.isEmpty } }
+    package var hasPending: Bool { lock.withLock { _ in !pending.isEmpty } }
 
     /// At the flush: gives each of `nodes` whose addresses (`stack(i)`, nearest first)
     /// are known its location and callers, keeps the others pending, and returns the
     /// locations found since the last flush for stages kept pending before.
-    func locate(_ nodes: inout [NodeInfo], stack: (Int) -> ArraySlice<UInt>) -> [LocatedStage] {
-        lock.withLock {
+    package func locate(_ nodes: inout [NodeInfo], stack: (Int) -> ArraySlice<UInt>) -> [LocatedStage] {
+        lock.withLock { _ in
             var missing: [UInt] = []
             var found: [LocatedStage] = []
             if !pending.isEmpty {
@@ -108,7 +110,7 @@ final class Locator: @unchecked Sendable {
 
     /// Has the symbol thread read the program's symbols and line tables now, so the
     /// first pipelines' locations do not wait for it.
-    func warmUp() {
+    package func warmUp() {
         let symbolizer = symbolizer
         worker.run { symbolizer.warmUp(UInt(bitPattern: unsafeBitCast(Self.anchor, to: Int.self))) }
     }
@@ -156,7 +158,7 @@ final class Locator: @unchecked Sendable {
     }
 
     private func store(_ results: Zip2Sequence<[UInt], [Resolved]>) {
-        lock.withLock {
+        lock.withLock { _ in
             if cache.count + results.underestimatedCount > Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
             for (address, resolved) in results {
                 requested.remove(address)

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// The gate opens by itself when the inspector that paused it leaves, and when nobody
 /// has touched it for `deadline` seconds, so a program is never left frozen.
-final class Gate: @unchecked Sendable {
+package final class Gate: @unchecked Sendable {
     private let paused = Atomic<Bool>(false)
     private let condition = NSCondition()
     private var credits = 0
@@ -26,13 +26,13 @@ final class Gate: @unchecked Sendable {
     /// Changes whenever what an inspector should see changes.
     private(set) var version: UInt64 = 0
     /// Seconds without a pause or step before the gate opens by itself.
-    let deadline: Double
+    package let deadline: Double
 
-    init(deadline: Double) {
+    package init(deadline: Double) {
         self.deadline = deadline
     }
 
-    var isPaused: Bool { paused.load(ordering: .acquiring) }
+    package var isPaused: Bool { paused.load(ordering: .acquiring) }
 
     // MARK: - Threads of the program
 
@@ -76,7 +76,7 @@ final class Gate: @unchecked Sendable {
 
     // MARK: - Commands
 
-    func pause(by inspector: ObjectIdentifier) {
+    package func pause(by inspector: ObjectIdentifier) {
         condition.lock()
         defer { condition.unlock() }
         owner = inspector
@@ -89,7 +89,7 @@ final class Gate: @unchecked Sendable {
 
     /// Releases `count` events; returns how many were waiting when asked.
     @discardableResult
-    func step(_ count: Int) -> Int {
+    package func step(_ count: Int) -> Int {
         condition.lock()
         defer { condition.unlock() }
         touched = Date()
@@ -101,7 +101,7 @@ final class Gate: @unchecked Sendable {
 
     /// Releases one particular waiting event; false if it is no longer waiting.
     @discardableResult
-    func release(ticket: UInt64) -> Bool {
+    package func release(ticket: UInt64) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard waiting.contains(where: { $0.ticket == ticket }) else { return false }
@@ -112,14 +112,14 @@ final class Gate: @unchecked Sendable {
         return true
     }
 
-    func resume() {
+    package func resume() {
         condition.lock()
         defer { condition.unlock() }
         open(because: "")
     }
 
     /// The inspector that paused the program has gone: never leave it frozen.
-    func inspectorLeft(_ inspector: ObjectIdentifier) {
+    package func inspectorLeft(_ inspector: ObjectIdentifier) {
         condition.lock()
         defer { condition.unlock() }
         if owner == inspector, paused.load(ordering: .relaxed) {
@@ -128,7 +128,7 @@ final class Gate: @unchecked Sendable {
     }
 
     /// Opens the gate if its deadline passed with no thread waiting to notice.
-    func checkDeadline() {
+    package func checkDeadline() {
         condition.lock()
         defer { condition.unlock() }
         if paused.load(ordering: .relaxed), Date() >= touched.addingTimeInterval(deadline) {
@@ -149,7 +149,7 @@ final class Gate: @unchecked Sendable {
 
     /// What the inspectors should show now: paused, the waiting events, and why the
     /// gate last opened by itself (reported once).
-    func state() -> GateState {
+    package func state() -> GateState {
         condition.lock()
         defer { condition.unlock() }
         let reason = resumedBecause

@@ -12,7 +12,7 @@ final class ElfSections: @unchecked Sendable {
     private var sections: [String: (offset: Int, size: Int, compressed: Bool)] = [:]
 
     /// Nil when the file cannot be read or is not a 64-bit little-endian ELF binary.
-    init?(path: String) {
+    package init?(path: String) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

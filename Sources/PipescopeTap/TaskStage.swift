@@ -1,6 +1,5 @@
 @preconcurrency import OpenCombine
 import PipescopeGraph
-import PipescopeWire
 
 extension Task {
     /// An AnyCancellable that cancels this task: store it in an owner so the task ends
@@ -20,11 +19,11 @@ extension Task {
 }
 
 /// A task shown as a stage: a root with no upstream, active while the task runs.
-enum TaskStage {
+package enum TaskStage {
     /// A marker whose identity keys the stage (tasks have no CombineIdentifier).
     private final class Marker {}
 
-    static func start<Success, Failure>(_ task: Task<Success, Failure>, name: String,
+    static package func start<Success, Failure>(_ task: Task<Success, Failure>, name: String,
                                         registry: StageRegistry) -> NodeID {
         let marker = Marker()
         let key = StageKey(id: CombineIdentifier(marker), type: ObjectIdentifier(Marker.self))

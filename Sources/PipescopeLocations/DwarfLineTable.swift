@@ -19,7 +19,7 @@ final class DwarfLineTable: @unchecked Sendable {
     private let sequences: [pipescope_line_sequence]
 
     /// Nil when the binary has no (uncompressed) line tables.
-    init?(path: String) {
+    package init?(path: String) {
         guard let elf = ElfSections(path: path), let lines = elf.section(".debug_line"),
               let base = lines.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         self.elf = elf
@@ -64,7 +64,7 @@ final class DwarfLineTable: @unchecked Sendable {
         var tables: Int
         var program: Int
 
-        init(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+        package init(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
             var r = ByteReader(bytes, at: offset)
             var length = UInt64(try r.u32())
             offsetSize = 4

@@ -7,29 +7,29 @@
 /// `CombineIdentifier` as another (prefix(untilOutputFrom:)'s termination subscriber
 /// shares its inner's), and addresses are reused. The type is known statically in every
 /// callback, so adding it costs nothing.
-struct StageKey: Hashable {
+package struct StageKey: Hashable {
     let id: CombineIdentifier
     let type: ObjectIdentifier
 
-    init<S: Subscriber>(_ subscriber: S) {
+    package init<S: Subscriber>(_ subscriber: S) {
         id = subscriber.combineIdentifier
         type = ObjectIdentifier(S.self)
     }
 
     /// A subscription that is also a subscriber (subscribe(on:)'s inner, for one).
-    init(subscription: any Subscription) {
+    package init(subscription: any Subscription) {
         id = subscription.combineIdentifier
         type = ObjectIdentifier(Swift.type(of: subscription))
     }
 
-    init(id: CombineIdentifier, type: ObjectIdentifier) {
+    package init(id: CombineIdentifier, type: ObjectIdentifier) {
         self.id = id
         self.type = type
     }
 
     /// One word into the hasher instead of two: every value looks a stage up by its key.
     /// (`CombineIdentifier` is a single `UInt64`: an address or a counter.)
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         let raw = unsafeBitCast(id, to: UInt64.self)
         hasher.combine(raw ^ (UInt64(UInt(bitPattern: type)) &* 0x9E37_79B9_7F4A_7C15))
     }

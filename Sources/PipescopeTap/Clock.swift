@@ -3,7 +3,7 @@ import Foundation
 
 /// Wall-clock nanoseconds since 1970 (vDSO `clock_gettime`, about 25 ns).
 @inline(__always)
-func wallClockNanos() -> Int64 {
+package func wallClockNanos() -> Int64 {
     var ts = timespec()
     clock_gettime(CLOCK_REALTIME, &ts)
     return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
@@ -12,7 +12,7 @@ func wallClockNanos() -> Int64 {
 /// The stamp of a ``RawEvent``: the CPU's cycle counter (a few cycles), turned into
 /// wall-clock time at the flush by ``TickClock``.
 @inline(__always)
-func eventTicks() -> Int64 {
+package func eventTicks() -> Int64 {
     Int64(bitPattern: pipescope_ticks())
 }
 
@@ -24,8 +24,8 @@ func eventTicks() -> Int64 {
 /// exact, not less. (Ticks run at a constant rate across cores on every CPU this reads
 /// them from: x86 with an invariant TSC, ARM's generic timer. Elsewhere ticks are
 /// monotonic nanoseconds.)
-struct TickClock {
-    struct Anchor {
+package struct TickClock {
+    package struct Anchor {
         var ticks: Int64
         var wallNanos: Int64
         /// Nanoseconds per tick.
@@ -41,14 +41,14 @@ struct TickClock {
     private let startMonotonic: Int64
     private var rate: Double
 
-    init() {
+    package init() {
         startTicks = eventTicks()
         startMonotonic = Self.monotonicNanos()
         rate = pipescope_ticks_are_cycles() == 0 ? 1 : Self.calibrate()
     }
 
     /// Reads the clocks now, refining the rate.
-    mutating func anchor() -> Anchor {
+    mutating package func anchor() -> Anchor {
         let monotonic = Self.monotonicNanos()
         let ticks = eventTicks()
         let wall = wallClockNanos()

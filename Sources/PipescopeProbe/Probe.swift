@@ -1,5 +1,6 @@
+import PipescopeLocations
 import Foundation
-import NIOConcurrencyHelpers
+import PipescopeTap
 @preconcurrency import OpenCombine
 import PipescopeGraph
 
@@ -20,7 +21,7 @@ public final class Probe: @unchecked Sendable {
     let gate: Gate
     /// The call stacks new stages captured, as locations (see ``Locator``).
     let locator = Locator()
-    private let state = NIOLockedValueBox(State())
+    private let state = LockedBox(State())
     public let retention: Retention
 
     private struct State {
