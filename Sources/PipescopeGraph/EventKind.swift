@@ -32,7 +32,63 @@ public enum EventKind: UInt8, Hashable, Sendable, CaseIterable {
     case ownerReleased = 13
     /// The stage broke the promise it was declared with; `text` says how.
     case contractBroken = 14
+}
 
-    /// Request and demand events carry a demand; the others may name another stage.
-    public var carriesDemand: Bool { self == .request || self == .demand }
+// MARK: - What each kind carries
+
+extension EventKind {
+    /// What an event of one kind carries besides its stage and time.
+    public struct Payload: Hashable, Sendable {
+        /// The one field it fills: ``StageEvent/demand``, ``StageEvent/other`` or
+        /// ``StageEvent/cause``; an event never fills two (the wire's columns and the
+        /// history's entries rely on it).
+        public var field: Field
+        /// Whether it may carry ``StageEvent/text``.
+        public var text: Bool
+
+        public enum Field: Hashable, Sendable {
+            case none, demand, other, cause
+        }
+
+        public init(_ field: Field, text: Bool = false) {
+            self.field = field
+            self.text = text
+        }
+    }
+
+    /// What events of this kind carry: declared here, once, for every kind. The wire's
+    /// columns (`BatchPacking`), the tap's raw events, the history's entries and the
+    /// round-trip tests read it.
+    ///
+    /// Adding a kind: add its case and its payload here, and its number to `EventKind` in
+    /// Resources/pipescope.proto (then scripts/generate-proto.sh). The codecs follow from
+    /// the payload; the compiler stops at every `switch` that must decide what the kind
+    /// means (none has a `default:`), and they are, as `EventKindTests` checks:
+    /// - `PipescopeGraph/EventKind.swift`: this payload
+    /// - `PipescopeGraph/Graph.swift`: the fold
+    /// - `PipescopeModel/AppState.Timeline.swift`: which kinds mark a timeline lane
+    /// - `PipescopeModel/PipelineActivity.swift`: which kinds move stages between pipelines
+    /// - `PipescopeViews/EventLogView.swift`: the event log's words
+    /// - `PipescopeViews/EventSubject.swift`: whom the event is about (a stage or an owner)
+    /// - `PipescopeViews/Format.swift`: the kind in a word
+    /// - `PipescopeViews/StatusBar.swift`: the history line
+    /// - `PipescopeViews/TimelineView.swift`: the lane's glyph
+    /// - `PipescopeExport/TraceExporter.swift`: what the trace draws
+    public var payload: Payload {
+        switch self {
+        case .unknown, .subscribe, .finished: return Payload(.none)
+        case .subscription, .forward, .adopt, .feeds: return Payload(.other)
+        case .request, .demand: return Payload(.demand)
+        case .value, .failed, .contractBroken: return Payload(.none, text: true)
+        case .cancelled: return Payload(.cause)
+        case .owned, .ownerReleased: return Payload(.other, text: true)
+        }
+    }
+
+    /// The kind a wire number names; ``unknown`` for a number this build does not know
+    /// (a newer probe's kind), so it is skipped, never misread.
+    @inline(__always)
+    public init<Number: BinaryInteger>(wireNumber: Number) {
+        self = UInt8(exactly: wireNumber).flatMap(EventKind.init(rawValue:)) ?? .unknown
+    }
 }

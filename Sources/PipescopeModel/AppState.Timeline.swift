@@ -18,8 +18,15 @@ extension AppState {
         /// Adds each event's mark to its stage's lane. A cancel is recorded on the stage that
         /// owns the subscription; like the graph, every stage sharing it shows the cancel.
         mutating func recordLanes(_ events: [StageEvent], liveGraph: Graph) {
-            for e in events where e.kind != .demand && e.kind != .unknown {
-                let stages = e.kind == .cancelled ? [e.node] + (liveGraph[e.node]?.sharers ?? []) : [e.node]
+            for e in events {
+                let stages: [NodeID]
+                switch e.kind {
+                case .demand, .unknown: continue  // a returned demand is no mark of its own
+                case .cancelled: stages = [e.node] + (liveGraph[e.node]?.sharers ?? [])
+                case .subscribe, .subscription, .request, .value, .finished, .failed, .forward, .adopt, .feeds,
+                     .owned, .ownerReleased, .contractBroken:
+                    stages = [e.node]
+                }
                 for stage in stages {
                     lanes[stage, default: []].append(LaneMark(time: e.time, kind: e.kind))
                     if lanes[stage]!.count > Self.laneLength { lanes[stage]!.removeFirst() }

@@ -2,11 +2,11 @@ import PipescopeGraph
 
 /// One event as the history keeps it: 32 bytes instead of a ``StageEvent``'s 72.
 ///
-/// An event has a demand or another stage's id, never both, so one number holds
-/// whichever its kind has. A value has neither, so a value text of up to 8 UTF-8 bytes
-/// (most numbers, short strings: the probe sends every scalar value's text) is kept in
-/// that number. Longer text (a failure, a value's description) lives beside the
-/// entries, keyed by position.
+/// An event has a demand or another stage's id, never both (``EventKind/payload``), so
+/// one number holds whichever its kind has. A value has neither, so a value text of up
+/// to 8 UTF-8 bytes (most numbers, short strings: the probe sends every scalar value's
+/// text) is kept in that number. Longer text (a failure, a value's description) lives
+/// beside the entries, keyed by position.
 struct HistoryEntry: Sendable {
     var node: NodeID
     var time: Int64
@@ -28,7 +28,11 @@ struct HistoryEntry: Sendable {
         kind = event.kind
         cause = event.cause?.code ?? 0
         hasText = !text.isEmpty
-        number = event.kind.carriesDemand ? event.demand.wire : Int64(bitPattern: event.other)
+        switch event.kind.payload.field {
+        case .demand: number = event.demand.wire
+        case .other: number = Int64(bitPattern: event.other)
+        case .cause, .none: number = 0
+        }
         if hasText, event.kind == .value, text.utf8.count <= 8, !text.utf8.contains(0) {
             var packed: UInt64 = 0
             for (i, byte) in text.utf8.enumerated() { packed |= UInt64(byte) << (8 * UInt64(i)) }
@@ -52,12 +56,11 @@ struct HistoryEntry: Sendable {
     /// The event again; `text` is looked up by the history when ``hasText``.
     func event(text: String) -> StageEvent {
         var e = StageEvent(kind, node: node, time: time, cause: CancelCause(code: cause), text: text)
-        if textInline {
-            // a value: it has neither demand nor other stage
-        } else if kind.carriesDemand {
-            e.demand = Demand(wire: number)
-        } else {
-            e.other = UInt64(bitPattern: number)
+        guard !textInline else { return e }  // a value: it has neither demand nor other stage
+        switch kind.payload.field {
+        case .demand: e.demand = Demand(wire: number)
+        case .other: e.other = UInt64(bitPattern: number)
+        case .cause, .none: break
         }
         return e
     }

@@ -61,10 +61,21 @@ public struct PipelineActivity: Sendable {
 
     public init() {}
 
+    /// Whether an event of this kind can move stages to another pipeline (so the roots
+    /// remembered for stages must be found again).
+    static func regroups(_ kind: EventKind) -> Bool {
+        switch kind {
+        case .adopt, .feeds: return true
+        case .unknown, .subscribe, .subscription, .request, .value, .demand, .finished, .failed, .cancelled,
+             .forward, .owned, .ownerReleased, .contractBroken:
+            return false
+        }
+    }
+
     /// Counts `events` (already folded into `graph`) for their pipelines.
     mutating func record(_ events: [StageEvent], in graph: Graph) {
         guard !events.isEmpty else { return }
-        if events.contains(where: { $0.kind == .adopt || $0.kind == .feeds }) { rootOf = [:] }
+        if events.contains(where: { Self.regroups($0.kind) }) { rootOf = [:] }
         for event in events {
             guard let root = root(of: event.node, in: graph) else { continue }
             let second = event.time / 1_000_000_000

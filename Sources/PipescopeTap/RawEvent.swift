@@ -26,7 +26,7 @@ package struct RawEvent {
     var node: NodeID
     /// When it happened, in ``eventTicks()``.
     var time: Int64
-    /// REQUEST and DEMAND: the demand's bit pattern; other kinds: the other stage.
+    /// The demand's bit pattern or the other stage, as the kind's ``EventKind/payload`` says.
     private var word: UInt64
     var bits: UInt64 = 0
     private var kindRaw: UInt8
@@ -63,10 +63,10 @@ package struct RawEvent {
                     nodes: inout [NodeInfo]) -> StageEvent {
         let kind = self.kind
         var event = StageEvent(kind, node: node, time: clock.wallNanos(ofTicks: time), cause: cause)
-        if kind.carriesDemand {
-            event.demand = Demand(wire: Int64(bitPattern: word))
-        } else {
-            event.other = word
+        switch kind.payload.field {
+        case .demand: event.demand = Demand(wire: Int64(bitPattern: word))
+        case .other: event.other = word
+        case .cause, .none: break
         }
         switch payload {
         case .none: break

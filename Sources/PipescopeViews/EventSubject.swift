@@ -14,7 +14,12 @@ import PipescopeModel
 enum EventSubject {
     static func name(of e: StageEvent, in state: AppState) -> String {
         let history = state.history
-        if e.kind == .ownerReleased { return owner(e.other, named: e.text, in: state) }
+        switch e.kind {
+        case .ownerReleased: return owner(e.other, named: e.text, in: state)
+        case .unknown, .subscribe, .subscription, .request, .value, .demand, .finished, .failed, .cancelled,
+             .forward, .adopt, .feeds, .owned, .contractBroken:
+            break  // about a stage
+        }
         guard e.node != 0 else { return "(no stage)" }
         if let node = history.graph[e.node] ?? history.liveGraph[e.node] {
             return stage(e.node, op: node.operatorName, type: node.publisherType, subscriber: node.subscriber)

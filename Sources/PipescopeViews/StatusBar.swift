@@ -94,7 +94,13 @@ public enum HintBar {
             var text = " history"
             if let event = state.history.log.event(at: cursor) {
                 let subject = EventSubject.name(of: event, in: state)
-                let what = event.kind == .ownerReleased ? "\(subject) released" : "\(Format.word(for: event.kind)) at \(subject)"
+                let what: String
+                switch event.kind {
+                case .ownerReleased: what = "\(subject) released"
+                case .unknown, .subscribe, .subscription, .request, .value, .demand, .finished, .failed, .cancelled,
+                     .forward, .adopt, .feeds, .owned, .contractBroken:
+                    what = "\(Format.word(for: event.kind)) at \(subject)"
+                }
                 text += theme.text(" · event \(cursor): \(what), \(Format.time(event.time))")
             } else {
                 text += " · before the first event kept"

@@ -45,7 +45,8 @@ public enum TimelineView {
         case .finished: return (u ? "│" : "|", theme.style(.finished))
         case .failed: return (u ? "✗" : "x", theme.style(.failed))
         case .cancelled: return (u ? "⊘" : "/", theme.style(.cancelled))
-        default: return (u ? "·" : ".", theme.dim)
+        case .forward, .adopt, .feeds, .owned, .ownerReleased, .contractBroken, .demand, .unknown:
+            return (u ? "·" : ".", theme.dim)
         }
     }
 

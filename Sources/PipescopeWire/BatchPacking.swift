@@ -63,7 +63,7 @@ public enum BatchPacking {
             timeDeltas.append(event.time &- time)
             node = event.node
             time = event.time
-            switch Column(event.kind) {
+            switch event.kind.payload.field {
             case .demand: demands.append(event.demand.wire)
             case .other: others.append(event.other)
             case .cause: causes.append(UInt32(event.cause?.code ?? 0))
@@ -123,7 +123,7 @@ public enum BatchPacking {
             node = node &+ UInt64(bitPattern: nodeDeltas[i])
             time = time &+ timeDeltas[i]
             var event = StageEvent(kind, node: node, time: time)
-            switch Column(kind) {
+            switch kind.payload.field {
             case .demand:
                 guard demands < demandColumn.count else { throw shortColumn("demands") }
                 event.demand = Demand(wire: demandColumn[demands])
@@ -157,19 +157,5 @@ public enum BatchPacking {
 
     private static func shortColumn(_ name: String) -> FrameError {
         .malformed("a packed batch with fewer \(name) than events that need one")
-    }
-
-    /// Which optional column an event kind has an entry in.
-    private enum Column {
-        case demand, other, cause, none
-
-        init(_ kind: EventKind) {
-            switch kind {
-            case .request, .demand: self = .demand
-            case .subscription, .forward, .adopt, .feeds, .owned, .ownerReleased: self = .other
-            case .cancelled: self = .cause
-            default: self = .none
-            }
-        }
     }
 }

@@ -7,11 +7,6 @@ extension EventKind {
     /// The kind a wire number names; ``EventKind/unknown`` for one this build does not know.
     public init(wire: WireEventKind) { self.init(wireNumber: wire.rawValue) }
 
-    /// The kind a packed column's number names.
-    @inline(__always)
-    public init<Number: BinaryInteger>(wireNumber: Number) {
-        self = (0...14).contains(wireNumber) ? EventKind(rawValue: UInt8(wireNumber)) ?? .unknown : .unknown
-    }
 
     public var wire: WireEventKind { WireEventKind(rawValue: Int(rawValue)) ?? .eventUnknown }
 }

@@ -38,8 +38,12 @@ extension StageEvent {
     /// A version 1 event message.
     public init(wire e: WireEvent) {
         let kind = EventKind(wire: e.kind)
-        self.init(kind, node: e.node, time: e.timeNs,
-                  demand: kind.carriesDemand ? Demand(wire: e.demand) : .none,
-                  other: kind.carriesDemand ? 0 : e.other, cause: CancelCause(wire: e.cause), text: e.text)
+        self.init(kind, node: e.node, time: e.timeNs, text: e.text)
+        switch kind.payload.field {
+        case .demand: demand = Demand(wire: e.demand)
+        case .other: other = e.other
+        case .cause: cause = CancelCause(wire: e.cause)
+        case .none: break
+        }
     }
 }

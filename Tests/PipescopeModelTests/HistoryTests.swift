@@ -193,6 +193,20 @@ final class HistoryTests: XCTestCase {
     /// The client keeps at most 48 bytes per event of ordinary traffic (values over
     /// 100 stages, the first value of each described once per batch, as the probe's
     /// default policy does for values that are not scalars), checkpoints aside.
+    /// The history keeps each event in 32 bytes by its kind's payload: every kind comes
+    /// back as it went in, with a short text, a long one, and none.
+    func testEveryKindComesBackFromTheHistory() {
+        for text in ["", "short", "a text longer than eight bytes"] {
+            var batch = KindSamples.batch(KindSamples.kinds)
+            for i in batch.events.indices where batch.events[i].kind.payload.text { batch.events[i].text = text }
+            var history = History()
+            var live = Graph()
+            history.append(batch, folding: &live)
+            let kept = (1...batch.events.count).map { history.event(at: $0) }
+            XCTAssertEqual(kept, batch.events, "texts: \"\(text)\"")
+        }
+    }
+
     func testAnEventCostsAtMost48Bytes() {
         let history = valueTraffic { batch, i in i < 100 ? "value \(batch * 1_000 + i)" : nil }
         XCTAssertLessThanOrEqual(history.bytesPerEvent, 48, "\(history.bytesPerEvent) bytes per event")

@@ -172,7 +172,7 @@ final class BatchPackingTests: XCTestCase {
             w.kind = e.kind.wire
             w.node = e.node
             w.timeNs = e.time
-            w.demand = e.kind.carriesDemand ? e.demand.wire : 0
+            w.demand = e.kind.payload.field == .demand ? e.demand.wire : 0
             w.other = e.other
             w.cause = e.cause?.wire ?? .causeNone
             w.text = e.text
