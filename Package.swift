@@ -3,7 +3,8 @@ import PackageDescription
 
 // Targets and the direction of their imports (see ../shared/STYLE.md):
 //   Pipescope ─▶ PipescopeWire ─▶ PipescopeGraph ◀─ PipescopeModel ◀─ PipescopeViews
-//   PipescopeClient ─▶ PipescopeWire, PipescopeModel (frames in, the model's messages out)
+//   PipescopeClient ─▶ PipescopeWire, PipescopeModel (frames in, the model's messages out; the
+//     handshake, recording and reading recordings), so pipescope (the CLI) never imports PipescopeWire
 //   PipescopeViews ─▶ TerminalKit ◀─ CursesBackend ─▶ CNcurses
 //   PipescopeApp (the loop: keys and messages in, frames and effects out) ─▶ PipescopeViews
 //   PipescopeExport ─▶ PipescopeModel, PipescopeGraph (a recording's messages in, trace JSON out)
@@ -88,7 +89,7 @@ let package = Package(
             name: "pipescope",
             dependencies: [
                 "Pipescope", "PipescopeDemo", "PipescopeClient", "PipescopeModel", "PipescopeGraph",
-                "PipescopeWire", "PipescopeViews", "PipescopeApp", "CursesBackend", "TerminalKit", "PipescopeExport",
+                "PipescopeViews", "PipescopeApp", "CursesBackend", "TerminalKit", "PipescopeExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
