@@ -5,7 +5,8 @@ import PackageDescription
 //   The library:  Pipescope ─▶ PipescopeProbe ─▶ PipescopeTap ─▶ PipescopeGraph
 //                                     ├─▶ PipescopeLocations ─▶ PipescopeGraph
 //                                     └─▶ PipescopeWire ─▶ PipescopeGraph
-//   PipescopeClient ─▶ PipescopeWire, PipescopeModel (frames in, the model's messages out)
+//   PipescopeClient ─▶ PipescopeWire, PipescopeModel (frames in, the model's messages out; the
+//     handshake, recording and reading recordings), so pipescope (the CLI) never imports PipescopeWire
 //   PipescopeModel ─▶ PipescopeGraph ◀─ PipescopeViews ─▶ TerminalKit ◀─ CursesBackend ─▶ CNcurses
 //   PipescopeApp (the loop: keys and messages in, frames and effects out) ─▶ PipescopeViews
 //   PipescopeExport ─▶ PipescopeModel, PipescopeGraph (a recording's messages in, a trace out)
@@ -114,7 +115,7 @@ let package = Package(
             name: "pipescope",
             dependencies: [
                 "Pipescope", "PipescopeDemo", "PipescopeClient", "PipescopeModel", "PipescopeGraph",
-                "PipescopeWire", "PipescopeViews", "PipescopeApp", "CursesBackend", "TerminalKit", "PipescopeExport",
+                "PipescopeViews", "PipescopeApp", "CursesBackend", "TerminalKit", "PipescopeExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -29,3 +29,13 @@ extension WireCommand {
         }
     }
 }
+
+extension ProbeConnection {
+    /// Carries out `effect` in the program: sends its command, and returns the command's
+    /// id. Nil for effects that stay in the inspector (quit), when nothing is sent.
+    @discardableResult
+    public func perform(_ effect: Effect) -> UInt64? {
+        guard let command = WireCommand(effect) else { return nil }
+        return send(command)
+    }
+}

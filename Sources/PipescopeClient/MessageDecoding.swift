@@ -26,7 +26,7 @@ extension Message {
                                                                      remote: w.protocolVersion))
                 return
             }
-            self = .attached(process: w.processName, pid: w.pid, readOnly: w.readonly)
+            self = ProbeWelcome(w).attached
         case .snapshot(let snapshot)?:
             self = .snapshot(try reader.snapshot(snapshot))
         case .packed(let packed)?:

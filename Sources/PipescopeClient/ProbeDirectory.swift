@@ -24,6 +24,19 @@ public enum ProbeDirectory {
         public var removedStale: [String]
     }
 
+    /// The socket a program with this pid serves by default (when it has no
+    /// PIPESCOPE_SOCKET of its own).
+    public static func socketPath(pid: Int32) -> String {
+        SocketLocation.path(pid: pid)
+    }
+
+    /// Whether a program accepts connections on the Unix socket at `path`: not the
+    /// file's existence, which a killed program leaves behind (and a new process may get
+    /// its pid).
+    public static func answers(_ path: String) -> Bool {
+        SocketLocation.answers(path)
+    }
+
     public static func scan(directory: String = SocketLocation.directory(), removeStale: Bool = true) -> Scan {
         var result = Scan(directory: directory, entries: [], removedStale: [])
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PipescopeClient
-import PipescopeWire
 
 struct AttachCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,8 +20,7 @@ struct AttachCommand: ParsableCommand {
 
     func run() throws {
         let session = InspectorSession.open(target: target ?? Self.chooseProgram(), readOnly: readonly, token: token)
-        let link = LiveLink(session: session, endpoint: session.endpoint, readOnly: readonly, token: session.token,
-                            reconnects: true)
+        let link = LiveLink(session: session, reconnects: true)
         var loop = InspectorLoop(session: session, link: link, targetName: session.welcome.processName)
         loop.linter = lints.linter
         let outcome = loop.run()

@@ -1,5 +1,5 @@
 import Foundation
-import PipescopeWire
+import PipescopeClient
 
 /// The demo program, run as a child process of the inspector, exactly as a user's
 /// program would run: it serves the default socket for its own pid.
@@ -7,7 +7,7 @@ final class DemoChild {
     private let process = Process()
 
     var pid: Int32 { process.processIdentifier }
-    var socketPath: String { SocketLocation.path(pid: pid) }
+    var socketPath: String { ProbeDirectory.socketPath(pid: pid) }
 
     /// Starts `pipescope demo --headless --exit-with-parent` with no terminal I/O.
     init() throws {
@@ -38,7 +38,7 @@ final class DemoChild {
             if let ended = exitDescription { throw DemoError(message: ended + " before it served \(socketPath)") }
             // Not the file's existence: one left by a killed program whose pid the child
             // now has is there before the child replaces it, and nothing listens on it.
-            if SocketLocation.answers(socketPath) { return }
+            if ProbeDirectory.answers(socketPath) { return }
             usleep(20_000)
         }
         throw DemoError(message: "the demo program did not serve \(socketPath) within \(Int(timeout)) s")

@@ -40,7 +40,7 @@ struct DemoCommand: ParsableCommand {
             fail("\(error)")
         }
         let session = InspectorSession.open(path: child.socketPath)
-        let link = LiveLink(session: session, endpoint: session.endpoint, readOnly: false, token: nil, reconnects: false)
+        let link = LiveLink(session: session, reconnects: false)
         var loop = InspectorLoop(session: session, link: link, targetName: "demo", fatalCondition: { child.exitDescription })
         loop.linter = lints.linter
         let outcome = loop.run()

@@ -3,7 +3,6 @@ import Foundation
 import PipescopeClient
 import PipescopeExport
 import PipescopeModel
-import PipescopeWire
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

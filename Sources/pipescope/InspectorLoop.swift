@@ -1,5 +1,6 @@
 import CursesBackend
 import PipescopeApp
+import PipescopeClient
 import PipescopeModel
 
 /// The interactive inspector on the real terminal: an ``InspectorApp`` drawn with
@@ -8,7 +9,7 @@ struct InspectorLoop {
     var app: InspectorApp
 
     /// The inspector on a live program.
-    init(session: InspectorSession, link: LiveLink, targetName: String, fatalCondition: @escaping () -> String? = { nil }) {
+    init(session: ProbeSession, link: LiveLink, targetName: String, fatalCondition: @escaping () -> String? = { nil }) {
         app = InspectorApp(targetName: targetName, initial: session.openingMessages,
                            poll: { link.poll() }, perform: { link.perform($0) })
         app.fatalCondition = fatalCondition

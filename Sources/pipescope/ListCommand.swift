@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PipescopeClient
-import PipescopeWire
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,6 @@ import Dispatch
 import Foundation
 import PipescopeClient
 import PipescopeModel
-import PipescopeWire
 
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,32 +37,22 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         let session = InspectorSession.open(target: target, token: token)
         defer { session.connection.close() }
-        let writer: RecordingWriter
+        let recorder: ProbeRecorder
         do {
-            writer = try RecordingWriter(path: output)
+            recorder = try ProbeRecorder(path: output, session: session)
         } catch {
             fail("\(error)")
         }
-        defer { writer.close() }
-        var welcome = ServerMessage()
-        welcome.welcome = session.welcome
-        writer.append(welcome)
-        writer.append(session.snapshot)
+        defer { recorder.close() }
 
         let stop = StopFlag()
         let deadline = seconds.map { Date().addingTimeInterval($0) }
-        var events = 0
         var ending = "stopped"
         var failed = false
         loop: while !stop.isSet {
             if let deadline, Date() >= deadline { break }
             guard let message = session.connection.next(timeout: 0.2) else { continue }
             switch message {
-            case .batch(let batch):
-                writer.append(batch)
-                events += batch.events.count
-            case .snapshot(let snapshot):
-                writer.append(snapshot)
             case .disconnected(let text):
                 if let failure = session.connection.failure {
                     // Something unreadable, a refusal, a network error: the file holds
@@ -75,14 +64,14 @@ struct RecordCommand: ParsableCommand {
                 }
                 break loop
             default:
-                continue
+                recorder.record(message)
             }
         }
         FileHandle.standardError.write(Data(
-            "pipescope: recorded \(events) events from \(session.welcome.processName) (pid \(session.welcome.pid)) to \(output); \(ending)\n".utf8))
+            "pipescope: recorded \(recorder.eventsRecorded) events from \(session.welcome.processName) (pid \(session.welcome.pid)) to \(output); \(ending)\n".utf8))
         if let perfetto {
             // The file is complete: export it as `pipescope export` would, reading it once.
-            writer.close()
+            recorder.close()
             if TraceExportRun.export(recording: output, to: perfetto, linter: Linter()).failed { throw ExitCode(1) }
         }
         if failed { throw ExitCode(1) }

@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipescopeClient
-import PipescopeGraph
 import PipescopeModel
-import PipescopeWire
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,11 +21,9 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var lints: LintOptions
 
     func run() throws {
-        let recording = Recording.load(file)
+        let recording = Self.load(file)
         if json || print {
-            var graph = Graph()
-            for message in recording.messages { recording.fold(message, into: &graph) }
-            Swift.print(lints.report(graph, title: recording.title, now: recording.lastEventNanos, json: json))
+            Swift.print(lints.report(recording.finalGraph, title: recording.title, now: recording.lastEventNanos, json: json))
             return
         }
         var loop = InspectorLoop(replaying: recording.messages, targetName: recording.process)
@@ -36,63 +32,20 @@ struct ReplayCommand: ParsableCommand {
     }
 }
 
-/// A recording read for replay: its messages as the reducer takes them.
-struct Recording {
-    var messages: [Message] = []
-    var process = "recording"
-    var pid: Int32 = 0
-    /// The time of the last event: the recording's "now" for time-based lints.
-    var lastEventNanos: Int64 = 0
-
-    var title: String { "\(process) (pid \(pid), recorded)" }
-
-    /// Reads `path`, or exits with a message that says what is wrong with it.
+extension ReplayCommand {
+    /// Reads `path`, or exits with a message that says what is wrong with it; a file cut
+    /// off in the middle of a frame is replayed up to its last complete batch, with a note.
     static func load(_ path: String) -> Recording {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            fail("cannot read \(path): no such file, or not readable")
-        }
-        let contents: RecordingFormat.Contents
+        let recording: Recording
         do {
-            contents = try RecordingFormat.read(data)
+            recording = try Recording.read(path: path)
         } catch {
-            fail("\(path): \(error)")
+            fail("\(error)")
         }
-        if contents.truncated {
+        if recording.truncatedBytes > 0 {
             FileHandle.standardError.write(Data(
-                "pipescope: \(path) ends in the middle of a frame (\(contents.truncatedBytes) bytes); replaying up to the last complete batch\n".utf8))
-        }
-        var recording = Recording()
-        let name = (path as NSString).lastPathComponent
-        var reader = WireStreamReader()
-        for (index, frame) in contents.messages.enumerated() {
-            let message: Message
-            do {
-                message = try Message(frame, reader: &reader)
-            } catch {
-                fail("\(path): \(RecordingFormat.ReadError.corrupt(afterMessages: index, reason: "\(error)"))")
-            }
-            switch message {
-            case .attached(let process, let pid, _):
-                recording.process = process
-                recording.pid = pid
-                recording.messages.append(.replaying(file: name, process: process, pid: pid))
-            case .snapshot, .batch:
-                if case .batch(let b) = message, let t = b.events.last?.time {
-                    recording.lastEventNanos = max(recording.lastEventNanos, t)
-                }
-                recording.messages.append(message)
-            default:
-                continue
-            }
+                "pipescope: \(path) ends in the middle of a frame (\(recording.truncatedBytes) bytes); replaying up to the last complete batch\n".utf8))
         }
         return recording
-    }
-
-    func fold(_ message: Message, into graph: inout Graph) {
-        switch message {
-        case .snapshot(let s): graph.load(s)
-        case .batch(let b): graph.fold(b)
-        default: break
-        }
     }
 }

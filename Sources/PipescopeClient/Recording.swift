@@ -1,0 +1,102 @@
+import Foundation
+import PipescopeGraph
+import PipescopeModel
+import PipescopeWire
+
+/// A whole recording read for replay: its messages as the reducer takes them, with who
+/// the program was. Read through ``RecordingMessages`` (the reader `pipescope export`
+/// uses too), keeping what a replay shows: the Welcome becomes `.replaying`, and the
+/// snapshots and batches stay; acknowledgements and refusals are left out.
+///
+/// ```swift
+/// let recording = try Recording.read(path: "app.pipescope")
+/// var state = AppState()
+/// for message in recording.messages { state.reduce(message) }
+/// if recording.truncatedBytes > 0 { print("the file ends mid-frame") }
+/// ```
+public struct Recording {
+    /// The messages to replay, in order.
+    public var messages: [Message] = []
+    /// The recorded program's process name ("recording" when the file does not say).
+    public var process = "recording"
+    /// The recorded program's pid (0 when the file does not say).
+    public var pid: Int32 = 0
+    /// The time of the last event: the recording's "now" for time-based lints.
+    public var lastEventNanos: Int64 = 0
+    /// Bytes cut off after the last complete message: the program stopped while writing.
+    public var truncatedBytes = 0
+
+    public init() {}
+
+    /// How the recording is named in a title.
+    public var title: String { "\(process) (pid \(pid), recorded)" }
+
+    /// Reads the whole recording at `path`. Throws a ``ReadError`` that says what is wrong
+    /// with the file; a frame cut off at the end is not an error (``truncatedBytes``).
+    public static func read(path: String) throws -> Recording {
+        var file: RecordingMessages
+        do {
+            file = try RecordingMessages(path: path)
+        } catch is RecordingFormat.OpenError {
+            throw ReadError.unreadable(path: path)
+        } catch {
+            throw ReadError.invalid(path: path, reason: "\(error)")
+        }
+        var recording = Recording()
+        let name = (path as NSString).lastPathComponent
+        while true {
+            let next: Message?
+            do {
+                next = try file.next()
+            } catch is RecordingFormat.OpenError {
+                throw ReadError.unreadable(path: path)
+            } catch {
+                throw ReadError.invalid(path: path, reason: "\(error)")
+            }
+            guard let message = next else { break }
+            switch message {
+            case .attached(let process, let pid, _):
+                recording.process = process
+                recording.pid = pid
+                recording.messages.append(.replaying(file: name, process: process, pid: pid))
+            case .snapshot, .batch:
+                if case .batch(let b) = message, let t = b.events.last?.time {
+                    recording.lastEventNanos = max(recording.lastEventNanos, t)
+                }
+                recording.messages.append(message)
+            default:
+                continue
+            }
+        }
+        recording.truncatedBytes = file.truncatedBytes
+        return recording
+    }
+
+    /// The graph at the end of the recording.
+    public var finalGraph: Graph {
+        var graph = Graph()
+        for message in messages {
+            switch message {
+            case .snapshot(let s): graph.load(s)
+            case .batch(let b): graph.fold(b)
+            default: break
+            }
+        }
+        return graph
+    }
+
+    /// Why a recording could not be read, in words a person can act on.
+    public enum ReadError: Error, CustomStringConvertible, Equatable {
+        /// No such file, or not readable.
+        case unreadable(path: String)
+        /// Not a recording, or damaged: `reason` says which, and where.
+        case invalid(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let path): return "cannot read \(path): no such file, or not readable"
+            case .invalid(let path, let reason): return "\(path): \(reason)"
+            }
+        }
+    }
+}
