@@ -1,6 +1,7 @@
 import Foundation
 @preconcurrency import OpenCombine
 @testable import Pipescope
+@testable import PipescopeProbe
 import PipescopeClient
 import PipescopeGraph
 import PipescopeModel
