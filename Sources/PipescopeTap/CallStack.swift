@@ -11,7 +11,7 @@ import Foundation
 ///   follows frame pointers (Swift keeps them on Linux) and reads only the thread's own
 ///   stack (`pipescope_return_addresses`); about 50 ns for 40 frames, against 3 µs for
 ///   glibc's `backtrace()` and 9 µs for the Swift runtime's `Backtrace.capture` (see
-///   README, Performance).
+///   Performance.md in the DocC catalog).
 /// - Never under the registry's lock: ``Tap`` captures before it calls the registry,
 ///   which only copies the finished addresses into its buffer.
 ///

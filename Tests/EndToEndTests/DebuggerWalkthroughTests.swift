@@ -2,7 +2,7 @@ import Foundation
 import PipescopeTestSupport
 import XCTest
 
-/// The README's "Debug a pipeline step by step", done in a real terminal on the demo.
+/// Debugging.md's "Debug a pipeline step by step" (the DocC catalog), done in a real terminal on the demo.
 final class DebuggerWalkthroughTests: XCTestCase {
     /// The event log's rows (the right half of the lower panes), oldest first.
     private func logRows(_ screen: String) -> [String] {

@@ -10,7 +10,7 @@ import XCTest
 
 /// What the tap keeps per stage, measured as resident memory: the same pipelines built
 /// once without and once with the tap, in one process. The bounds are generous; the
-/// README states the measured figures.
+/// ValuesAndRetention.md (the DocC catalog) states the measured figures.
 final class MemoryTests: XCTestCase {
     private let count = 20_000
 

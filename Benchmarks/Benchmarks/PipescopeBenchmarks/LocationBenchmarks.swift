@@ -8,7 +8,7 @@ import Runtime
 
 // What recording where pipelines were made costs: subscribing and cancelling a
 // three-stage pipeline with and without it, and the ways of capturing a call stack that
-// were measured to choose one. See README.md, Performance.
+// were measured to choose one. See Performance.md in Sources/Pipescope/Pipescope.docc.
 
 /// `subject → map → filter → sink`, subscribed and cancelled: one iteration.
 @inline(never)
