@@ -1,6 +1,6 @@
-import PipescopeTap
 @preconcurrency import OpenCombine
 import PipescopeGraph
+import PipescopeTap
 
 /// A named owner of subscriptions, kept as a property of the object that owns them.
 ///

@@ -1,6 +1,6 @@
-import PipescopeTap
 @preconcurrency import OpenCombine
 import PipescopeGraph
+import PipescopeTap
 
 /// A promise a publisher makes about what it emits, checked at run time.
 public enum PipescopeContract: String, Sendable {

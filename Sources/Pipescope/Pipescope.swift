@@ -1,7 +1,7 @@
 import Foundation
+import PipescopeGraph
 import PipescopeProbe
 import PipescopeTap
-import PipescopeGraph
 import PipescopeWire
 
 /// How long ended pipelines stay visible; see ``Pipescope/start(retention:)``.

@@ -70,10 +70,10 @@ public struct InspectorApp {
             }
             let size = terminal.size
             if size.width != state.width || size.height != state.height {
-                _ = reduce(&state, MainScreen.resized(width: size.width, height: size.height))
+                _ = reduce(&state, ScreenView.resized(width: size.width, height: size.height))
             }
             var buffer = ScreenBuffer(width: size.width, height: size.height)
-            MainScreen.render(state, theme: theme, into: &buffer)
+            ScreenView.render(state, theme: theme, into: &buffer)
             terminal.draw(buffer)
 
             guard let key = terminal.readKey(timeoutMs: Self.frameMillis) else { continue }
@@ -81,7 +81,7 @@ public struct InspectorApp {
                 terminal.invalidate()
                 continue
             }
-            guard let action = KeyMap.action(for: key, in: state.mode) else { continue }
+            guard let action = KeyMap.action(for: key, in: state.layer) else { continue }
             for effect in reduce(&state, .action(action)) {
                 if effect == .quit { return .quit }
                 perform(effect)

@@ -1,6 +1,6 @@
 import Foundation
-import NIOCore
 import NIOConcurrencyHelpers
+import NIOCore
 import NIOPosix
 import PipescopeGraph
 import PipescopeModel

@@ -1,5 +1,5 @@
-import Synchronization
 import PipescopeGraph
+import Synchronization
 
 /// Turns the return addresses new stages captured into their ``SourceLocation`` and
 /// callers, without the flush ever waiting for a symbol lookup.

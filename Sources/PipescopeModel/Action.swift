@@ -76,7 +76,7 @@ public enum Message: Sendable {
     /// Wall-clock time, sent by the app loop a few times a second.
     case tick(nanos: Int64)
     /// The terminal's size, how many tree and table rows fit in it and how wide the
-    /// table is (the views know the layout; `MainScreen.resized(width:height:)` makes
+    /// table is (the views know the layout; `ScreenView.resized(width:height:)` makes
     /// this message), so paging moves a screenful and `<` `>` sort by columns shown.
     case resize(width: Int, height: Int, treePageSize: Int, tablePageSize: Int = 10, tableWidth: Int = 78)
 }

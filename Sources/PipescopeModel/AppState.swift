@@ -4,7 +4,7 @@ import PipescopeGraph
 ///
 /// Split by concern: the ``Session`` with the program, the ``HistoryCursor`` (events
 /// kept and the graph on screen), the ``Tree`` pane and the ``Timeline`` panes, and the
-/// ``Mode`` that says which layer has the keyboard. Only the reducer writes them; the
+/// ``KeyLayer`` that says which layer has the keyboard. Only the reducer writes them; the
 /// app sets the configuration (`linter`, `retention`, `historyLimit`) before the first
 /// message.
 ///
@@ -21,7 +21,7 @@ public struct AppState: Sendable {
     /// The pipelines table (the first screen).
     public internal(set) var table = Table()
     /// Which screen the body shows: the pipelines table or the stage tree (`t`).
-    public internal(set) var screen: Screen = .table
+    public internal(set) var page: Page = .table
     /// The first line of the help shown, when it is taller than the screen.
     public internal(set) var helpOffset = 0
     /// How many lines the help has (the app sets it from the keymap), so scrolling stops
@@ -29,7 +29,7 @@ public struct AppState: Sendable {
     public var helpLength = 0
     public internal(set) var timeline = Timeline()
     /// What has the keyboard.
-    public internal(set) var mode: Mode = .browsing
+    public internal(set) var layer: KeyLayer = .browsing
     /// The last key the open help or warnings did not act on, so the hint bar can say
     /// why nothing happened. Cleared by the next key.
     public internal(set) var ignoredKey: Action?
@@ -82,14 +82,14 @@ public struct AppState: Sendable {
     /// while the tree is on screen: on the table, laying out every stage on each batch
     /// would be most of a batch's cost. Showing the tree brings them up to date first.
     mutating func refreshRows() {
-        guard screen == .tree else { return }
+        guard page == .tree else { return }
         tree.refresh(from: history)
     }
 
     /// Brings the table's rows up to date (only while it is on screen: the tree does not
     /// need them), and says so when the selected pipeline has left.
     mutating func refreshTable() {
-        guard screen == .table else { return }
+        guard page == .table else { return }
         if let (gone, now) = table.refresh(self) {
             let what = history.cursor == nil ? "ended and was pruned" : "does not exist at this point in history"
             let then = now.map { ": selected #\($0.id) \($0.name.text)" } ?? ""

@@ -66,7 +66,7 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     case .focusNext: state.focus = state.focus.next
     case .focusPrevious: state.focus = state.focus.previous
     case .startFilter:
-        state.mode = .filtering
+        state.layer = .filtering
     case .toggleEnded:
         state.tree.hideEnded.toggle()
         // Laid out now whichever screen is shown: the notice counts what the tree hides.
@@ -80,9 +80,9 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
          .invertSort:
         break
     case .toggleHelp:
-        state.mode = .help
+        state.layer = .help
         state.helpOffset = 0
-    case .toggleLints: state.mode = .warnings
+    case .toggleLints: state.layer = .warnings
     case .dismiss:
         if state.session.notice == nil { state.tree.filter = "" }
         state.session.notice = nil
@@ -223,7 +223,7 @@ private func toggleWatch(_ state: inout AppState) -> [Effect] {
 func requestCancel(_ state: inout AppState, of id: NodeID?) {
     // A group row stands for stages that are not on screen: cancel acts on one stage the
     // user can see, never on hidden ones. (Every member has ended anyway.)
-    if state.screen == .tree, let group = state.tree.selectedGroup {
+    if state.page == .tree, let group = state.tree.selectedGroup {
         state.session.notice = Notice(text: "\(label(group, in: state.history.graph)) is a group of ended stages: "
             + "nothing to cancel (→ opens it)", isError: true)
         return
@@ -240,7 +240,7 @@ func requestCancel(_ state: inout AppState, of id: NodeID?) {
     } else if node.status.isTerminal {
         state.session.notice = Notice(text: "#\(node.id) \(node.operatorName) has already \(node.status.rawValue): cancelling it has no effect", isError: true)
     } else if let preview = CancelPreview(target: node.id, in: state.history.graph) {
-        state.mode = .confirmingCancel(preview)
+        state.layer = .confirmingCancel(preview)
     }
 }
 

@@ -1,10 +1,10 @@
 import PipescopeGraph
 
-// MARK: - Keys, by mode
+// MARK: - Keys, by layer
 
 /// A key, acted on by the layer that has the keyboard and by no other.
 ///
-/// | mode             | acts on                                                   | any other action            |
+/// | layer            | acts on                                                   | any other action            |
 /// |------------------|-----------------------------------------------------------|-----------------------------|
 /// | browsing         | every action                                              | —                           |
 /// | filtering        | `filterType`, `filterBackspace`, `filterAccept`; `dismiss` clears | ignored             |
@@ -13,7 +13,7 @@ import PipescopeGraph
 /// | confirmingCancel | `confirm` sends the cancel; `quit`                        | keeps the stage, says so    |
 func apply(_ action: Action, to state: inout AppState) -> [Effect] {
     state.ignoredKey = nil
-    switch state.mode {
+    switch state.layer {
     case .browsing:
         return browse(action, &state)
     case .filtering:
@@ -31,9 +31,9 @@ private func editFilter(_ action: Action, _ state: inout AppState) {
     switch action {
     case .filterType(let c): state.tree.filter.append(c)
     case .filterBackspace: if !state.tree.filter.isEmpty { state.tree.filter.removeLast() }
-    case .filterAccept: state.mode = .browsing
+    case .filterAccept: state.layer = .browsing
     case .dismiss:
-        state.mode = .browsing
+        state.layer = .browsing
         state.tree.filter = ""
     default: break
     }
@@ -47,17 +47,17 @@ private func editFilter(_ action: Action, _ state: inout AppState) {
 private func readOverlay(_ action: Action, _ state: inout AppState) -> [Effect] {
     switch action {
     case .quit: return [.quit]
-    case .dismiss: state.mode = .browsing
-    case .moveUp where state.mode == .help: scrollHelp(by: -1, &state)
-    case .moveDown where state.mode == .help: scrollHelp(by: 1, &state)
-    case .pageUp where state.mode == .help: scrollHelp(by: -helpPage(state), &state)
-    case .pageDown where state.mode == .help: scrollHelp(by: helpPage(state), &state)
-    case .home where state.mode == .help: state.helpOffset = 0
-    case .end where state.mode == .help: scrollHelp(by: state.helpLength, &state)
+    case .dismiss: state.layer = .browsing
+    case .moveUp where state.layer == .help: scrollHelp(by: -1, &state)
+    case .moveDown where state.layer == .help: scrollHelp(by: 1, &state)
+    case .pageUp where state.layer == .help: scrollHelp(by: -helpPage(state), &state)
+    case .pageDown where state.layer == .help: scrollHelp(by: helpPage(state), &state)
+    case .home where state.layer == .help: state.helpOffset = 0
+    case .end where state.layer == .help: scrollHelp(by: state.helpLength, &state)
     case .toggleHelp:
-        state.mode = state.mode == .help ? .browsing : .help
+        state.layer = state.layer == .help ? .browsing : .help
         state.helpOffset = 0
-    case .toggleLints: state.mode = state.mode == .warnings ? .browsing : .warnings
+    case .toggleLints: state.layer = state.layer == .warnings ? .browsing : .warnings
     default: state.ignoredKey = action
     }
     return []
@@ -78,13 +78,13 @@ private func scrollHelp(by delta: Int, _ state: inout AppState) {
 private func confirmCancel(_ preview: CancelPreview, _ action: Action, _ state: inout AppState) -> [Effect] {
     switch action {
     case .confirm:
-        state.mode = .browsing
+        state.layer = .browsing
         state.session.notice = Notice(text: "cancelling #\(preview.target)…", isError: false)
         return [.cancelNode(preview.target)]
     case .quit:
         return [.quit]
     default:
-        state.mode = .browsing
+        state.layer = .browsing
         state.session.notice = Notice(text: "not cancelled", isError: false)
         return []
     }

@@ -13,7 +13,7 @@ import PipescopeGraph
 /// | `<` `>` `i` | sort by the previous / next column shown, invert | says they sort the table           |
 /// | `c`        | cancel the pipeline's root stage (confirmed)   | cancel the stage (confirmed)         |
 func switchScreens(_ action: Action, _ state: inout AppState) -> [Effect]? {
-    switch (state.screen, action) {
+    switch (state.page, action) {
     case (.table, .toggleTable):
         showTree(of: state.table.selected, scoped: false, &state)
     case (.table, .openPipeline):
@@ -56,7 +56,7 @@ private func browseTable(_ action: Action, _ state: inout AppState) -> [Effect]?
     case .startFilter:
         // The filter searches stages: it works on the whole tree.
         showTree(of: state.table.selected, scoped: false, &state)
-        state.mode = .filtering
+        state.layer = .filtering
     case .toggleWatch:
         state.session.notice = Notice(text: "watch a stage in the pipeline's tree: Enter opens it, then v", isError: false)
     case .collapse, .expand, .focusNext, .focusPrevious, .toggleLogFilter:
@@ -69,7 +69,7 @@ private func browseTable(_ action: Action, _ state: inout AppState) -> [Effect]?
 
 /// Shows the tree (all pipelines, or only `root`'s) with `root` selected.
 private func showTree(of root: NodeID?, scoped: Bool, _ state: inout AppState) {
-    state.screen = .tree
+    state.page = .tree
     state.focus = .tree
     state.tree.scope = scoped ? root : nil
     if let root { state.tree.selection = root }
@@ -80,7 +80,7 @@ private func showTree(of root: NodeID?, scoped: Bool, _ state: inout AppState) {
 /// Shows the table with the pipeline of the tree's selected stage selected.
 private func showTable(_ state: inout AppState) {
     let stage = selectedStage(state)
-    state.screen = .table
+    state.page = .table
     state.tree.scope = nil
     state.refreshTable()
     if let stage, let root = state.pipeline(of: stage) { state.table.select(pipeline: root) }

@@ -3,7 +3,7 @@ import PipescopeGraph
 /// Applies one message to the state and says what the app loop must do next.
 ///
 /// The only place state changes. Rendering reads the state and never writes it. Keys
-/// go to the layer that has the keyboard (``AppState/mode``) and to no other; see
+/// go to the layer that has the keyboard (``AppState/layer``) and to no other; see
 /// `Reducer+Keys.swift`.
 public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     state.refreshRows()

@@ -86,7 +86,7 @@ struct CommandHandler {
         switch command.capture {
         case .captureLatest:
             probe.registry.setCapture(enabled: true, watched: [])
-            ack.message = "capturing scalar values, and one described value per stage per 25 ms"
+            ack.message = "capturing scalar values, and one described value per stage per \(FlushInterval.text)"
         case .captureNone:
             probe.registry.setCapture(enabled: false, watched: [])
             ack.message = "capturing no values"

@@ -1,7 +1,7 @@
-import PipescopeTap
 import Foundation
 import NIOCore
 import PipescopeGraph
+import PipescopeTap
 import PipescopeWire
 
 /// The inspectors attached to one probe, and the periodic flush that feeds them.

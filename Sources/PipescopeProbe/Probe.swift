@@ -1,8 +1,8 @@
-import PipescopeLocations
 import Foundation
-import PipescopeTap
 @preconcurrency import OpenCombine
 import PipescopeGraph
+import PipescopeLocations
+import PipescopeTap
 
 /// The in-process half of Pipescope: the tap, its buffer, and the graph it feeds.
 ///

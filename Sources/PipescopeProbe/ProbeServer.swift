@@ -1,7 +1,8 @@
-import PipescopeTap
 import Foundation
 import NIOCore
 import NIOPosix
+import PipescopeGraph
+import PipescopeTap
 import PipescopeWire
 
 /// Serves a ``Probe`` to inspectors over a Unix domain socket (mode 0600, in a 0700
@@ -10,7 +11,7 @@ import PipescopeWire
 /// connections, for how long without a Hello, how much unread data) is bounded by
 /// ``ServerLimits``, whatever they do.
 final package class ProbeServer: @unchecked Sendable {
-    static let flushInterval = TimeAmount.milliseconds(25)
+    static let flushInterval = TimeAmount.milliseconds(Int64(FlushInterval.milliseconds))
 
     package let probe: Probe
     package let path: String

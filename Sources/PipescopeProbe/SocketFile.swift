@@ -1,7 +1,7 @@
-import Synchronization
 import Foundation
 import PipescopeTap
 import PipescopeWire
+import Synchronization
 
 /// Prepares the place where the probe's socket will be bound.
 enum SocketFile {

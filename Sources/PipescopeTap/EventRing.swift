@@ -47,7 +47,7 @@ package struct EventRing {
     private var spare = Buffers()
     let capacity: Int
     /// Return-address words kept per turn: 40 frames for each of 1,600 new stages in one
-    /// 25 ms flush window, 512 KiB.
+    /// flush window (``FlushInterval``), 512 KiB.
     static let addressCapacity = 1 << 16
     /// Events dropped because the buffer was full, since the start.
     private(set) var dropped: UInt64 = 0

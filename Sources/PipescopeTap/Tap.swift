@@ -59,8 +59,8 @@ package final class Tap: _Introspection, @unchecked Sendable {
         let thread = frames.label
         let request = StageRegistry.Subscribe(
             key: key, parent: parent, forwarder: forwarder,
-            publishes: SubjectLinks.subject(publishedBy: publisher),
-            feeds: SubjectLinks.subject(fedBy: subscriber, typeName: subscriberNames.full))
+            publishes: SubjectIdentity.subject(publishedBy: publisher),
+            feeds: SubjectIdentity.subject(fedBy: subscriber, typeName: subscriberNames.full))
         // The stack is walked here, before the registry takes its lock; it only copies it.
         let node = CallStack.withAddresses(enabled: locate, frames: frames) { stack in
             if locate { afterCapture?() }

@@ -14,7 +14,7 @@ import PipescopeGraph
 /// | value | default (`sampled`) | watched stage, or program paused | `none` |
 /// | --- | --- | --- | --- |
 /// | `Int`…, `UInt`…, `Double`, `Float`, `Bool`, `String`, `Void` | every value, copied as data (``Scalar``, or the `String`), formatted at the flush | every value | no text |
-/// | anything else | the first value per stage per flush window (25 ms), `String(describing:)` on the delivering thread | every value, described | no text |
+/// | anything else | the first value per stage per flush window (``FlushInterval``, 25 ms), `String(describing:)` on the delivering thread | every value, described | no text |
 ///
 /// So a stage receiving a million structs a second pays for one description every
 /// 25 ms; the other values in that window carry no text, and the inspector says so.

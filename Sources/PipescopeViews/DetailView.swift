@@ -141,7 +141,7 @@ public enum DetailView {
               newest.event.text.isEmpty else { return nil }
         return node.lastValue == nil
             ? "values not described (v describes every value)"
-            : "newer values not described: sampled, 1 per 25 ms (v: all)"
+            : "newer values not described: sampled, 1 per \(FlushInterval.text) (v: all)"
     }
 
     /// "requests +1 12:00:01.000 · +1 12:00:01.250 (returned)", newest last.

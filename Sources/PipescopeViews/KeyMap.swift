@@ -1,3 +1,4 @@
+import PipescopeGraph
 import PipescopeModel
 import TerminalKit
 
@@ -63,7 +64,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("x")], label: "x", action: .toggleEnded,
                    help: "hide or show ended stages: whole pipelines and a live one's ended inners", hint: nil),
         KeyBinding(keys: [.character("v")], label: "v", action: .toggleWatch,
-                   help: "watch the stage: describe every value (default: numbers and strings always, others 1 per 25 ms)",
+                   help: "watch the stage: describe every value (default: numbers and strings always, others 1 per \(FlushInterval.text))",
                    hint: nil),
         KeyBinding(keys: [.character("c")], label: "c", action: .cancelSelected,
                    help: "cancel the selected stage, or a table row's root (shows what it reaches first)", hint: nil),
@@ -87,9 +88,9 @@ public enum KeyMap {
     public static func action(for key: Key) -> Action? { table[key] }
 
     /// The action for `key` in the layer that has the keyboard: text while the filter is
-    /// typed, the table otherwise. The reducer then decides what the mode does with it.
-    public static func action(for key: Key, in mode: Mode) -> Action? {
-        mode == .filtering ? filterAction(for: key) : action(for: key)
+    /// typed, the table otherwise. The reducer then decides what the layer does with it.
+    public static func action(for key: Key, in layer: KeyLayer) -> Action? {
+        layer == .filtering ? filterAction(for: key) : action(for: key)
     }
 
     /// The keys that edit the filter while it is typed; every other character is text.
@@ -171,11 +172,11 @@ public enum KeyMap {
     /// While the filter is typed.
     public static var filterHints: [String] { filterBindings.compactMap(\.hint) }
 
-    /// The keys that act in `mode`, for the hint bar: over the help or the warnings, what
+    /// The keys that act in `layer`, for the hint bar: over the help or the warnings, what
     /// closes, what switches to the other, and quit; over a confirmation, what confirms.
-    public static func hints(for mode: Mode) -> [String] {
+    public static func hints(for layer: KeyLayer) -> [String] {
         let quit = ownHint(.quit, or: "quit")
-        switch mode {
+        switch layer {
         case .help:
             return [hint(.toggleHelp, does: "or " + (label(for: .dismiss) ?? "Esc") + " close"),
                     ownHint(.toggleLints, or: "warnings"), quit]

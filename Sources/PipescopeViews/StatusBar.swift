@@ -41,12 +41,12 @@ public enum StatusBar {
 
 /// The bottom line: the keys that act now, from the keymap; or why the connection ended.
 ///
-/// A mode that keeps the keyboard (help, warnings, a confirmation, the filter being
+/// A layer that keeps the keyboard (help, warnings, a confirmation, the filter being
 /// typed) has the line to itself, so it never advertises keys that would do nothing.
 public enum HintBar {
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard !area.isEmpty else { return }
-        switch state.mode {
+        switch state.layer {
         case .browsing:
             renderBrowsing(state, theme: theme, area: area, into: &buffer)
         case .filtering:
@@ -61,14 +61,14 @@ public enum HintBar {
 
     /// The keys the open overlay acts on; after a key it ignored, which key and why first.
     static func renderModeKeys(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
-        let keys = KeyMap.hints(for: state.mode).joined(separator: "  ")
+        let keys = KeyMap.hints(for: state.layer).joined(separator: "  ")
         guard let ignored = state.ignoredKey else {
             buffer.putTruncated(" " + theme.text(keys), x: area.x, y: area.y, maxWidth: area.width, style: theme.dim,
                                 glyphs: theme.glyphs)
             return
         }
         let key = KeyMap.label(for: ignored) ?? "that key"
-        let open = state.mode == .help ? "the help is open" : "the warnings are open"
+        let open = state.layer == .help ? "the help is open" : "the warnings are open"
         let text = " \(key) does nothing while \(open)  " + keys
         buffer.putTruncated(theme.text(text), x: area.x, y: area.y, maxWidth: area.width,
                             style: Style(foreground: theme.colors ? .red : nil, bold: true), glyphs: theme.glyphs)
@@ -119,8 +119,8 @@ public enum HintBar {
                                 style: Style(foreground: theme.colors ? .yellow : nil, bold: true), glyphs: theme.glyphs)
             return
         }
-        var keys = state.screen == .table ? KeyMap.tableHints : KeyMap.hints(for: state.focus)
-        if state.screen == .tree, state.tree.scope != nil, state.focus == .tree {
+        var keys = state.page == .table ? KeyMap.tableHints : KeyMap.hints(for: state.focus)
+        if state.page == .tree, state.tree.scope != nil, state.focus == .tree {
             keys = keys.dropLast() + [KeyMap.hint(.dismiss, does: "table")]
         }
         let hints = theme.text(keys.joined(separator: "  "))

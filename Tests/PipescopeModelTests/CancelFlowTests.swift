@@ -27,21 +27,21 @@ final class CancelFlowTests: XCTestCase {
         var s = state()
         s.tree.selection = 3
         XCTAssertEqual(reduce(&s, .action(.cancelSelected)), [])
-        let preview = try? XCTUnwrap(s.mode.cancelPreview)
+        let preview = try? XCTUnwrap(s.layer.cancelPreview)
         XCTAssertEqual(preview?.sharing, [2, 3, 4], "the subscription Map and Filter pass along")
         XCTAssertEqual(preview?.upstream, [])
         XCTAssertEqual(preview?.orphaned, [1], "ReceiveOn gets nothing more")
         XCTAssertEqual(reduce(&s, .action(.confirm)), [.cancelNode(3)])
-        XCTAssertNil(s.mode.cancelPreview)
+        XCTAssertNil(s.layer.cancelPreview)
     }
 
     func testCancellingTheRootReachesEverythingUpstream() {
         var s = state()
         s.tree.selection = 1
         _ = reduce(&s, .action(.cancelSelected))
-        XCTAssertEqual(s.mode.cancelPreview?.sharing, [1])
-        XCTAssertEqual(s.mode.cancelPreview?.upstream, [2, 3, 4])
-        XCTAssertEqual(s.mode.cancelPreview?.orphaned, [])
+        XCTAssertEqual(s.layer.cancelPreview?.sharing, [1])
+        XCTAssertEqual(s.layer.cancelPreview?.upstream, [2, 3, 4])
+        XCTAssertEqual(s.layer.cancelPreview?.orphaned, [])
     }
 
     func testAnyOtherKeyKeepsTheStage() {
@@ -49,7 +49,7 @@ final class CancelFlowTests: XCTestCase {
         s.tree.selection = 2
         _ = reduce(&s, .action(.cancelSelected))
         XCTAssertEqual(reduce(&s, .action(.dismiss)), [])
-        XCTAssertNil(s.mode.cancelPreview)
+        XCTAssertNil(s.layer.cancelPreview)
         XCTAssertEqual(s.session.notice?.text, "not cancelled")
     }
 
@@ -60,19 +60,19 @@ final class CancelFlowTests: XCTestCase {
         _ = reduce(&ended, .batch(b.build()))
         ended.tree.selection = 1
         _ = reduce(&ended, .action(.cancelSelected))
-        XCTAssertNil(ended.mode.cancelPreview)
+        XCTAssertNil(ended.layer.cancelPreview)
         XCTAssertTrue(ended.session.notice?.text.contains("has already finished") == true, "\(String(describing: ended.session.notice))")
 
         var readOnly = state()
         _ = reduce(&readOnly, .attached(process: "t", pid: 1, readOnly: true))
         _ = reduce(&readOnly, .action(.cancelSelected))
-        XCTAssertNil(readOnly.mode.cancelPreview)
+        XCTAssertNil(readOnly.layer.cancelPreview)
         XCTAssertEqual(readOnly.session.notice, Notice(text: "read-only: cancelling is refused", isError: true))
 
         var replay = state()
         _ = reduce(&replay, .replaying(file: "f", process: "t", pid: 1))
         _ = reduce(&replay, .action(.cancelSelected))
-        XCTAssertNil(replay.mode.cancelPreview)
+        XCTAssertNil(replay.layer.cancelPreview)
         XCTAssertTrue(replay.session.notice?.isError == true)
     }
 

@@ -63,7 +63,7 @@ final class FilterTests: XCTestCase {
         _ = reduce(&s, .action(.filterType("a")))
         XCTAssertEqual(s.tree.rows.map(\.id), [1], "typing filters as you go")
         _ = reduce(&s, .action(.dismiss))
-        XCTAssertEqual(s.mode, .browsing)
+        XCTAssertEqual(s.layer, .browsing)
         XCTAssertEqual(s.tree.rows.count, 5)
     }
 

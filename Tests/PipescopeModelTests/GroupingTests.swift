@@ -238,7 +238,7 @@ final class GroupingTests: XCTestCase {
         var state = flatMap(finished: 3)
         select(.group(futuresGroup), in: &state)
         XCTAssertEqual(reduce(&state, .action(.cancelSelected)), [])
-        XCTAssertEqual(state.mode, .browsing, "no confirmation for stages that are not on screen")
+        XCTAssertEqual(state.layer, .browsing, "no confirmation for stages that are not on screen")
         let notice = try XCTUnwrap(state.session.notice)
         XCTAssertTrue(notice.isError)
         XCTAssertEqual(notice.text, "Future ×3 is a group of ended stages: nothing to cancel (→ opens it)")

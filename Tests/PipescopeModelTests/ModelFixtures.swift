@@ -21,7 +21,7 @@ enum ModelFixtures {
     static func visibleIDs(_ state: AppState) -> [NodeID] { state.tree.rows.map(\.id) }
 }
 
-extension Mode {
+extension KeyLayer {
     /// The cancel waiting for confirmation, if that is the mode.
     var cancelPreview: CancelPreview? {
         if case .confirmingCancel(let preview) = self { return preview }

@@ -32,7 +32,7 @@ final class PipelineTableTests: XCTestCase {
 
     func testTheTableIsTheFirstScreenWithOneRowPerPipeline() throws {
         let state = threePipelines()
-        XCTAssertEqual(state.screen, .table)
+        XCTAssertEqual(state.page, .table)
         XCTAssertEqual(Set(ids(state)), [1, 10, 20])
         let first = try XCTUnwrap(state.table.rows.first { $0.id == 1 })
         XCTAssertEqual(first.name.text, "PassthroughSubject → Map → Filter → Sink", "code order, then the subscriber")
@@ -112,7 +112,7 @@ final class PipelineTableTests: XCTestCase {
 
     func testTheTreeIsLaidOutOnlyWhenItIsShown() {
         var state = threePipelines()
-        XCTAssertEqual(state.screen, .table)
+        XCTAssertEqual(state.page, .table)
         XCTAssertTrue(state.tree.rows.isEmpty, "on the table, batches and ticks do not lay out the tree")
         // Pipeline 20 (Just → Map → Assign) finishes; `x` on the table counts what the
         // tree would hide, as it would on the tree.
@@ -125,7 +125,7 @@ final class PipelineTableTests: XCTestCase {
                        state.session.notice?.text ?? "no notice")
         // Shown, the tree is up to date at once: every stage of the live pipelines.
         _ = reduce(&state, .action(.toggleTable))
-        XCTAssertEqual(state.screen, .tree)
+        XCTAssertEqual(state.page, .tree)
         XCTAssertEqual(Set(state.tree.rows.filter(\.isStage).map(\.id)), [1, 2, 3, 10, 11])
     }
 
@@ -236,13 +236,13 @@ final class PipelineTableTests: XCTestCase {
         _ = reduce(&state, .action(.home))
         _ = reduce(&state, .action(.moveDown))
         _ = reduce(&state, .action(.openPipeline))
-        XCTAssertEqual(state.screen, .tree)
+        XCTAssertEqual(state.page, .tree)
         XCTAssertEqual(state.tree.scope, 1)
         XCTAssertEqual(state.tree.rows.map(\.id), [1, 2, 3])
         XCTAssertEqual(state.tree.selection, 1, "the pipeline's root")
         _ = reduce(&state, .action(.moveDown))
         _ = reduce(&state, .action(.dismiss))
-        XCTAssertEqual(state.screen, .table)
+        XCTAssertEqual(state.page, .table)
         XCTAssertNil(state.tree.scope)
         XCTAssertEqual(state.table.selected, 1)
     }
@@ -251,14 +251,14 @@ final class PipelineTableTests: XCTestCase {
         var state = threePipelines()
         _ = reduce(&state, .action(.home))
         _ = reduce(&state, .action(.toggleTable))
-        XCTAssertEqual(state.screen, .tree)
+        XCTAssertEqual(state.page, .tree)
         XCTAssertNil(state.tree.scope)
         XCTAssertEqual(state.tree.selection, 10, "the selected row's root")
         XCTAssertEqual(state.tree.rows.count, 7)
         _ = reduce(&state, .action(.end))
         XCTAssertEqual(state.tree.selection, 21)
         _ = reduce(&state, .action(.toggleTable))
-        XCTAssertEqual(state.screen, .table)
+        XCTAssertEqual(state.page, .table)
         XCTAssertEqual(state.table.selected, 20, "the pipeline holding stage 21")
     }
 
@@ -266,7 +266,7 @@ final class PipelineTableTests: XCTestCase {
         var state = threePipelines()
         _ = reduce(&state, .action(.home))
         _ = reduce(&state, .action(.cancelSelected))
-        guard case .confirmingCancel(let preview) = state.mode else { return XCTFail("\(state.mode)") }
+        guard case .confirmingCancel(let preview) = state.layer else { return XCTFail("\(state.layer)") }
         XCTAssertEqual(preview.target, 10)
         XCTAssertEqual(preview.upstream, [11])
         XCTAssertEqual(reduce(&state, .action(.confirm)), [.cancelNode(10)])
@@ -291,6 +291,6 @@ final class PipelineTableTests: XCTestCase {
         XCTAssertEqual(state.helpOffset, 21, "40 lines, 19 at a time")
         _ = reduce(&state, .action(.moveUp))
         XCTAssertEqual(state.helpOffset, 20)
-        XCTAssertEqual(state.mode, .help)
+        XCTAssertEqual(state.layer, .help)
     }
 }

@@ -145,19 +145,19 @@ final class ReducerNavigationTests: XCTestCase {
         var state = ModelFixtures.realistic()
         state.tree.selection = 2
         _ = send(&state, .toggleHelp)
-        XCTAssertEqual(state.mode, .help)
+        XCTAssertEqual(state.layer, .help)
         for action: Action in [.moveUp, .moveDown, .pageUp, .pageDown, .home, .end, .collapse, .expand] {
             XCTAssertEqual(send(&state, action), [])
         }
         XCTAssertEqual(state.tree.selection, 2)
         XCTAssertEqual(state.tree.collapsed, [])
-        XCTAssertEqual(state.mode, .help)
+        XCTAssertEqual(state.layer, .help)
         _ = send(&state, .dismiss)
-        XCTAssertEqual(state.mode, .browsing, "Esc closes help")
+        XCTAssertEqual(state.layer, .browsing, "Esc closes help")
         _ = send(&state, .toggleHelp, .toggleHelp)
-        XCTAssertEqual(state.mode, .browsing, "? closes help")
+        XCTAssertEqual(state.layer, .browsing, "? closes help")
         _ = send(&state, .dismiss)
-        XCTAssertEqual(state.mode, .browsing, "Esc without help does nothing")
+        XCTAssertEqual(state.layer, .browsing, "Esc without help does nothing")
         _ = send(&state, .toggleHelp)
         XCTAssertEqual(send(&state, .quit), [.quit], "q quits even with help open")
     }

@@ -72,7 +72,7 @@ final class LocationTests: XCTestCase {
         _ = reduce(&state, .snapshot(graph.snapshot()))
         state.tree.selection = selected
         var buffer = ScreenBuffer(width: width, height: height)
-        MainScreen.render(state, theme: .plainUnicode, into: &buffer)
+        ScreenView.render(state, theme: .plainUnicode, into: &buffer)
         return buffer.lines()
     }
 

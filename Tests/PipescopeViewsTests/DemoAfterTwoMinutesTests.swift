@@ -23,11 +23,11 @@ final class DemoAfterTwoMinutesTests: XCTestCase {
         tzset()
     }
 
-    static func demo(seconds: Int = 120, screen: Screen = .tree) -> AppState {
+    static func demo(seconds: Int = 120, page: Page = .tree) -> AppState {
         var state = AppState(targetName: "pipescope-demo", pid: 4242)
         _ = reduce(&state, .attached(process: "pipescope-demo", pid: 4242))
-        if screen == .tree { _ = reduce(&state, .action(.toggleTable)) }
-        _ = reduce(&state, MainScreen.resized(width: 120, height: 40))
+        if page == .tree { _ = reduce(&state, .action(.toggleTable)) }
+        _ = reduce(&state, ScreenView.resized(width: 120, height: 40))
         _ = reduce(&state, .tick(nanos: BatchBuilder.baseNanos))
         for (batch, end) in DemoSchedule.batches(seconds: seconds) {
             _ = reduce(&state, .batch(batch))

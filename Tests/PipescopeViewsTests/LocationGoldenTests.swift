@@ -100,7 +100,7 @@ final class LocationGoldenTests: XCTestCase {
     /// smallest screen it goes, and the rest stays as it was.
     func testLocationShrinksThenGoesFirstWhenNarrow() {
         check(state(selection: 1), "locations", width: 60, height: 24, theme: .plainUnicode)
-        check(state(selection: 1), "locations", width: MainScreen.minimumWidth, height: MainScreen.minimumHeight,
+        check(state(selection: 1), "locations", width: ScreenView.minimumWidth, height: ScreenView.minimumHeight,
               theme: .plainUnicode)
     }
 

@@ -1,4 +1,4 @@
-// Golden-screen tests for MainScreen.
+// Golden-screen tests for ScreenView.
 //
 // Each test renders a fixed AppState into a ScreenBuffer and compares buffer.lines() with
 // a text file in Tests/PipescopeViewsTests/Golden/<name>.txt (found via #filePath).
@@ -120,7 +120,7 @@ final class MainScreenGoldenTests: XCTestCase {
     }
 
     func testHelpOverlayAtTheSmallestSize() {
-        check(ViewFixtures.help(), "help-minimum", width: MainScreen.minimumWidth, height: MainScreen.minimumHeight,
+        check(ViewFixtures.help(), "help-minimum", width: ScreenView.minimumWidth, height: ScreenView.minimumHeight,
               theme: .plainUnicode)
     }
 
@@ -135,7 +135,7 @@ final class MainScreenGoldenTests: XCTestCase {
     }
 
     func testSmallestSupportedSize() {
-        check(ViewFixtures.realistic(), "minimum", width: MainScreen.minimumWidth, height: MainScreen.minimumHeight,
+        check(ViewFixtures.realistic(), "minimum", width: ScreenView.minimumWidth, height: ScreenView.minimumHeight,
               theme: .plainUnicode)
     }
 }

@@ -66,11 +66,11 @@ final class MainScreenSemanticTests: XCTestCase {
     }
 
     func testPageSizeMatchesTheVisibleTreeRows() {
-        for (width, height) in [(80, 24), (120, 40), (MainScreen.minimumWidth, MainScreen.minimumHeight)] {
+        for (width, height) in [(80, 24), (120, 40), (ScreenView.minimumWidth, ScreenView.minimumHeight)] {
             let depth = 60
             let buffer = render(ViewFixtures.deep(depth: depth, selection: 1), width, height)
             let shown = buffer.lines().filter { $0.contains("● active") && $0.contains("       1 │") }.count
-            XCTAssertEqual(MainScreen.treePageSize(width: width, height: height), shown, "\(width)x\(height)")
+            XCTAssertEqual(ScreenView.treePageSize(width: width, height: height), shown, "\(width)x\(height)")
         }
     }
 
@@ -79,8 +79,8 @@ final class MainScreenSemanticTests: XCTestCase {
     func testPagingMovesByTheRowsTheLayoutShows() {
         for (width, height) in [(80, 24), (120, 40)] {
             var state = ViewFixtures.deep(depth: 60, selection: 1)
-            _ = reduce(&state, MainScreen.resized(width: width, height: height))
-            let page = MainScreen.treePageSize(width: width, height: height)
+            _ = reduce(&state, ScreenView.resized(width: width, height: height))
+            let page = ScreenView.treePageSize(width: width, height: height)
             XCTAssertEqual(state.tree.pageSize, page, "\(width)x\(height)")
             _ = reduce(&state, .action(.pageDown))
             XCTAssertEqual(state.tree.selection, NodeID(1 + page), "\(width)x\(height)")
@@ -131,7 +131,7 @@ final class MainScreenSemanticTests: XCTestCase {
     private func helpLines(_ width: Int, _ height: Int) -> [String] {
         var state = ViewFixtures.help()
         state.helpLength = HelpOverlay.lineCount
-        _ = reduce(&state, MainScreen.resized(width: width, height: height))
+        _ = reduce(&state, ScreenView.resized(width: width, height: height))
         var lines: [String] = []
         for _ in 0...(KeyMap.bindings.count / max(1, height - 5) + 1) {
             lines += render(state, width, height).lines()
@@ -150,7 +150,7 @@ final class MainScreenSemanticTests: XCTestCase {
     }
 
     func testHelpOverlayAtTheSmallestSizeShowsEveryBinding() {
-        let lines = helpLines(MainScreen.minimumWidth, MainScreen.minimumHeight)
+        let lines = helpLines(ScreenView.minimumWidth, ScreenView.minimumHeight)
         XCTAssertTrue(lines.contains { $0.contains("scroll 1-") }, "the footer says it scrolls")
         for binding in KeyMap.bindings {
             XCTAssertTrue(lines.contains { $0.contains(" " + binding.label + " ") }, "\(binding.label) is missing")

@@ -17,7 +17,7 @@ final class ModeKeysTests: XCTestCase {
 
     /// Presses keys the way the app loop does: through the keymap of the current mode.
     private func press(_ state: inout AppState, _ keys: Key...) -> [Effect] {
-        keys.flatMap { key in KeyMap.action(for: key, in: state.mode).map { reduce(&state, .action($0)) } ?? [] }
+        keys.flatMap { key in KeyMap.action(for: key, in: state.layer).map { reduce(&state, .action($0)) } ?? [] }
     }
 
     private func screen(_ state: AppState, _ width: Int = 80, _ height: Int = 24) -> [String] {
@@ -30,9 +30,9 @@ final class ModeKeysTests: XCTestCase {
     func testWithTheWarningsOpenCAndYCancelNothingAndTheScreenSaysWhy() {
         var state = browsing()
         XCTAssertEqual(press(&state, .character("w")), [])
-        XCTAssertEqual(state.mode, .warnings)
+        XCTAssertEqual(state.layer, .warnings)
         XCTAssertEqual(press(&state, .character("c")), [])
-        XCTAssertEqual(state.mode, .warnings, "the warnings keep the keyboard")
+        XCTAssertEqual(state.layer, .warnings, "the warnings keep the keyboard")
         var lines = screen(state)
         XCTAssertTrue(lines.contains { $0.contains("Warnings (") }, "the warnings are still on screen")
         XCTAssertFalse(lines.contains { $0.contains("Cancel #2") }, "no confirmation, drawn or hidden")
@@ -47,7 +47,7 @@ final class ModeKeysTests: XCTestCase {
         for (width, height) in [(80, 24), (120, 40)] {
             var state = browsing()
             XCTAssertEqual(press(&state, .character("?"), .character("c")), [])
-            XCTAssertEqual(state.mode, .help)
+            XCTAssertEqual(state.layer, .help)
             var lines = screen(state, width, height)
             XCTAssertTrue(lines.contains { $0.contains(" Keys ") }, "the help is still on screen")
             XCTAssertFalse(lines.contains { $0.contains("Cancel #2") })
@@ -63,7 +63,7 @@ final class ModeKeysTests: XCTestCase {
     func testAfterClosingTheConfirmationIsOnTopAndNamesTheStage() {
         var state = browsing()
         _ = press(&state, .character("w"), .character("c"), .escape)
-        XCTAssertEqual(state.mode, .browsing)
+        XCTAssertEqual(state.layer, .browsing)
         XCTAssertEqual(press(&state, .character("c")), [])
         let lines = screen(state)
         XCTAssertTrue(lines.contains { $0.contains("Cancel #2 Map?") }, lines.joined(separator: "\n"))
@@ -72,7 +72,7 @@ final class ModeKeysTests: XCTestCase {
         XCTAssertFalse(lines.contains { $0.contains("Warnings (") })
         XCTAssertEqual(lines[23], " y cancel  any other key keeps it  q quit")
         XCTAssertEqual(press(&state, .character("y")), [.cancelNode(2)])
-        XCTAssertEqual(state.mode, .browsing)
+        XCTAssertEqual(state.layer, .browsing)
     }
 
     /// The help and the warnings switch to each other rather than stack: the layer with
@@ -80,13 +80,13 @@ final class ModeKeysTests: XCTestCase {
     func testHelpAndWarningsSwitchRatherThanStack() {
         var state = browsing()
         _ = press(&state, .character("w"), .character("?"))
-        XCTAssertEqual(state.mode, .help)
+        XCTAssertEqual(state.layer, .help)
         XCTAssertFalse(screen(state).contains { $0.contains("Warnings (") })
         _ = press(&state, .character("w"))
-        XCTAssertEqual(state.mode, .warnings)
+        XCTAssertEqual(state.layer, .warnings)
         XCTAssertFalse(screen(state).contains { $0.contains(" Keys ") })
         _ = press(&state, .escape)
-        XCTAssertEqual(state.mode, .browsing)
+        XCTAssertEqual(state.layer, .browsing)
         XCTAssertTrue(screen(state)[23].hasPrefix(" ↑↓ move"), "back to the browsing keys")
     }
 
@@ -103,7 +103,7 @@ final class ModeKeysTests: XCTestCase {
                 let effects = press(&state, key)
                 let action = KeyMap.action(for: key)
                 XCTAssertEqual(effects, action == .quit ? [.quit] : [], "\(key) in \(overlay)")
-                XCTAssertTrue([.help, .warnings, .browsing].contains(state.mode), "\(key) in \(overlay): \(state.mode)")
+                XCTAssertTrue([.help, .warnings, .browsing].contains(state.layer), "\(key) in \(overlay): \(state.layer)")
                 XCTAssertEqual(state.tree.selection, before.0, "\(key) in \(overlay)")
                 XCTAssertEqual(state.tree.collapsed, before.1, "\(key) in \(overlay)")
                 XCTAssertEqual(state.tree.filter, before.2, "\(key) in \(overlay)")

@@ -22,7 +22,7 @@ final class TableGoldenTests: XCTestCase {
     }
 
     /// The demo's schedule after two minutes, on the table.
-    private func demo() -> AppState { DemoAfterTwoMinutesTests.demo(screen: .table) }
+    private func demo() -> AppState { DemoAfterTwoMinutesTests.demo(page: .table) }
 
     private func sorted(_ state: AppState, _ actions: Action...) -> AppState {
         var state = state
@@ -52,7 +52,7 @@ final class TableGoldenTests: XCTestCase {
     }
 
     func testTheRealisticPipelinesAsATable() {
-        check(ViewFixtures.connected([BatchFixtures.realisticBatch()], screen: .table), "table-realistic",
+        check(ViewFixtures.connected([BatchFixtures.realisticBatch()], page: .table), "table-realistic",
               width: 80, height: 24, theme: .plainUnicode)
     }
 

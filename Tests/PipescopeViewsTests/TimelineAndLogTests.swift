@@ -7,7 +7,7 @@ import XCTest
 final class TimelineAndLogTests: XCTestCase {
     private func render(_ state: AppState, _ width: Int = 140, _ height: Int = 40) -> ScreenBuffer {
         var buffer = ScreenBuffer(width: width, height: height)
-        MainScreen.render(state, theme: .plainUnicode, into: &buffer)
+        ScreenView.render(state, theme: .plainUnicode, into: &buffer)
         return buffer
     }
 

@@ -17,14 +17,14 @@ enum ViewFixtures {
     /// first screen), with `batches` folded in between two ticks one second apart, so
     /// the rate reads as the number of events.
     static func connected(_ batches: EventBatch...) -> AppState {
-        connected(batches, screen: .tree)
+        connected(batches, page: .tree)
     }
 
     /// The same, on the pipelines table or the tree.
-    static func connected(_ batches: [EventBatch], screen: Screen) -> AppState {
+    static func connected(_ batches: [EventBatch], page: Page) -> AppState {
         var state = AppState(targetName: "demo", pid: 4242)
         _ = reduce(&state, .attached(process: "demo", pid: 4242))
-        if screen == .tree { _ = reduce(&state, .action(.toggleTable)) }
+        if page == .tree { _ = reduce(&state, .action(.toggleTable)) }
         _ = reduce(&state, .tick(nanos: t0))
         for batch in batches { _ = reduce(&state, .batch(batch)) }
         _ = reduce(&state, .tick(nanos: t0 + second))
@@ -32,7 +32,7 @@ enum ViewFixtures {
     }
 
     /// Nothing yet, on the first screen: the pipelines table.
-    static func empty() -> AppState { connected([], screen: .table) }
+    static func empty() -> AppState { connected([], page: .table) }
 
     /// The filter/map/subject pipeline plus a cancelled and a failed one (ids 1…7).
     static func realistic(selection: NodeID? = 2) -> AppState {
@@ -145,7 +145,7 @@ enum ViewFixtures {
 
     static func render(_ state: AppState, width: Int, height: Int, theme: Theme) -> ScreenBuffer {
         var buffer = ScreenBuffer(width: width, height: height)
-        MainScreen.render(state, theme: theme, into: &buffer)
+        ScreenView.render(state, theme: theme, into: &buffer)
         return buffer
     }
 }
@@ -166,7 +166,7 @@ enum Golden {
     static func check(_ state: AppState, _ name: String, width: Int, height: Int, theme: Theme, resized: Bool = false,
                       file: StaticString = #filePath, line: UInt = #line) {
         var state = state
-        if resized { _ = reduce(&state, MainScreen.resized(width: width, height: height)) }
+        if resized { _ = reduce(&state, ScreenView.resized(width: width, height: height)) }
         let buffer = ViewFixtures.render(state, width: width, height: height, theme: theme)
         let themeName = theme.glyphs.isUnicode ? "unicode" : "ascii"
         assertMatches(buffer, "\(name)-\(width)x\(height)-\(themeName)", file: file, line: line)

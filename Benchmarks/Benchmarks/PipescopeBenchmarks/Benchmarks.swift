@@ -267,7 +267,7 @@ let benchmarks: @Sendable () -> Void = {
         var previous = ScreenBuffer(width: 200, height: 60)
         for _ in benchmark.scaledIterations {
             var buffer = ScreenBuffer(width: 200, height: 60)
-            MainScreen.render(state, theme: .plainUnicode, into: &buffer)
+            ScreenView.render(state, theme: .plainUnicode, into: &buffer)
             blackHole(buffer.diff(from: previous).count)
             previous = buffer
         }
@@ -276,14 +276,14 @@ let benchmarks: @Sendable () -> Void = {
         // What reaches the terminal when one value changes: the diff's runs, each a cursor
         // move and attributes (about 12 bytes with curses) plus its text.
         var before = ScreenBuffer(width: 200, height: 60)
-        MainScreen.render(state, theme: .plainUnicode, into: &before)
+        ScreenView.render(state, theme: .plainUnicode, into: &before)
         var next = state
         let one = EventBatch(events: [StageEvent(.value, node: 1, time: state.history.liveGraph[1]?.createdNanos ?? 0,
                                                  text: "changed")],
                              trailer: BatchTrailer(sequence: state.history.liveGraph.sequence + 1))
         _ = reduce(&next, .batch(one))
         var after = ScreenBuffer(width: 200, height: 60)
-        MainScreen.render(next, theme: .plainUnicode, into: &after)
+        ScreenView.render(next, theme: .plainUnicode, into: &after)
         let runs = after.diff(from: before)
         let bytes = runs.reduce(0) { $0 + 12 + $1.text.utf8.count }
         let full = ScreenBuffer(width: 200, height: 60).diff(from: nil).count
@@ -350,7 +350,7 @@ enum WireBench {
         _ = reduce(&state, .attached(process: "bench", pid: 1))
         _ = reduce(&state, .action(.toggleTable))  // the tree, as measured before the table came first
         _ = reduce(&state, .batch(setup))
-        _ = reduce(&state, MainScreen.resized(width: 200, height: 60))
+        _ = reduce(&state, ScreenView.resized(width: 200, height: 60))
         _ = reduce(&state, .action(.toggleEnded))
         return state
     }
@@ -372,7 +372,7 @@ enum WireBench {
         _ = reduce(&state, .attached(process: "bench", pid: 1))
         _ = reduce(&state, .action(.toggleTable))  // the tree, as measured before the table came first
         _ = reduce(&state, .batch(batch(events: 100_000, stages: 10_000)))
-        _ = reduce(&state, MainScreen.resized(width: 200, height: 60))
+        _ = reduce(&state, ScreenView.resized(width: 200, height: 60))
         return state
     }
 }

@@ -48,7 +48,7 @@ enum TableBench {
         for _ in benchmark.scaledIterations {
             change(&state)
             var buffer = ScreenBuffer(width: 120, height: 40)
-            MainScreen.render(state, theme: .plainUnicode, into: &buffer)
+            ScreenView.render(state, theme: .plainUnicode, into: &buffer)
             blackHole(buffer.diff(from: previous).count)
             previous = buffer
         }
@@ -80,7 +80,7 @@ enum TableBench {
         var state = AppState(targetName: "bench", pid: 1)
         _ = reduce(&state, .attached(process: "bench", pid: 1))
         _ = reduce(&state, .batch(batch))
-        _ = reduce(&state, MainScreen.resized(width: 120, height: 40))
+        _ = reduce(&state, ScreenView.resized(width: 120, height: 40))
         _ = reduce(&state, .tick(nanos: t0 + 71_000_000_000))
         return state
     }

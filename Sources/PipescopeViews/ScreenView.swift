@@ -6,7 +6,7 @@ import TerminalKit
 ///
 /// The table (the first screen) has the body to itself. On the tree screen, wide terminals put the detail beside the tree; narrow ones stack it below. Below
 /// ``minimumWidth`` x ``minimumHeight`` the screen says how large it needs to be.
-public enum MainScreen {
+public enum ScreenView {
     public static let minimumWidth = 50
     public static let minimumHeight = 22
 
@@ -19,7 +19,7 @@ public enum MainScreen {
         StatusBar.render(state, theme: theme, area: screen.row(0), into: &buffer)
         HintBar.render(state, theme: theme, area: screen.row(screen.height - 1), into: &buffer)
         let body = Rect(x: 0, y: 1, width: screen.width, height: screen.height - 2)
-        if state.screen == .table {
+        if state.page == .table {
             buffer.drawBox(body, title: tableTitle(state, theme: theme), style: theme.border, titleStyle: theme.title,
                            glyphs: theme.glyphs)
             TableView.render(state, theme: theme, area: body.inset(by: 1), into: &buffer)
@@ -40,9 +40,9 @@ public enum MainScreen {
         renderOverlays(state, body: body, theme: theme, into: &buffer)
     }
 
-    /// The mode's overlay, if it has one: the layer the keys go to is the one on top.
+    /// The layer's overlay, if it has one: the layer the keys go to is the one on top.
     static func renderOverlays(_ state: AppState, body: Rect, theme: Theme, into buffer: inout ScreenBuffer) {
-        switch state.mode {
+        switch state.layer {
         case .help:
             HelpOverlay.render(theme: theme, area: body, offset: state.helpOffset, into: &buffer)
         case .warnings:
@@ -85,7 +85,7 @@ public enum MainScreen {
     /// tree: the model cannot know the layout, so the size and the page arrive together.
     ///
     /// ```swift
-    /// _ = reduce(&state, MainScreen.resized(width: 120, height: 40))
+    /// _ = reduce(&state, ScreenView.resized(width: 120, height: 40))
     /// ```
     public static func resized(width: Int, height: Int) -> Message {
         // The table fills the body inside its box (see `render`).

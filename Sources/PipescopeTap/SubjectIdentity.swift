@@ -5,7 +5,7 @@
 /// (`share()`, `multicast`, `subscribe(subject)`).
 ///
 /// Runs at subscribe time only, never per value.
-enum SubjectLinks {
+enum SubjectIdentity {
     /// The subject behind a publisher, if the publisher is one.
     static func subject<P: Publisher>(publishedBy publisher: P) -> ObjectIdentifier? {
         guard publisher is any Subject, P.self is AnyClass else { return nil }
