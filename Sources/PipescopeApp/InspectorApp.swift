@@ -53,7 +53,6 @@ public struct InspectorApp {
         var state = AppState(targetName: targetName)
         state.linter = linter
         state.retention = retention
-        state.helpLength = HelpOverlay.lineCount
         for message in initial { _ = reduce(&state, message) }
         let theme = Theme(glyphs: terminal.isUnicode ? .unicode : .ascii, colors: terminal.hasColors)
         var lastTick: Int64 = 0
@@ -70,7 +69,7 @@ public struct InspectorApp {
             }
             let size = terminal.size
             if size.width != state.width || size.height != state.height {
-                _ = reduce(&state, ScreenView.resized(width: size.width, height: size.height))
+                _ = reduce(&state, ScreenView.resized(width: size.width, height: size.height, theme: theme))
             }
             var buffer = ScreenBuffer(width: size.width, height: size.height)
             ScreenView.render(state, theme: theme, into: &buffer)

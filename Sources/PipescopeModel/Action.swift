@@ -75,10 +75,17 @@ public enum Message: Sendable {
     case disconnected(String)
     /// Wall-clock time, sent by the app loop a few times a second.
     case tick(nanos: Int64)
-    /// The terminal's size, how many tree and table rows fit in it and how wide the
-    /// table is (the views know the layout; `ScreenView.resized(width:height:)` makes
-    /// this message), so paging moves a screenful and `<` `>` sort by columns shown.
-    case resize(width: Int, height: Int, treePageSize: Int, tablePageSize: Int = 10, tableWidth: Int = 78)
+    /// The terminal's size and what its layout gives each part (the views know the
+    /// layout: `ScreenView.resized(width:height:)` makes this message).
+    case resize(Geometry)
+
+    /// A resize with the sizes given by hand (tests of the model alone, which has no
+    /// layout); the help then scrolls by the height less its box.
+    public static func resize(width: Int, height: Int, treePageSize: Int, tablePageSize: Int = 10,
+                              tableWidth: Int = 78) -> Message {
+        .resize(Geometry(width: width, height: height, treePage: treePageSize, tablePage: tablePageSize,
+                         tableWidth: tableWidth, helpPage: max(1, height - 5)))
+    }
 }
 
 /// What the app loop must do after a message.

@@ -22,21 +22,15 @@ public struct AppState: Sendable {
     public internal(set) var table = Table()
     /// Which screen the body shows: the pipelines table or the stage tree (`t`).
     public internal(set) var page: Page = .table
-    /// The first line of the help shown, when it is taller than the screen.
-    public internal(set) var helpOffset = 0
-    /// How many lines the help has (the app sets it from the keymap), so scrolling stops
-    /// at its end. 0: unknown, the view stops it.
-    public var helpLength = 0
     public internal(set) var timeline = Timeline()
-    /// What has the keyboard.
+    /// What has the keyboard, with the state of the overlay it opens.
     public internal(set) var layer: KeyLayer = .browsing
-    /// The last key the open help or warnings did not act on, so the hint bar can say
-    /// why nothing happened. Cleared by the next key.
-    public internal(set) var ignoredKey: Action?
     /// The pane the arrow keys act on (Tab and Shift-Tab move it).
     public internal(set) var focus: Pane = .tree
-    public internal(set) var width = 80
-    public internal(set) var height = 24
+    /// What the layout gives each part of the screen (the resize message).
+    public internal(set) var geometry = Geometry()
+    public var width: Int { geometry.width }
+    public var height: Int { geometry.height }
 
     // MARK: Warnings
 

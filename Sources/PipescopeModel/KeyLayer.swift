@@ -21,9 +21,39 @@ public enum KeyLayer: Equatable, Sendable {
     /// The `/` filter is being typed: keys are text.
     case filtering
     /// The list of keys is open (`?`).
-    case help
+    case help(Overlay)
     /// The list of lifecycle warnings is open (`w`).
-    case warnings
+    case warnings(Overlay)
     /// Cancelling a stage waits for `y`; the preview names everything it reaches.
     case confirmingCancel(CancelPreview)
+
+    /// The open help's or warnings' state; nil for the other layers.
+    public var overlay: Overlay? {
+        switch self {
+        case .help(let overlay), .warnings(let overlay): return overlay
+        case .browsing, .filtering, .confirmingCancel: return nil
+        }
+    }
+
+    public var isHelp: Bool {
+        if case .help = self { return true }
+        return false
+    }
+
+    public var isWarnings: Bool {
+        if case .warnings = self { return true }
+        return false
+    }
+}
+
+/// What an open overlay that keeps the keyboard (the help, the warnings) remembers: it
+/// belongs to the layer, so it starts afresh each time the overlay opens.
+public struct Overlay: Equatable, Sendable {
+    /// The first line shown, when the overlay is taller than the screen.
+    public internal(set) var offset = 0
+    /// The last key the overlay did not act on, so the hint bar can say why nothing
+    /// happened. Cleared by the next key.
+    public internal(set) var ignoredKey: Action?
+
+    public init() {}
 }

@@ -80,9 +80,8 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
          .invertSort:
         break
     case .toggleHelp:
-        state.layer = .help
-        state.helpOffset = 0
-    case .toggleLints: state.layer = .warnings
+        state.layer = .help(Overlay())
+    case .toggleLints: state.layer = .warnings(Overlay())
     case .dismiss:
         if state.session.notice == nil { state.tree.filter = "" }
         state.session.notice = nil

@@ -8,19 +8,20 @@ import PipescopeGraph
 /// |------------------|-----------------------------------------------------------|-----------------------------|
 /// | browsing         | every action                                              | —                           |
 /// | filtering        | `filterType`, `filterBackspace`, `filterAccept`; `dismiss` clears | ignored             |
-/// | help             | `toggleHelp`, `dismiss` close; `toggleLints` switches; `quit`; the arrows and pages scroll | ignored, kept in `ignoredKey` |
-/// | warnings         | `toggleLints`, `dismiss` close; `toggleHelp` switches; `quit` | ignored, kept in `ignoredKey` |
+/// | help             | `toggleHelp`, `dismiss` close; `toggleLints` switches; `quit`; the arrows and pages scroll | ignored, kept in the overlay's `ignoredKey` |
+/// | warnings         | `toggleLints`, `dismiss` close; `toggleHelp` switches; `quit` | ignored, kept in the overlay's `ignoredKey` |
 /// | confirmingCancel | `confirm` sends the cancel; `quit`                        | keeps the stage, says so    |
 func apply(_ action: Action, to state: inout AppState) -> [Effect] {
-    state.ignoredKey = nil
     switch state.layer {
     case .browsing:
         return browse(action, &state)
     case .filtering:
         editFilter(action, &state)
         return []
-    case .help, .warnings:
-        return readOverlay(action, &state)
+    case .help(let overlay):
+        return readOverlay(action, overlay, help: true, &state)
+    case .warnings(let overlay):
+        return readOverlay(action, overlay, help: false, &state)
     case .confirmingCancel(let preview):
         return confirmCancel(preview, action, &state)
     }
@@ -43,34 +44,35 @@ private func editFilter(_ action: Action, _ state: inout AppState) {
 
 /// Help and warnings cover the middle of the screen, so they keep the keys: their own
 /// key or Esc closes them, the other's key switches to it, `q` quits, and any other key
-/// does nothing (the hint bar names it and says how to close).
-private func readOverlay(_ action: Action, _ state: inout AppState) -> [Effect] {
+/// does nothing (the hint bar names it and says how to close). The help scrolls by the
+/// page the layout gives it (``Geometry/helpPage``).
+private func readOverlay(_ action: Action, _ open: Overlay, help: Bool, _ state: inout AppState) -> [Effect] {
+    var overlay = open
+    overlay.ignoredKey = nil
+    let page = max(1, state.geometry.helpPage)
+    let last = state.geometry.helpLines > 0 ? max(0, state.geometry.helpLines - page) : Int.max
+    func scroll(by delta: Int) { overlay.offset = min(max(0, overlay.offset + delta), last) }
     switch action {
     case .quit: return [.quit]
-    case .dismiss: state.layer = .browsing
-    case .moveUp where state.layer == .help: scrollHelp(by: -1, &state)
-    case .moveDown where state.layer == .help: scrollHelp(by: 1, &state)
-    case .pageUp where state.layer == .help: scrollHelp(by: -helpPage(state), &state)
-    case .pageDown where state.layer == .help: scrollHelp(by: helpPage(state), &state)
-    case .home where state.layer == .help: state.helpOffset = 0
-    case .end where state.layer == .help: scrollHelp(by: state.helpLength, &state)
+    case .dismiss:
+        state.layer = .browsing
+        return []
     case .toggleHelp:
-        state.layer = state.layer == .help ? .browsing : .help
-        state.helpOffset = 0
-    case .toggleLints: state.layer = state.layer == .warnings ? .browsing : .warnings
-    default: state.ignoredKey = action
+        state.layer = help ? .browsing : .help(Overlay())
+        return []
+    case .toggleLints:
+        state.layer = help ? .warnings(Overlay()) : .browsing
+        return []
+    case .moveUp where help: scroll(by: -1)
+    case .moveDown where help: scroll(by: 1)
+    case .pageUp where help: scroll(by: -page)
+    case .pageDown where help: scroll(by: page)
+    case .home where help: overlay.offset = 0
+    case .end where help: scroll(by: state.geometry.helpLines)
+    default: overlay.ignoredKey = action
     }
+    state.layer = help ? .help(overlay) : .warnings(overlay)
     return []
-}
-
-/// Lines of the help on screen at once when it scrolls: the body less the box and its
-/// footer (the help overlay draws it so).
-private func helpPage(_ state: AppState) -> Int { max(1, state.height - 5) }
-
-/// Scrolls the help, no further than its last line at the bottom.
-private func scrollHelp(by delta: Int, _ state: inout AppState) {
-    let last = state.helpLength > 0 ? max(0, state.helpLength - helpPage(state)) : Int.max
-    state.helpOffset = min(max(0, state.helpOffset + delta), last)
 }
 
 /// The confirmation is on top and names what the cancel reaches: `y` sends it, `q`

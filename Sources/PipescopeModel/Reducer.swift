@@ -72,12 +72,11 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
             let live = state.history.liveGraph
             state.table.activity.keep(live)
         }
-    case .resize(let width, let height, let treePageSize, let tablePageSize, let tableWidth):
-        state.width = width
-        state.height = height
-        state.tree.pageSize = treePageSize
-        state.table.pageSize = tablePageSize
-        state.table.width = tableWidth
+    case .resize(let geometry):
+        state.geometry = geometry
+        state.tree.pageSize = geometry.treePage
+        state.table.pageSize = geometry.tablePage
+        state.table.width = geometry.tableWidth
     }
     return []
 }

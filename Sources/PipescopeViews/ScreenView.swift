@@ -43,8 +43,8 @@ public enum ScreenView {
     /// The layer's overlay, if it has one: the layer the keys go to is the one on top.
     static func renderOverlays(_ state: AppState, body: Rect, theme: Theme, into buffer: inout ScreenBuffer) {
         switch state.layer {
-        case .help:
-            HelpOverlay.render(theme: theme, area: body, offset: state.helpOffset, into: &buffer)
+        case .help(let overlay):
+            HelpOverlay.render(theme: theme, area: body, offset: overlay.offset, into: &buffer)
         case .warnings:
             LintsOverlay.render(state, theme: theme, area: body, into: &buffer)
         case .confirmingCancel(let preview):
@@ -81,16 +81,25 @@ public enum ScreenView {
         return title
     }
 
-    /// The message for a terminal of this size, with the page size its layout gives the
-    /// tree: the model cannot know the layout, so the size and the page arrive together.
+    /// The message for a terminal of this size: the size and what the layout gives each
+    /// part (``geometry(width:height:theme:)``), since the model cannot know the layout.
     ///
     /// ```swift
     /// _ = reduce(&state, ScreenView.resized(width: 120, height: 40))
     /// ```
-    public static func resized(width: Int, height: Int) -> Message {
+    public static func resized(width: Int, height: Int, theme: Theme = .plainUnicode) -> Message {
+        .resize(geometry(width: width, height: height, theme: theme))
+    }
+
+    /// What this layout gives each part of a `width` x `height` screen: the one place the
+    /// reducer's paging and scrolling sizes come from.
+    public static func geometry(width: Int, height: Int, theme: Theme = .plainUnicode) -> Geometry {
+        let body = Rect(x: 0, y: 1, width: width, height: max(0, height - 2))
+        let help = HelpOverlay.page(in: body, theme: theme)
         // The table fills the body inside its box (see `render`).
-        .resize(width: width, height: height, treePageSize: treePageSize(width: width, height: height),
-                tablePageSize: max(1, height - 5), tableWidth: max(0, width - 2))
+        return Geometry(width: width, height: height, treePage: treePageSize(width: width, height: height),
+                        tablePage: max(1, height - 5), tableWidth: max(0, width - 2),
+                        helpPage: help.page, helpLines: help.lines)
     }
 
     /// How many tree rows fit, so paging can move by a screenful.

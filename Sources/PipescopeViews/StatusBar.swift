@@ -62,13 +62,13 @@ public enum HintBar {
     /// The keys the open overlay acts on; after a key it ignored, which key and why first.
     static func renderModeKeys(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         let keys = KeyMap.hints(for: state.layer).joined(separator: "  ")
-        guard let ignored = state.ignoredKey else {
+        guard let ignored = state.layer.overlay?.ignoredKey else {
             buffer.putTruncated(" " + theme.text(keys), x: area.x, y: area.y, maxWidth: area.width, style: theme.dim,
                                 glyphs: theme.glyphs)
             return
         }
         let key = KeyMap.label(for: ignored) ?? "that key"
-        let open = state.layer == .help ? "the help is open" : "the warnings are open"
+        let open = state.layer.isHelp ? "the help is open" : "the warnings are open"
         let text = " \(key) does nothing while \(open)  " + keys
         buffer.putTruncated(theme.text(text), x: area.x, y: area.y, maxWidth: area.width,
                             style: Style(foreground: theme.colors ? .red : nil, bold: true), glyphs: theme.glyphs)

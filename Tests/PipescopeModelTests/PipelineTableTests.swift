@@ -282,15 +282,15 @@ final class PipelineTableTests: XCTestCase {
 
     func testTheHelpScrollsNoFurtherThanItsEnd() {
         var state = threePipelines()
-        state.helpLength = 40
-        _ = reduce(&state, .resize(width: 80, height: 24, treePageSize: 10, tablePageSize: 19))
+        _ = reduce(&state, .resize(Geometry(width: 80, height: 24, treePage: 10, tablePage: 19, helpPage: 19,
+                                            helpLines: 40)))
         _ = reduce(&state, .action(.toggleHelp))
         _ = reduce(&state, .action(.pageDown))
-        XCTAssertEqual(state.helpOffset, 19)
+        XCTAssertEqual(state.layer.overlay?.offset, 19)
         _ = reduce(&state, .action(.pageDown))
-        XCTAssertEqual(state.helpOffset, 21, "40 lines, 19 at a time")
+        XCTAssertEqual(state.layer.overlay?.offset, 21, "40 lines, 19 at a time")
         _ = reduce(&state, .action(.moveUp))
-        XCTAssertEqual(state.helpOffset, 20)
-        XCTAssertEqual(state.layer, .help)
+        XCTAssertEqual(state.layer.overlay?.offset, 20)
+        XCTAssertTrue(state.layer.isHelp)
     }
 }

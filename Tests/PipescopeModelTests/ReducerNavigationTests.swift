@@ -145,13 +145,13 @@ final class ReducerNavigationTests: XCTestCase {
         var state = ModelFixtures.realistic()
         state.tree.selection = 2
         _ = send(&state, .toggleHelp)
-        XCTAssertEqual(state.layer, .help)
+        XCTAssertTrue(state.layer.isHelp)
         for action: Action in [.moveUp, .moveDown, .pageUp, .pageDown, .home, .end, .collapse, .expand] {
             XCTAssertEqual(send(&state, action), [])
         }
         XCTAssertEqual(state.tree.selection, 2)
         XCTAssertEqual(state.tree.collapsed, [])
-        XCTAssertEqual(state.layer, .help)
+        XCTAssertTrue(state.layer.isHelp)
         _ = send(&state, .dismiss)
         XCTAssertEqual(state.layer, .browsing, "Esc closes help")
         _ = send(&state, .toggleHelp, .toggleHelp)

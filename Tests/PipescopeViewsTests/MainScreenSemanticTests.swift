@@ -130,7 +130,6 @@ final class MainScreenSemanticTests: XCTestCase {
     /// Every line the help shows, paging down through it (it scrolls when it does not fit).
     private func helpLines(_ width: Int, _ height: Int) -> [String] {
         var state = ViewFixtures.help()
-        state.helpLength = HelpOverlay.lineCount
         _ = reduce(&state, ScreenView.resized(width: width, height: height))
         var lines: [String] = []
         for _ in 0...(KeyMap.bindings.count / max(1, height - 5) + 1) {

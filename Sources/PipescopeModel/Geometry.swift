@@ -1,0 +1,33 @@
+/// The sizes the screen's layout gives its parts, worked out by the views' one layout
+/// function (`ScreenView.geometry(width:height:)`) and carried by the resize message,
+/// so the reducer pages and scrolls by what is on screen without repeating the layout.
+///
+/// ```swift
+/// _ = reduce(&state, .resize(ScreenView.geometry(width: 120, height: 40)))
+/// state.geometry.treePage   // tree rows on screen
+/// ```
+public struct Geometry: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    /// Tree rows on screen, so paging moves a screenful.
+    public var treePage: Int
+    /// Table rows on screen.
+    public var tablePage: Int
+    /// The table's width inside its box, so `<` `>` sort by the columns shown.
+    public var tableWidth: Int
+    /// Lines of the help on screen at once, when it scrolls.
+    public var helpPage: Int
+    /// Lines the help scrolls through; 0 when it fits without scrolling.
+    public var helpLines: Int
+
+    public init(width: Int = 80, height: Int = 24, treePage: Int = 10, tablePage: Int = 10, tableWidth: Int = 78,
+                helpPage: Int = 19, helpLines: Int = 0) {
+        self.width = width
+        self.height = height
+        self.treePage = treePage
+        self.tablePage = tablePage
+        self.tableWidth = tableWidth
+        self.helpPage = helpPage
+        self.helpLines = helpLines
+    }
+}
