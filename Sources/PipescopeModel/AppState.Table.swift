@@ -144,17 +144,9 @@ extension AppState {
             return rows
         }
 
-        /// The column `step` places from the sorted one (wrapping), among those shown:
-        /// `>` never sorts by a column the terminal is too narrow for.
-        func sortColumn(_ step: Int) -> TableColumn {
-            let shown = columns
-            var column = sort
-            for _ in TableColumn.allCases {
-                column = step > 0 ? column.next : column.previous
-                if shown.shows(column) { return column }
-            }
-            return sort
-        }
+        /// The sortable column `step` places from the sorted one (wrapping), among those
+        /// shown: `>` never sorts by a column the terminal is too narrow for.
+        func sortColumn(_ step: Int) -> TableColumn { columns.sortColumn(from: sort, step: step) }
 
         /// Selects the row at `position` (clamped).
         mutating func select(row position: Int) {
