@@ -92,6 +92,17 @@ extension AppState {
             return chosen ? previous.map { ($0, replacement) } : nil
         }
 
+        /// The rows a fresh table shows for `graph`, built as ``refresh(_:)`` builds them and
+        /// in its default order (RATE descending, ties by id): `snapshot --json`'s
+        /// pipelines. Without event counts every rate is 0, and LAST is the newest time
+        /// the graph itself knows (a value, an end, a request, the making of a stage).
+        static func rows(of graph: Graph, lints: [Lint]) -> [PipelineRow] {
+            var table = Table()
+            // No activity: there is no rate to read at any time.
+            return table.build(graph, lints: lints, now: 0, hideEnded: false)
+                .sorted(by: table.sort, descending: table.descending)
+        }
+
         private mutating func build(_ graph: Graph, lints: [Lint], now: Int64, hideEnded: Bool) -> [PipelineRow] {
             var warningsAt: [NodeID: Int] = [:]
             for lint in lints { warningsAt[lint.node, default: 0] += 1 }
@@ -144,17 +155,9 @@ extension AppState {
             return rows
         }
 
-        /// The column `step` places from the sorted one (wrapping), among those shown:
-        /// `>` never sorts by a column the terminal is too narrow for.
-        func sortColumn(_ step: Int) -> TableColumn {
-            let shown = columns
-            var column = sort
-            for _ in TableColumn.allCases {
-                column = step > 0 ? column.next : column.previous
-                if shown.shows(column) { return column }
-            }
-            return sort
-        }
+        /// The sortable column `step` places from the sorted one (wrapping), among those
+        /// shown: `>` never sorts by a column the terminal is too narrow for.
+        func sortColumn(_ step: Int) -> TableColumn { columns.sortColumn(from: sort, step: step) }
 
         /// Selects the row at `position` (clamped).
         mutating func select(row position: Int) {

@@ -44,60 +44,6 @@ public struct PipelineRow: Hashable, Sendable {
     }
 }
 
-/// A column of the pipelines table, in the order they are drawn and `<` `>` move through.
-public enum TableColumn: Int, CaseIterable, Sendable {
-    case warnings, id, name, location, status, stages, rate, values, age, lastEvent
-
-    /// The header's word.
-    public var title: String {
-        switch self {
-        case .warnings: return "⚠"
-        case .id: return "ID"
-        case .name: return "PIPELINE"
-        case .location: return "LOCATION"
-        case .status: return "STATUS"
-        case .stages: return "STAGES"
-        case .rate: return "RATE"
-        case .values: return "VALUES"
-        case .age: return "AGE"
-        case .lastEvent: return "LAST"
-        }
-    }
-
-    public var next: TableColumn { TableColumn(rawValue: (rawValue + 1) % Self.allCases.count)! }
-    public var previous: TableColumn {
-        TableColumn(rawValue: (rawValue + Self.allCases.count - 1) % Self.allCases.count)!
-    }
-
-    /// Whether `a` comes before `b` in ascending order of this column (equal: neither).
-    /// Ascending age is youngest first; ascending LAST is the most recent event first.
-    func ascending(_ a: PipelineRow, _ b: PipelineRow) -> Bool {
-        switch self {
-        case .warnings: return a.warnings < b.warnings
-        case .id: return a.id < b.id
-        case .name: return a.name.text < b.name.text
-        case .location: return a.location < b.location
-        case .status: return Self.rank(a.status) < Self.rank(b.status)
-        case .stages: return a.stages < b.stages
-        case .rate: return a.rate < b.rate
-        case .values: return a.values < b.values
-        case .age: return a.createdNanos > b.createdNanos
-        case .lastEvent: return a.lastEventNanos > b.lastEventNanos
-        }
-    }
-
-    /// Live first, then the ways of ending.
-    static func rank(_ status: NodeStatus) -> Int {
-        switch status {
-        case .active: return 0
-        case .subscribing: return 1
-        case .failed: return 2
-        case .cancelled: return 3
-        case .finished: return 4
-        }
-    }
-}
-
 extension [PipelineRow] {
     /// Sorted by `column`, stably: rows equal in it keep ascending id order whichever
     /// the direction, so equal rows never swap places between frames.
@@ -150,28 +96,5 @@ public struct SortedRows: RandomAccessCollection, Sendable {
     /// Where pipeline `root`'s row is, if it has one: a scan of ids, then of integers.
     public func position(of root: NodeID) -> Int? {
         built.firstIndex { $0.id == root }.flatMap { positions.firstIndex(of: $0) }
-    }
-}
-
-extension TableColumn {
-    /// One integer per row whose ascending order is this column's ascending order.
-    func keys(_ rows: [PipelineRow]) -> [Int64] {
-        switch self {
-        case .warnings: return rows.map { Int64($0.warnings) }
-        case .id: return rows.map { Int64(bitPattern: $0.id) }
-        case .name:
-            let known = rows.compactMap(\.nameOrder)
-            return known.count == rows.count ? known : TextOrder.numbers(rows.map(\.name.text))
-        case .location:
-            let known = rows.compactMap(\.locationOrder)
-            return known.count == rows.count ? known : TextOrder.numbers(rows.map(\.location))
-        case .status: return rows.map { Int64(Self.rank($0.status)) }
-        case .stages: return rows.map { Int64($0.stages) }
-        // Rates are never negative: their bit patterns order as the numbers do.
-        case .rate: return rows.map { Int64(bitPattern: max(0, $0.rate).bitPattern) }
-        case .values: return rows.map { Int64($0.values) }
-        case .age: return rows.map { -$0.createdNanos }
-        case .lastEvent: return rows.map { -$0.lastEventNanos }
-        }
     }
 }

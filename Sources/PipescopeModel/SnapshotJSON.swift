@@ -26,12 +26,22 @@ import PipescopeGraph
 /// null and `image` names the binary; without symbols `function` is null too and
 /// `offset` says where in the image. All three are null (and `frames` empty) when no
 /// location is known.
+///
+/// `pipelines` are the pipelines table's rows, one object per pipeline, built as the
+/// table builds them and in its default order (RATE descending, ties by id), keyed by
+/// each ``TableColumn``'s ``TableColumn/jsonKey`` with its ``TableColumn/json`` value:
+/// `{"warnings": 0, "id": 1, "name": "Just → Map → Sink", "location": "Feed.swift:88",
+/// "status": "active", "stages": 3, "rate": 0, "values": 2, "createdNanos": …,
+/// "lastEventNanos": …}`. A snapshot has no event history: `rate` is 0 (so the order is
+/// by id), LAST MINUTE's sparkline has no key, and `lastEventNanos` is the newest time
+/// the graph itself holds (a value, an end, a request, the making of a stage).
 public enum SnapshotJSON {
     public static func render(_ graph: Graph, lints: [Lint] = []) -> String {
         let document = Document(
             dropped: graph.dropped,
             nodes: graph.nodes.keys.sorted().compactMap { id in graph[id].map { Node($0, in: graph) } },
-            lints: lints.map { LintJSON(lint: $0.kind.rawValue, node: $0.node, message: $0.message) })
+            lints: lints.map { LintJSON(lint: $0.kind.rawValue, node: $0.node, message: $0.message) },
+            pipelines: AppState.Table.rows(of: graph, lints: lints).map { PipelineJSON(row: $0) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
@@ -42,6 +52,23 @@ public enum SnapshotJSON {
         var dropped: UInt64
         var nodes: [Node]
         var lints: [LintJSON]
+        var pipelines: [PipelineJSON]
+    }
+
+    /// A table row, keyed by its columns' JSON keys.
+    struct PipelineJSON: Encodable {
+        var fields: [String: TableColumn.JSONValue]
+
+        init(row: PipelineRow, columns: [TableColumn] = TableColumn.allCases) {
+            fields = [:]
+            for column in columns {
+                if let key = column.jsonKey { fields[key] = column.json(row) }
+            }
+        }
+
+        func encode(to encoder: Encoder) throws {
+            try fields.encode(to: encoder)
+        }
     }
 
     struct LintJSON: Encodable {

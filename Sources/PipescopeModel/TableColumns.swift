@@ -1,66 +1,80 @@
-/// Which columns of the pipelines table fit a width, and how wide each is: the view
-/// draws them, and `<` `>` move the sort through the ones shown.
+/// The pipelines table's columns laid out in a width: which of ``TableColumn/allCases``
+/// are shown, where, and how wide. The view draws the ones shown, and `<` `>` move the
+/// sort through the sortable ones among them.
 ///
-/// Always shown: the warnings mark, ID, PIPELINE, STATUS and RATE. The others go, first
-/// to last, while PIPELINE would be narrower than ``preferredName`` columns:
-/// LOCATION (and only shown when a pipeline has one), AGE, STAGES, the last minute's
-/// sparkline, LAST, VALUES. So 120 columns show them all, and 80 columns (78 inside
-/// the box) show ⚠ ID PIPELINE STATUS RATE, the sparkline, VALUES and LAST.
+/// Each column is as wide as its ``TableColumn/width`` says, counting the blank column
+/// after it. LOCATION is shown only when a pipeline has one. While the column that takes
+/// the rest (PIPELINE) would be narrower than it prefers, the droppable columns go in
+/// their ``TableColumn/dropOrder``: LOCATION, AGE, STAGES, the sparkline, LAST, VALUES.
 ///
 /// ```swift
 /// let c = TableColumns(width: 78, locationWidth: 20)
-/// c.shows(.location)   // false
-/// c.name               // 22
+/// c.shows(.location)        // false
+/// c.width(of: .name)        // 20: 19 of text and the gap
 /// ```
 public struct TableColumns: Sendable {
-    public static let preferredName = 20
-    /// The droppable columns, in the order they are dropped.
-    public enum Droppable: CaseIterable, Sendable { case location, age, stages, sparkline, lastEvent, values }
-    public static let sparkWidth = 12
-
-    public private(set) var dropped: Set<Droppable> = []
-    public private(set) var location: Int
-    public private(set) var name = 0
-    public let warnings = 3, id = 6, status = 12, stages = 7, rate = 9, sparkline = sparkWidth + 1, values = 8, age = 6,
-        lastEvent = 6
-
-    public init(width: Int, locationWidth: Int) {
-        location = locationWidth > 0 ? min(24, locationWidth) + 1 : 0
-        if location == 0 { dropped.insert(.location) }
-        for column in Droppable.allCases {
-            name = width - fixedWidth
-            if name >= Self.preferredName { break }
-            dropped.insert(column)
-        }
-        name = max(8, width - fixedWidth)
+    /// A column shown: where it starts (from the table's left) and how wide it is, gap
+    /// included.
+    public struct Placed: Sendable {
+        public let column: TableColumn
+        public let x: Int
+        public let width: Int
     }
 
-    private var fixedWidth: Int {
-        var total = warnings + id + status + rate
-        for column in Droppable.allCases where !dropped.contains(column) {
-            switch column {
-            case .location: total += location
-            case .age: total += age
-            case .stages: total += stages
-            case .sparkline: total += sparkline
-            case .lastEvent: total += lastEvent
-            case .values: total += values
+    /// The list laid out, shown or not, in order.
+    public let list: [TableColumn]
+    /// The columns shown, left to right.
+    public private(set) var shown: [Placed] = []
+
+    /// Lays out `list` in `width` columns; `locationWidth` is the longest location
+    /// among the rows (0: none).
+    public init(width: Int, locationWidth: Int, list: [TableColumn] = TableColumn.allCases) {
+        self.list = list
+        var widths: [TableColumn.ID: Int] = [:]
+        for column in list {
+            switch column.width {
+            case .fixed(let n): widths[column.id] = n
+            case .widestLocation(let maximum): widths[column.id] = locationWidth > 0 ? min(maximum, locationWidth) + 1 : 0
+            case .rest: break
             }
         }
-        return total
+        var hidden = Set(widths.filter { $0.value == 0 }.keys)
+        // The columns that take the rest share it evenly (the first takes what is over).
+        let rest = list.filter { $0.width.rest != nil }
+        func shares() -> [Int] {
+            let left = width - list.reduce(0) { hidden.contains($1.id) ? $0 : $0 + (widths[$1.id] ?? 0) }
+            return rest.indices.map { left / rest.count + ($0 == 0 ? left % rest.count : 0) }
+        }
+        let droppable = list.filter { $0.dropOrder != nil }.sorted { $0.dropOrder! < $1.dropOrder! }
+        for column in droppable {
+            if zip(rest, shares()).allSatisfy({ $1 >= $0.width.rest!.preferred }) { break }
+            hidden.insert(column.id)
+        }
+        for (column, share) in zip(rest, shares()) { widths[column.id] = max(column.width.rest!.minimum, share) }
+        var x = 0
+        for column in list where !hidden.contains(column.id) {
+            let w = widths[column.id] ?? 0
+            shown.append(Placed(column: column, x: x, width: w))
+            x += w
+        }
     }
 
-    public func has(_ column: Droppable) -> Bool { !dropped.contains(column) }
+    /// Whether `column` is on screen.
+    public func shows(_ column: TableColumn) -> Bool { shown.contains { $0.column == column } }
 
-    /// Whether a sort column is on screen.
-    public func shows(_ column: TableColumn) -> Bool {
-        switch column {
-        case .location: return has(.location)
-        case .age: return has(.age)
-        case .stages: return has(.stages)
-        case .values: return has(.values)
-        case .lastEvent: return has(.lastEvent)
-        case .warnings, .id, .name, .status, .rate: return true
+    /// How wide `column` is, gap included, if it is shown.
+    public func width(of column: TableColumn) -> Int? { shown.first { $0.column == column }?.width }
+
+    /// The sortable column `step` places from `column` in the list (wrapping), among
+    /// those shown: `>` never sorts by a column the terminal is too narrow for. `column`
+    /// itself when no other can be reached.
+    public func sortColumn(from column: TableColumn, step: Int) -> TableColumn {
+        guard let start = list.firstIndex(of: column), step != 0 else { return column }
+        let n = list.count
+        for k in 1...n {
+            let next = list[((start + k * step.signum()) % n + n) % n]
+            if next.sort != nil, shows(next) { return next }
         }
+        return column
     }
 }

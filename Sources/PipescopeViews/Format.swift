@@ -1,5 +1,6 @@
 import Foundation
 import PipescopeGraph
+import PipescopeModel
 
 /// Short human forms of numbers, demands and times.
 enum Format {
@@ -10,14 +11,8 @@ enum Format {
         }
     }
 
-    /// 999, 12.3k, 4.5M.
-    static func count(_ n: Int) -> String {
-        switch n {
-        case ..<10_000: return String(n)
-        case ..<1_000_000: return String(format: "%.1fk", Double(n) / 1e3)
-        default: return String(format: "%.1fM", Double(n) / 1e6)
-        }
-    }
+    /// 999, 12.3k, 4.5M: the table's ``CellText/count(_:)``, so counts read alike everywhere.
+    static func count(_ n: Int) -> String { CellText.count(n) }
 
     /// An event's kind in a word: "value", "cancelled".
     static func word(for kind: EventKind) -> String {

@@ -58,10 +58,9 @@ public enum ScreenView {
     static func tableTitle(_ state: AppState, theme: Theme) -> String {
         let table = state.table
         let arrow = theme.glyphs.isUnicode ? (table.descending ? "▼" : "▲") : (table.descending ? "v" : "^")
-        let sort = table.sort == .warnings ? "warnings" : table.sort.title
         var title = "Pipelines: \(table.rows.count)"
         if state.tree.hideEnded { title += " (ended hidden)" }
-        return title + ", sorted by \(sort) \(arrow)  (< > i)"
+        return title + ", sorted by \(table.sort.spokenTitle) \(arrow)  (< > i)"
     }
 
     /// "Pipelines (12 stages)", with the filter and how many ended stages `x` hides when

@@ -13,6 +13,9 @@ import TerminalKit
 /// the subscriber, AGE, and LAST (time since its newest event). Narrow terminals drop
 /// columns in ``TableColumns``' order. The sorted column's header carries ▲ or ▼ (ASCII
 /// `^` `v`). The selected row is reversed.
+///
+/// The columns, their titles, widths, alignment and cell texts are
+/// ``TableColumn/allCases``; this view only adds how each looks (``cell(_:of:text:width:state:now:theme:)``).
 public enum TableView {
     static let sparkUnicode: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     static let sparkASCII: [Character] = ["_", ".", ",", "-", "=", "+", "*", "#"]
@@ -39,72 +42,62 @@ public enum TableView {
         }
     }
 
-    /// The header line: each shown column's word, the sorted one marked.
-    static func renderHeader(_ table: AppState.Table, columns c: TableColumns, theme: Theme, x: Int, y: Int, width: Int,
+    /// The header line: each shown column's title, padded to its width (a right-aligned
+    /// one to its width less the gap), the sorted one marked.
+    static func renderHeader(_ table: AppState.Table, columns: TableColumns, theme: Theme, x: Int, y: Int, width: Int,
                              into buffer: inout ScreenBuffer) {
         let arrow = theme.glyphs.isUnicode ? (table.descending ? "▼" : "▲") : (table.descending ? "v" : "^")
-        func title(_ column: TableColumn) -> String {
-            let word = column == .warnings ? theme.text("⚠") : column.title
-            return column == table.sort ? word + arrow : word
+        var text = ""
+        for placed in columns.shown {
+            let column = placed.column
+            let title = theme.text(column.title) + (column == table.sort ? arrow : "")
+            switch column.alignment {
+            case .left: text += Format.pad(title, placed.width)
+            case .right: text += Format.pad(title, placed.width - 1, right: true) + " "
+            }
         }
-        var text = Format.pad(title(.warnings), c.warnings) + Format.pad(title(.id), c.id, right: true) + " "
-            + Format.pad(title(.name), c.name - 1)
-        if c.has(.location) { text += Format.pad(title(.location), c.location) }
-        text += Format.pad(title(.status), c.status)
-        if c.has(.stages) { text += Format.pad(title(.stages), c.stages - 1, right: true) + " " }
-        text += Format.pad(title(.rate), c.rate - 1, right: true) + " "
-        if c.has(.sparkline) { text += Format.pad("LAST MINUTE", c.sparkline) }
-        if c.has(.values) { text += Format.pad(title(.values), c.values - 1, right: true) + " " }
-        if c.has(.age) { text += Format.pad(title(.age), c.age - 1, right: true) + " " }
-        if c.has(.lastEvent) { text += Format.pad(title(.lastEvent), c.lastEvent - 1, right: true) }
+        // The line ends at its last title: no gap after it.
+        if text.hasSuffix(" ") { text.removeLast() }
         buffer.putTruncated(text, x: x, y: y, maxWidth: width, style: theme.dim, glyphs: theme.glyphs)
     }
 
-    static func renderRow(_ row: PipelineRow, state: AppState, columns c: TableColumns, now: Int64, theme: Theme,
+    /// One row: each shown column's cell, its text from the column (``TableColumn/text``)
+    /// in the width less the gap, drawn as ``cell(_:of:text:width:state:now:theme:)`` says.
+    static func renderRow(_ row: PipelineRow, state: AppState, columns: TableColumns, now: Int64, theme: Theme,
                           x: Int, y: Int, into buffer: inout ScreenBuffer) {
-        var cx = x
-        if row.warnings > 0 {
-            buffer.put(theme.text("⚠") + Format.count(row.warnings), x: cx, y: y,
-                       style: Style(foreground: theme.colors ? .yellow : nil, bold: true), maxWidth: c.warnings - 1)
+        for placed in columns.shown {
+            let width = placed.width - 1
+            let look = cell(placed.column.id, of: row, text: placed.column.text(row, now), width: width, state: state,
+                            now: now, theme: theme)
+            guard !look.text.isEmpty else { continue }
+            let text = placed.column.alignment == .right ? Format.pad(look.text, width, right: true) : look.text
+            if look.ellipsis {
+                buffer.putTruncated(text, x: x + placed.x, y: y, maxWidth: width, style: look.style, glyphs: theme.glyphs)
+            } else {
+                buffer.put(text, x: x + placed.x, y: y, style: look.style, maxWidth: width)
+            }
         }
-        cx += c.warnings
-        buffer.put(Format.pad("#\(row.id)", c.id, right: true), x: cx, y: y, style: theme.dim, maxWidth: c.id)
-        cx += c.id + 1
-        buffer.putTruncated(theme.text(shortened(row.name, width: c.name - 2, theme: theme)), x: cx, y: y,
-                            maxWidth: c.name - 2, style: row.name.named ? Style(bold: true) : .plain, glyphs: theme.glyphs)
-        cx += c.name - 1
-        if c.has(.location) {
-            buffer.putTruncated(Self.fit(row.location, width: c.location - 1, theme: theme), x: cx, y: y,
-                                maxWidth: c.location - 1, style: theme.dim, glyphs: theme.glyphs)
-            cx += c.location
-        }
-        buffer.put(theme.glyph(row.status) + " " + row.status.rawValue, x: cx, y: y, style: theme.style(row.status),
-                   maxWidth: c.status - 1)
-        cx += c.status
-        if c.has(.stages) {
-            buffer.put(Format.pad(String(row.stages), c.stages - 1, right: true), x: cx, y: y)
-            cx += c.stages
-        }
-        buffer.put(Format.pad(rate(row.rate), c.rate - 1, right: true), x: cx, y: y,
-                   style: row.rate > 0 ? Style(bold: true) : theme.dim)
-        cx += c.rate
-        if c.has(.sparkline) {
+    }
+
+    /// How a column's cell looks: the styling the view adds to the column's text. Names
+    /// are shortened and locations fitted (cut with an ellipsis when still too long);
+    /// the sparkline is drawn from the table's activity.
+    static func cell(_ id: TableColumn.ID, of row: PipelineRow, text: String, width: Int, state: AppState, now: Int64,
+                     theme: Theme) -> (text: String, style: Style, ellipsis: Bool) {
+        switch id {
+        case .warnings: return (theme.text(text), Style(foreground: theme.colors ? .yellow : nil, bold: true), false)
+        case .id: return (text, theme.dim, false)
+        case .name:
+            return (theme.text(shortened(row.name, width: width, theme: theme)),
+                    row.name.named ? Style(bold: true) : .plain, true)
+        case .location: return (fit(text, width: width, theme: theme), theme.dim, true)
+        case .status: return (theme.glyph(row.status) + " " + text, theme.style(row.status), false)
+        case .stages, .values: return (text, .plain, false)
+        case .rate: return (text, row.rate > 0 ? Style(bold: true) : theme.dim, false)
+        case .lastMinute:
             let counts = state.table.activity.counts(of: row.id, at: now)
-            buffer.put(sparkline(counts, width: TableColumns.sparkWidth, theme: theme), x: cx, y: y,
-                       style: Style(foreground: theme.colors ? .cyan : nil))
-            cx += c.sparkline
-        }
-        if c.has(.values) {
-            buffer.put(Format.pad(Format.count(row.values), c.values - 1, right: true), x: cx, y: y)
-            cx += c.values
-        }
-        if c.has(.age) {
-            buffer.put(Format.pad(age(now - row.createdNanos), c.age - 1, right: true), x: cx, y: y, style: theme.dim)
-            cx += c.age
-        }
-        if c.has(.lastEvent) {
-            let since = row.lastEventNanos > 0 ? age(now - row.lastEventNanos) : "-"
-            buffer.put(Format.pad(since, c.lastEvent - 1, right: true), x: cx, y: y, style: theme.dim)
+            return (sparkline(counts, width: width, theme: theme), Style(foreground: theme.colors ? .cyan : nil), false)
+        case .age, .lastEvent: return (text, theme.dim, false)
         }
     }
 
@@ -124,24 +117,6 @@ public enum TableView {
             if fits(text) { return text }
         }
         return whole
-    }
-
-    /// 0, 0.3/s, 12/s, 4.5k/s.
-    static func rate(_ perSecond: Double) -> String {
-        if perSecond == 0 { return "0" }
-        if perSecond < 10 { return String(format: "%.1f/s", perSecond) }
-        return perSecond < 10_000 ? String(format: "%.0f/s", perSecond) : Format.count(Int(perSecond)) + "/s"
-    }
-
-    /// 42s, 12m, 3h, 2d: the largest whole unit.
-    static func age(_ nanos: Int64) -> String {
-        let s = max(0, nanos / 1_000_000_000)
-        switch s {
-        case ..<60: return "\(s)s"
-        case ..<3600: return "\(s / 60)m"
-        case ..<86_400: return "\(s / 3600)h"
-        default: return "\(s / 86_400)d"
-        }
     }
 
     /// `counts` (oldest first) in `width` cells, each the sum of an equal slice, scaled to

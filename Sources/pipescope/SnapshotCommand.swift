@@ -6,7 +6,7 @@ struct SnapshotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
         abstract: "Print a running program's pipeline graph and exit.",
-        discussion: "With --json the output is the document described in Sources/Pipescope/Pipescope.docc/SnapshotJSON.md (dropped, nodes and lints).")
+        discussion: "With --json the output is the document described in Sources/Pipescope/Pipescope.docc/SnapshotJSON.md (dropped, nodes, pipelines and lints).")
 
     @Argument(help: "The program's pid, its socket path, or tcp://host:port.")
     var target: String

@@ -30,7 +30,7 @@ final class SnapshotJSONTests: XCTestCase {
 
     func testDocumentKeys() throws {
         let (document, nodes) = try parse(graph())
-        XCTAssertEqual(Set(document.keys), ["dropped", "nodes", "lints"])
+        XCTAssertEqual(Set(document.keys), ["dropped", "nodes", "lints", "pipelines"])
         XCTAssertEqual((document["lints"] as? [Any])?.count, 0, "no lints were passed")
         XCTAssertEqual(document["dropped"] as? Int, 9)
         XCTAssertEqual(nodes.count, 8)

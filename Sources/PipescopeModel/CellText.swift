@@ -1,0 +1,38 @@
+import Foundation
+
+/// How the table writes a count, a rate and an age in a cell, short enough for its
+/// column: what ``TableColumn/text`` returns and the views use for counts elsewhere.
+///
+/// ```swift
+/// CellText.count(12_345)           // "12.3k"
+/// CellText.rate(0.3)               // "0.3/s"
+/// CellText.age(90_000_000_000)     // "1m"
+/// ```
+public enum CellText {
+    /// 12, 12.3k, 4.5M.
+    public static func count(_ n: Int) -> String {
+        switch n {
+        case ..<10_000: return String(n)
+        case ..<1_000_000: return String(format: "%.1fk", Double(n) / 1e3)
+        default: return String(format: "%.1fM", Double(n) / 1e6)
+        }
+    }
+
+    /// 0, 0.3/s, 12/s, 45.0k/s.
+    public static func rate(_ perSecond: Double) -> String {
+        if perSecond == 0 { return "0" }
+        if perSecond < 10 { return String(format: "%.1f/s", perSecond) }
+        return perSecond < 10_000 ? String(format: "%.0f/s", perSecond) : count(Int(perSecond)) + "/s"
+    }
+
+    /// 42s, 12m, 3h, 2d: the largest whole unit.
+    public static func age(_ nanos: Int64) -> String {
+        let s = max(0, nanos / 1_000_000_000)
+        switch s {
+        case ..<60: return "\(s)s"
+        case ..<3600: return "\(s / 60)m"
+        case ..<86_400: return "\(s / 3600)h"
+        default: return "\(s / 86_400)d"
+        }
+    }
+}
