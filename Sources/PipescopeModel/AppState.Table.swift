@@ -69,14 +69,14 @@ extension AppState {
         mutating func refresh(_ state: AppState) -> (gone: PipelineRow, now: PipelineRow?)? {
             let now = state.timelineEnd
             let inputs = Inputs(graph: state.history.graphVersion, activity: activity.version,
-                                lints: state.lintsVersion, second: now / 1_000_000_000, hideEnded: state.tree.hideEnded)
+                                lints: state.warnings.version, second: now / 1_000_000_000, hideEnded: state.tree.hideEnded)
             let rebuild = inputs != builtFrom
             guard rebuild || isUnsorted else { return nil }
             isUnsorted = false
             builtFrom = inputs
             let previous = selected.flatMap { index(of: $0) }.map { rows[$0] }
             let unsorted = rebuild
-                ? build(state.history.graph, lints: state.lints, now: now, hideEnded: state.tree.hideEnded) : rows.built
+                ? build(state.history.graph, lints: state.warnings.lints, now: now, hideEnded: state.tree.hideEnded) : rows.built
             rows = SortedRows(built: unsorted, positions: unsorted.sortedPositions(by: sort, descending: descending))
             if let selected, let at = rows.position(of: selected) {
                 selectedIndex = at

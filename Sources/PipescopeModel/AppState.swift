@@ -32,21 +32,16 @@ public struct AppState: Sendable {
     public var width: Int { geometry.width }
     public var height: Int { geometry.height }
 
-    // MARK: Warnings
-
-    /// Which lints run (and which are allowed with -A).
-    public var linter = Linter()
-    /// The current warnings, recomputed on every tick.
-    public private(set) var lints: [Lint] = []
-    public private(set) var lintedNodes: Set<NodeID> = []
-    /// The warnings list's rows: the same mistake in the same place once, with a count,
-    /// newest first.
-    public private(set) var lintGroups: [LintGroup] = []
-    /// Changes whenever the lints are recomputed.
-    private(set) var lintsVersion = 0
+    /// The lifecycle warnings on the graph on screen, as of the last tick.
+    public internal(set) var warnings = Warnings()
 
     // MARK: Limits
 
+    /// Which lints run (and which are allowed with -A).
+    public var linter: Linter {
+        get { warnings.linter }
+        set { warnings.linter = newValue }
+    }
     /// Ended stages are pruned with the same policy as the probe's.
     public var retention = Retention.standard
     /// Events kept for history and the event log (evicted oldest first, a checkpoint
@@ -107,12 +102,4 @@ public struct AppState: Sendable {
         return nil
     }
 
-    /// Recomputes the lints as of `now` (a recording passes its last event's time).
-    mutating func refreshLints(now: Int64) {
-        let fresh = linter.lints(history.graph, now: now)
-        if fresh != lints { lintsVersion &+= 1 }
-        lints = fresh
-        lintedNodes = Set(lints.map(\.node))
-        lintGroups = LintGroup.grouping(lints, in: history.graph)
-    }
 }

@@ -60,10 +60,10 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .tick(let nanos):
         state.session.rate.tick(nanos)
         if state.session.isReplay {
-            state.refreshLints(now: state.history.lastEventNanos)
+            state.warnings.refresh(state.history.graph, now: state.history.lastEventNanos)
         } else {
             state.timeline.now = nanos
-            state.refreshLints(now: nanos)
+            state.warnings.refresh(state.history.graph, now: nanos)
         }
         if nanos - state.history.lastPrune >= 1_000_000_000 {
             state.history.lastPrune = nanos

@@ -29,7 +29,7 @@ public enum DetailView {
         }
         let callersAt = lines.count
         lines.append(("status \(theme.glyph(node.status)) \(statusText(node))", theme.style(node.status)))
-        for lint in state.lints where lint.node == node.id {
+        for lint in state.warnings.lints where lint.node == node.id {
             let style = Style(foreground: theme.colors ? .yellow : nil, bold: true)
             for line in wrap(theme.text("⚠ \(lint.kind.rawValue): ") + lint.message, width: area.width, maxLines: 3) {
                 lines.append((line, style))
@@ -118,7 +118,7 @@ public enum DetailView {
                 lines.append((line, Style(foreground: theme.colors ? .red : nil, bold: true)))
             }
         }
-        let linted = state.lints.filter { state.tree.groupOf[$0.node] == group.id }
+        let linted = state.warnings.lints.filter { state.tree.groupOf[$0.node] == group.id }
         if let lint = linted.max(by: { $0.node < $1.node }) {
             let style = Style(foreground: theme.colors ? .yellow : nil, bold: true)
             let text = theme.text("⚠ \(lint.kind.rawValue) on \(linted.count) of them (w lists them): ") + lint.message

@@ -6,14 +6,14 @@ import TerminalKit
 /// newest first: what happened, how many times, where, and what to do.
 public enum LintsOverlay {
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
-        let groups = state.lintGroups
+        let groups = state.warnings.groups
         let width = min(area.width, max(50, area.width * 4 / 5))
         let height = min(area.height, max(6, min(groups.count * 3 + 4, area.height)))
         let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2,
                        width: width, height: height)
         buffer.fill(box, with: .blank)
-        let title = groups.count == state.lints.count
-            ? "Warnings (\(state.lints.count))" : "Warnings (\(state.lints.count) on \(groups.count) rows)"
+        let title = groups.count == state.warnings.lints.count
+            ? "Warnings (\(state.warnings.lints.count))" : "Warnings (\(state.warnings.lints.count) on \(groups.count) rows)"
         buffer.drawBox(box, title: title, style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
         let inner = box.inset(by: 1)
         guard !groups.isEmpty else {

@@ -68,7 +68,7 @@ public enum TreeView {
         var cx = x
         cx += buffer.put(indent(row.depth, labelWidth: labelWidth) + marker + " ", x: cx, y: y, maxWidth: labelWidth)
         let count = theme.text(" ×") + "\(group.count)"
-        let linted = row.isCollapsed && state.lints.contains { state.tree.groupOf[$0.node] == group.id }
+        let linted = row.isCollapsed && state.warnings.lints.contains { state.tree.groupOf[$0.node] == group.id }
         let warn = linted ? theme.text(" ⚠") : ""
         let nameRoom = max(min(4, newest.operatorName.count), x + labelWidth - cx - 1 - count.count - warn.count)
         cx += buffer.putTruncated(newest.operatorName, x: cx, y: y, maxWidth: max(0, min(nameRoom, x + labelWidth - cx - 1)),
@@ -117,7 +117,7 @@ public enum TreeView {
         if state.session.nextPending?.node == node.id {
             marks.append((theme.text(" ▶ next"), Style(foreground: theme.colors ? .yellow : nil, bold: true)))
         }
-        if state.lintedNodes.contains(node.id) {
+        if state.warnings.nodes.contains(node.id) {
             marks.append((theme.text(" ⚠"), Style(foreground: theme.colors ? .yellow : nil, bold: true)))
         }
         let marksWidth = marks.reduce(0) { $0 + $1.text.count }

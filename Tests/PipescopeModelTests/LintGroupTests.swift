@@ -20,9 +20,9 @@ final class LintGroupTests: XCTestCase {
         b.flatMapRoot(1)
         for i in 0..<7 { b.forgottenRequest(10 + NodeID(i) * 10) }
         let state = state(b.build())
-        XCTAssertEqual(state.lints.count, 7)
-        XCTAssertEqual(state.lintGroups.count, 1)
-        let group = try XCTUnwrap(state.lintGroups.first)
+        XCTAssertEqual(state.warnings.lints.count, 7)
+        XCTAssertEqual(state.warnings.groups.count, 1)
+        let group = try XCTUnwrap(state.warnings.groups.first)
         XCTAssertEqual(group.kind, .unretainedCancellable)
         XCTAssertEqual(group.count, 7)
         XCTAssertEqual(group.lints.map(\.node), [70, 60, 50, 40, 30, 20, 10], "newest first")
@@ -40,8 +40,8 @@ final class LintGroupTests: XCTestCase {
         b.subscription(30)
         b.cancel(30, cause: .owner)
         let state = state(b.build())
-        XCTAssertEqual(state.lintGroups.map(\.count), [1, 2], "the Just's is newer, so first")
-        XCTAssertEqual(state.lintGroups.map(\.newest.node), [30, 20])
+        XCTAssertEqual(state.warnings.groups.map(\.count), [1, 2], "the Just's is newer, so first")
+        XCTAssertEqual(state.warnings.groups.map(\.newest.node), [30, 20])
     }
 
     func testTheKeyIsTheKindTheStageAndItsPipeline() {

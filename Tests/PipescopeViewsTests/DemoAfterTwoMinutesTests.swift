@@ -61,7 +61,7 @@ final class DemoAfterTwoMinutesTests: XCTestCase {
         let firstScreen = state.tree.rows.prefix(page)
         // The FlatMap with its inners, and every stage with a warning, or its group's row.
         XCTAssertTrue(firstScreen.contains { $0.id == DemoScheduleIDs.flatMap })
-        for lint in state.lints {
+        for lint in state.warnings.lints {
             let shown = firstScreen.contains { $0.id == lint.node && $0.isStage }
                 || state.tree.groupOf[lint.node].map { group in firstScreen.contains { $0.group?.id == group } } == true
             XCTAssertTrue(shown, "\(lint.kind.rawValue) on #\(lint.node) is on the first screen")
@@ -81,9 +81,9 @@ final class DemoAfterTwoMinutesTests: XCTestCase {
         let state = Self.demo()
         let forgotten = state.history.graph.roots.filter { state.history.graph[$0]?.operatorName == "story: forgotten request" }
         XCTAssertGreaterThan(forgotten.count, 10)
-        XCTAssertEqual(state.lintGroups.map(\.kind), [.unretainedCancellable, .demandViolation, .demandViolation, .stalled,
+        XCTAssertEqual(state.warnings.groups.map(\.kind), [.unretainedCancellable, .demandViolation, .demandViolation, .stalled,
                                                       .contractViolation], "newest first")
-        let unretained = try XCTUnwrap(state.lintGroups.first)
+        let unretained = try XCTUnwrap(state.warnings.groups.first)
         XCTAssertEqual(unretained.count, forgotten.count, "every forgotten request, on one row")
         XCTAssertEqual(unretained.newest.node, forgotten.max())
         var warnings = state

@@ -1,0 +1,30 @@
+import PipescopeGraph
+
+extension AppState {
+    /// The lifecycle warnings: which lints run, and what they found on the graph on
+    /// screen as of the last tick (the tree's marks, the detail pane, the table's ⚠
+    /// column and the warnings list all read these).
+    public struct Warnings: Sendable {
+        /// Which lints run (and which are allowed with -A).
+        public var linter = Linter()
+        /// The current warnings, recomputed on every tick.
+        public private(set) var lints: [Lint] = []
+        /// The stages that have a warning.
+        public private(set) var nodes: Set<NodeID> = []
+        /// The warnings list's rows: the same mistake in the same place once, with a
+        /// count, newest first.
+        public private(set) var groups: [LintGroup] = []
+        /// Changes whenever the lints are recomputed differently.
+        private(set) var version = 0
+
+        /// Recomputes the lints on `graph` as of `now` (a recording passes its last
+        /// event's time).
+        mutating func refresh(_ graph: Graph, now: Int64) {
+            let fresh = linter.lints(graph, now: now)
+            if fresh != lints { version &+= 1 }
+            lints = fresh
+            nodes = Set(lints.map(\.node))
+            groups = LintGroup.grouping(lints, in: graph)
+        }
+    }
+}
