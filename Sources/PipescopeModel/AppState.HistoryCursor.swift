@@ -2,7 +2,7 @@ import PipescopeGraph
 
 extension AppState {
     /// Every event kept, the cursor into them, and the graph on screen: the live graph
-    /// when following live, the graph after `cursor` events when looking at the past.
+    /// when following live, the graph after ``position`` events when looking at the past.
     ///
     /// History is append-only: moving the cursor replaces only the graph shown.
     public struct HistoryCursor: Sendable {
@@ -16,8 +16,8 @@ extension AppState {
         /// Every event with checkpoints, for moving back in time (evicted oldest first, a
         /// checkpoint span at a time).
         public internal(set) var log = History()
-        /// Position in `log` being shown (events applied), or nil when following live.
-        public internal(set) var cursor: Int?
+        /// The position in `log` being shown (events applied), or nil when following live.
+        public internal(set) var position: Int?
         /// Wall-clock time of the newest event seen (a recording's "now").
         public internal(set) var lastEventNanos: Int64 = 0
         /// When the live graph was last pruned.
@@ -26,13 +26,13 @@ extension AppState {
         /// are stale without comparing graphs.
         private(set) var graphVersion = 0
 
-        /// Shows the graph as it was after `position` events; at the newest event, goes live.
-        mutating func move(to position: Int) {
-            let clamped = min(max(position, log.start), log.end)
+        /// Shows the graph as it was after `target` events; at the newest event, goes live.
+        mutating func move(to target: Int) {
+            let clamped = min(max(target, log.start), log.end)
             if clamped == log.end {
                 goLive()
             } else {
-                cursor = clamped
+                position = clamped
                 past = log.graph(at: clamped)
             }
         }
@@ -67,18 +67,18 @@ extension AppState {
 
         /// Moves the cursor by `delta` events from where it is (live counts as the end).
         mutating func move(by delta: Int) {
-            move(to: (cursor ?? log.end) + delta)
+            move(to: (position ?? log.end) + delta)
         }
 
         /// Follows live events again.
         mutating func goLive() {
-            cursor = nil
+            position = nil
             past = nil
         }
 
         /// The time at the right edge of the timeline: the cursor's event, or `now`.
         func end(now: Int64) -> Int64 {
-            if let cursor, let event = log.event(at: cursor) { return event.time }
+            if let position, let event = log.event(at: position) { return event.time }
             return max(now, lastEventNanos)
         }
 

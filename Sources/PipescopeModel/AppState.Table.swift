@@ -68,7 +68,7 @@ extension AppState {
         /// its leaving is not news.)
         mutating func refresh(_ state: AppState) -> (gone: PipelineRow, now: PipelineRow?)? {
             let now = state.timelineEnd
-            let inputs = Inputs(graph: state.history.graphVersion, activity: activity.version,
+            let inputs = Inputs(graph: state.cursor.graphVersion, activity: activity.version,
                                 lints: state.warnings.version, second: now / 1_000_000_000, hideEnded: state.tree.hideEnded)
             let rebuild = inputs != builtFrom
             guard rebuild || isUnsorted else { return nil }
@@ -76,7 +76,7 @@ extension AppState {
             builtFrom = inputs
             let previous = selected.flatMap { index(of: $0) }.map { rows[$0] }
             let unsorted = rebuild
-                ? build(state.history.graph, lints: state.warnings.lints, now: now, hideEnded: state.tree.hideEnded) : rows.built
+                ? build(state.cursor.graph, lints: state.warnings.lints, now: now, hideEnded: state.tree.hideEnded) : rows.built
             rows = SortedRows(built: unsorted, positions: unsorted.sortedPositions(by: sort, descending: descending))
             if let selected, let at = rows.position(of: selected) {
                 selectedIndex = at

@@ -16,7 +16,9 @@ import PipescopeGraph
 /// ```
 public struct AppState: Sendable {
     public internal(set) var session: Session
-    public internal(set) var history = HistoryCursor()
+    /// Where in time the screen is: every event kept, the position shown (nil: live),
+    /// and the graph at that position.
+    public internal(set) var cursor = HistoryCursor()
     public internal(set) var tree = Tree()
     /// The pipelines table (the first screen).
     public internal(set) var table = Table()
@@ -47,8 +49,8 @@ public struct AppState: Sendable {
     /// Events kept for history and the event log (evicted oldest first, a checkpoint
     /// span at a time).
     public var historyLimit: Int {
-        get { history.log.limit }
-        set { history.log.limit = newValue }
+        get { cursor.log.limit }
+        set { cursor.log.limit = newValue }
     }
 
     public init(targetName: String, pid: Int32? = nil) {
@@ -61,18 +63,18 @@ public struct AppState: Sendable {
     /// selection is on a group (``Tree/selectedGroup``).
     public var selectedNode: NodeSummary? {
         guard case .stage(let id)? = tree.current else { return nil }
-        return history.graph[id]
+        return cursor.graph[id]
     }
 
     /// The time at the right edge of the timeline: the cursor's event, or now.
-    public var timelineEnd: Int64 { history.end(now: timeline.now) }
+    public var timelineEnd: Int64 { cursor.end(now: timeline.now) }
 
     /// Brings the tree's rows up to date with the graph on screen (once per change), only
     /// while the tree is on screen: on the table, laying out every stage on each batch
     /// would be most of a batch's cost. Showing the tree brings them up to date first.
     mutating func refreshRows() {
         guard page == .tree else { return }
-        tree.refresh(from: history)
+        tree.refresh(from: cursor)
     }
 
     /// Brings the table's rows up to date (only while it is on screen: the tree does not
@@ -80,7 +82,7 @@ public struct AppState: Sendable {
     mutating func refreshTable() {
         guard page == .table else { return }
         if let (gone, now) = table.refresh(self) {
-            let what = history.cursor == nil ? "ended and was pruned" : "does not exist at this point in history"
+            let what = cursor.position == nil ? "ended and was pruned" : "does not exist at this point in history"
             let then = now.map { ": selected #\($0.id) \($0.name.text)" } ?? ""
             session.notice = Notice(text: "#\(gone.id) \(gone.name.text) \(what)\(then)", isError: false)
         }
@@ -88,7 +90,7 @@ public struct AppState: Sendable {
     }
 
     /// The root of the pipeline stage `id` is in, in the graph on screen.
-    public func pipeline(of id: NodeID) -> NodeID? { Self.pipeline(of: id, in: history.graph) }
+    public func pipeline(of id: NodeID) -> NodeID? { Self.pipeline(of: id, in: cursor.graph) }
 
     /// The root of the pipeline stage `id` is in, in `graph`; nil if a stage on the way
     /// down is not in it.

@@ -8,16 +8,16 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     if state.focus == .events || state.focus == .timeline {
         switch action {
         case .moveUp where state.focus == .events, .collapse where state.focus == .timeline:
-            state.history.move(by: -1)
+            state.cursor.move(by: -1)
             return []
         case .moveDown where state.focus == .events, .expand where state.focus == .timeline:
-            state.history.move(by: 1)
+            state.cursor.move(by: 1)
             return []
         case .pageUp:
-            state.history.move(by: -50)
+            state.cursor.move(by: -50)
             return []
         case .pageDown:
-            state.history.move(by: 50)
+            state.cursor.move(by: 50)
             return []
         default: break
         }
@@ -46,13 +46,13 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
         jumpToMatch(&state, forward: action == .step)
     case .togglePause, .step, .stepMany:
         if state.session.isReplay, action != .togglePause {
-            state.history.move(by: action == .step ? max(1, state.session.countPrefix) : 10)
+            state.cursor.move(by: action == .step ? max(1, state.session.countPrefix) : 10)
             state.session.countPrefix = 0
             return []
         }
         return gateAction(action, &state)
     case .history(let delta):
-        state.history.move(by: delta)
+        state.cursor.move(by: delta)
     case .zoom(let factor):
         state.timeline.zoom(factor)
     case .fitTimeline:
@@ -60,9 +60,9 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     case .toggleLogFilter:
         state.timeline.logFollowsSelection.toggle()
     case .historyStart:
-        state.history.move(to: state.history.log.start)
+        state.cursor.move(to: state.cursor.log.start)
     case .historyLive:
-        state.history.goLive()
+        state.cursor.goLive()
     case .focusNext: state.focus = state.focus.next
     case .focusPrevious: state.focus = state.focus.previous
     case .startFilter:
@@ -70,7 +70,7 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     case .toggleEnded:
         state.tree.hideEnded.toggle()
         // Laid out now whichever screen is shown: the notice counts what the tree hides.
-        state.tree.refresh(from: state.history)
+        state.tree.refresh(from: state.cursor)
         let hidden = state.tree.hiddenEnded
         state.session.notice = Notice(
             text: state.tree.hideEnded
@@ -139,7 +139,7 @@ private func collapse(_ row: TreeRow, _ state: inout AppState) {
        let above = rows[..<at].lastIndex(where: { $0.depth < row.depth }), let group = rows[above].group,
        group.members.contains(row.id) {
         state.tree.selected = .group(group.id)
-    } else if let parent = state.history.graph[row.id]?.parent {
+    } else if let parent = state.cursor.graph[row.id]?.parent {
         state.tree.selection = parent
     }
 }
@@ -195,7 +195,7 @@ private func gateAction(_ action: Action, _ state: inout AppState) -> [Effect] {
 /// Watches the selected stage (every value described), or stops; or says why not.
 private func toggleWatch(_ state: inout AppState) -> [Effect] {
     if let group = state.tree.selectedGroup {
-        state.session.notice = Notice(text: "\(label(group, in: state.history.graph)) is a group of ended stages: "
+        state.session.notice = Notice(text: "\(label(group, in: state.cursor.graph)) is a group of ended stages: "
             + "nothing to watch (→ opens it)", isError: true)
         return []
     }
@@ -223,22 +223,22 @@ func requestCancel(_ state: inout AppState, of id: NodeID?) {
     // A group row stands for stages that are not on screen: cancel acts on one stage the
     // user can see, never on hidden ones. (Every member has ended anyway.)
     if state.page == .tree, let group = state.tree.selectedGroup {
-        state.session.notice = Notice(text: "\(label(group, in: state.history.graph)) is a group of ended stages: "
+        state.session.notice = Notice(text: "\(label(group, in: state.cursor.graph)) is a group of ended stages: "
             + "nothing to cancel (→ opens it)", isError: true)
         return
     }
-    guard let id, let node = state.history.graph[id] else { return }
+    guard let id, let node = state.cursor.graph[id] else { return }
     if case .replay = state.session.connection {
         state.session.notice = Notice(text: "this is a recording: it cannot be cancelled", isError: true)
     } else if case .disconnected = state.session.connection {
         state.session.notice = Notice(text: "the program is gone: nothing to cancel", isError: true)
     } else if state.session.readOnly {
         state.session.notice = Notice(text: "read-only: cancelling is refused", isError: true)
-    } else if state.history.cursor != nil {
+    } else if state.cursor.position != nil {
         state.session.notice = Notice(text: "you are looking at the past: press G to return to live, then cancel", isError: true)
     } else if node.status.isTerminal {
         state.session.notice = Notice(text: "#\(node.id) \(node.operatorName) has already \(node.status.rawValue): cancelling it has no effect", isError: true)
-    } else if let preview = CancelPreview(target: node.id, in: state.history.graph) {
+    } else if let preview = CancelPreview(target: node.id, in: state.cursor.graph) {
         state.layer = .confirmingCancel(preview)
     }
 }

@@ -31,14 +31,14 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .snapshot(let snapshot) where snapshot.skippedEvents > 0:
         // The probe skipped us while we were slow: keep the history we have, continue
         // from its snapshot, and say so.
-        state.history.load(snapshot, keepingHistory: true)
-        let live = state.history.liveGraph
+        state.cursor.load(snapshot, keepingHistory: true)
+        let live = state.cursor.liveGraph
         state.table.activity.keep(live)
         state.session.skippedEvents += snapshot.skippedEvents
         state.session.notice = Notice(
             text: "fell behind: \(snapshot.skippedEvents) events skipped, resynchronised from a snapshot", isError: true)
     case .snapshot(let snapshot):
-        state.history.load(snapshot, keepingHistory: false)
+        state.cursor.load(snapshot, keepingHistory: false)
         state.table.activity = PipelineActivity()
         state.timeline.lanes = [:]
     case .batch(let batch):
@@ -46,11 +46,11 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         if !batch.trailer.gate.resumedBecause.isEmpty {
             state.session.notice = Notice(text: "resumed by itself: \(batch.trailer.gate.resumedBecause)", isError: true)
         }
-        state.history.append(batch)
-        state.history.noteLastEvent(batch.events)
-        state.timeline.recordLanes(batch.events, liveGraph: state.history.liveGraph)
+        state.cursor.append(batch)
+        state.cursor.noteLastEvent(batch.events)
+        state.timeline.recordLanes(batch.events, liveGraph: state.cursor.liveGraph)
         state.session.rate.record(batch.events.count)
-        let live = state.history.liveGraph
+        let live = state.cursor.liveGraph
         state.table.activity.record(batch.events, in: live)
     case .acknowledged(_, let ok, let text):
         state.session.notice = Notice(text: text, isError: !ok)
@@ -60,16 +60,16 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .tick(let nanos):
         state.session.rate.tick(nanos)
         if state.session.isReplay {
-            state.warnings.refresh(state.history.graph, now: state.history.lastEventNanos)
+            state.warnings.refresh(state.cursor.graph, now: state.cursor.lastEventNanos)
         } else {
             state.timeline.now = nanos
-            state.warnings.refresh(state.history.graph, now: nanos)
+            state.warnings.refresh(state.cursor.graph, now: nanos)
         }
-        if nanos - state.history.lastPrune >= 1_000_000_000 {
-            state.history.lastPrune = nanos
-            state.history.prune(now: nanos, retention: state.retention)
-            state.timeline.keepLanes(of: state.history.liveGraph)
-            let live = state.history.liveGraph
+        if nanos - state.cursor.lastPrune >= 1_000_000_000 {
+            state.cursor.lastPrune = nanos
+            state.cursor.prune(now: nanos, retention: state.retention)
+            state.timeline.keepLanes(of: state.cursor.liveGraph)
+            let live = state.cursor.liveGraph
             state.table.activity.keep(live)
         }
     case .resize(let geometry):

@@ -55,11 +55,11 @@ struct SelectionKeeper {
         switch selected {
         case .stage(let stage)?:
             id = stage
-            label = Self.name(stage, in: state.history.graph)
+            label = Self.name(stage, in: state.cursor.graph)
         case .group(let group)?:
             if let g = state.tree.selectedGroup {
                 chain += g.members.suffix(3).reversed()
-                label = PipescopeModel.label(g, in: state.history.graph)
+                label = PipescopeModel.label(g, in: state.cursor.graph)
             }
             id = group.parent
         case nil:
@@ -67,7 +67,7 @@ struct SelectionKeeper {
         }
         while let current = id {
             chain.append(current)
-            id = state.history.graph[current]?.parent
+            id = state.cursor.graph[current]?.parent
         }
         fallbacks = chain
         self.label = label
@@ -76,7 +76,7 @@ struct SelectionKeeper {
     /// Moves a selection whose row is gone (see the type's comment).
     func keepSelectionVisible(_ state: inout AppState) {
         guard let current = state.tree.selected, state.tree.index(of: current) == nil else { return }
-        let graph = state.history.graph
+        let graph = state.cursor.graph
         // 1. The stage's group, or the nearest stage downstream of it.
         for (i, id) in fallbacks.enumerated() where graph[id] != nil {
             if state.tree.index(of: .stage(id)) != nil {
@@ -119,8 +119,8 @@ struct SelectionKeeper {
         guard !label.isEmpty, state.page == .tree, !foldedAway(state) else { return }
         let now: String
         switch new {
-        case .stage(let id)?: now = "selected " + Self.name(id, in: state.history.graph)
-        case .group?: now = "selected " + (state.tree.selectedGroup.map { PipescopeModel.label($0, in: state.history.graph) } ?? "a group")
+        case .stage(let id)?: now = "selected " + Self.name(id, in: state.cursor.graph)
+        case .group?: now = "selected " + (state.tree.selectedGroup.map { PipescopeModel.label($0, in: state.cursor.graph) } ?? "a group")
         case nil: now = "nothing left to select"
         }
         if let said = state.session.notice, said != notice {
@@ -133,13 +133,13 @@ struct SelectionKeeper {
 
     private func why(_ state: AppState) -> String {
         guard let first = fallbacks.first else { return "is gone" }
-        if state.history.graph[first] == nil {
-            if state.history.cursor != nil, state.history.liveGraph[first] != nil {
+        if state.cursor.graph[first] == nil {
+            if state.cursor.position != nil, state.cursor.liveGraph[first] != nil {
                 return "is not made yet at this point of history"
             }
             return "ended and was pruned"
         }
-        if state.tree.hideEnded, state.history.graph[first]?.status.isTerminal == true { return "is hidden (x shows ended stages)" }
+        if state.tree.hideEnded, state.cursor.graph[first]?.status.isTerminal == true { return "is hidden (x shows ended stages)" }
         if !state.tree.filter.isEmpty { return "does not match the filter" }
         return "is no longer shown"
     }

@@ -9,13 +9,13 @@ public enum ConfirmCancelOverlay {
     public static func render(_ preview: CancelPreview, state: AppState, theme: Theme, area: Rect,
                               into buffer: inout ScreenBuffer) {
         func names(_ ids: [NodeID]) -> String {
-            ids.isEmpty ? "none" : ids.map { "#\($0) \(state.history.graph[$0]?.operatorName ?? "?")" }.joined(separator: ", ")
+            ids.isEmpty ? "none" : ids.map { "#\($0) \(state.cursor.graph[$0]?.operatorName ?? "?")" }.joined(separator: ", ")
         }
-        let target = state.history.graph[preview.target]
+        let target = state.cursor.graph[preview.target]
         let root = state.pipeline(of: preview.target)
         let pipeline = root.map { root in
-            "in pipeline #\(root) " + PipelineName(root: root, in: state.history.graph).text
-                + (state.history.graph.location(of: root).map { "  (\($0.location.short))" } ?? "")
+            "in pipeline #\(root) " + PipelineName(root: root, in: state.cursor.graph).text
+                + (state.cursor.graph.location(of: root).map { "  (\($0.location.short))" } ?? "")
         } ?? ""
         var lines: [(String, Style)] = [
             ("Cancel #\(preview.target) \(target?.operatorName ?? "")?", theme.title),

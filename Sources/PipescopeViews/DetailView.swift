@@ -22,7 +22,7 @@ public enum DetailView {
             (node.publisherType, theme.title),
             (theme.text("#\(node.id) → \(node.subscriber)  thread \(node.thread)"), .plain),
         ]
-        let placed = state.history.graph.location(of: node.id)
+        let placed = state.cursor.graph.location(of: node.id)
         if let placed {
             lines.append((locationLine(placed), .plain))
             if let reason = placed.location.missingLineReason { lines.append((reason, theme.dim)) }
@@ -52,7 +52,7 @@ public enum DetailView {
         if node.orphaned {
             lines.append(("orphaned: an upstream stage was cancelled, nothing more will arrive", theme.style(.cancelled)))
         }
-        if let owner = node.subscriptionOwner, let o = state.history.graph[owner] {
+        if let owner = node.subscriptionOwner, let o = state.cursor.graph[owner] {
             lines.append(("shares the subscription of #\(owner) \(o.operatorName)", theme.dim))
         } else if !node.sharers.isEmpty {
             lines.append(("its subscription passes through #" + node.sharers.map(String.init).joined(separator: ", #"), theme.dim))
@@ -81,7 +81,7 @@ public enum DetailView {
     /// A group row: what it stands for, its totals, and its newest member, whose own
     /// details are one `→` and a move away.
     static func groupLines(_ group: StageGroup, state: AppState, theme: Theme, width: Int) -> [(String, Style)] {
-        let graph = state.history.graph
+        let graph = state.cursor.graph
         guard let newest = graph[group.newest] else { return [] }
         let plural = group.count == 1 ? "" : "s"
         if group.id.key.isOwner {
@@ -136,8 +136,8 @@ public enum DetailView {
     static func captureLine(_ node: NodeSummary, state: AppState, theme: Theme) -> String? {
         if state.session.watched.contains(node.id) { return "watched: every value described (v stops)" }
         guard node.values > 0 else { return nil }
-        let position = state.history.cursor ?? state.history.log.end
-        guard let newest = state.history.log.events(endingAt: position, count: 1, node: node.id, kinds: [.value]).last,
+        let position = state.cursor.position ?? state.cursor.log.end
+        guard let newest = state.cursor.log.events(endingAt: position, count: 1, node: node.id, kinds: [.value]).last,
               newest.event.text.isEmpty else { return nil }
         return node.lastValue == nil
             ? "values not described (v describes every value)"
@@ -155,8 +155,8 @@ public enum DetailView {
     /// The stage's last values up to the history position shown, with their times and,
     /// where the program described them, their text. Newest last.
     static func recentValues(_ node: NodeSummary, state: AppState, count: Int) -> [String] {
-        let position = state.history.cursor ?? state.history.log.end
-        let found = state.history.log.events(endingAt: position, count: count, node: node.id, kinds: [.value])
+        let position = state.cursor.position ?? state.cursor.log.end
+        let found = state.cursor.log.events(endingAt: position, count: count, node: node.id, kinds: [.value])
         if found.isEmpty, let time = node.lastValueNanos {
             return ["  \(Format.time(time))  \(node.lastValue ?? "")"]
         }

@@ -12,14 +12,14 @@ public enum EventLogView {
         let filter = state.timeline.logFollowsSelection ? state.selectedNode?.id : nil
         let header = filter.map { "only #\($0)  (f: all)" } ?? "all stages  (f: selected only)"
         buffer.putTruncated(header, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
-        let anchor = state.history.cursor ?? state.history.log.end
-        let events = state.history.log.events(endingAt: anchor, count: area.height - 1, node: filter)
+        let anchor = state.cursor.position ?? state.cursor.log.end
+        let events = state.cursor.log.events(endingAt: anchor, count: area.height - 1, node: filter)
         for (line, item) in events.enumerated() {
             let e = item.event
             let text = "\(Format.time(e.time))  \(EventSubject.name(of: e, in: state))  \(describe(e, theme: theme))"
             let y = area.y + 1 + line
             buffer.putTruncated(text, x: area.x, y: y, maxWidth: area.width, glyphs: theme.glyphs)
-            if state.history.cursor != nil, item.position == anchor {
+            if state.cursor.position != nil, item.position == anchor {
                 buffer.setStyle(Rect(x: area.x, y: y, width: area.width, height: 1)) { $0.reverse = true }
             }
         }

@@ -13,7 +13,7 @@ import PipescopeModel
 /// ```
 enum EventSubject {
     static func name(of e: StageEvent, in state: AppState) -> String {
-        let history = state.history
+        let cursor = state.cursor
         switch e.kind {
         case .ownerReleased: return owner(e.other, named: e.text, in: state)
         case .unknown, .subscribe, .subscription, .request, .value, .demand, .finished, .failed, .cancelled,
@@ -21,18 +21,18 @@ enum EventSubject {
             break  // about a stage
         }
         guard e.node != 0 else { return "(no stage)" }
-        if let node = history.graph[e.node] ?? history.liveGraph[e.node] {
+        if let node = cursor.graph[e.node] ?? cursor.liveGraph[e.node] {
             return stage(e.node, op: node.operatorName, type: node.publisherType, subscriber: node.subscriber)
         }
         // Pruned from the graph (ended long enough ago), or from before the snapshot.
-        guard let info = history.log.info(of: e.node) else { return "#\(e.node) (pruned)" }
+        guard let info = cursor.log.info(of: e.node) else { return "#\(e.node) (pruned)" }
         return stage(e.node, op: info.operatorName, type: info.publisherType, subscriber: info.subscriber)
             + " (pruned)"
     }
 
     /// `owner "name"`: the event's text, else the name the graph knows, else its id.
     static func owner(_ id: UInt64, named text: String, in state: AppState) -> String {
-        let known = state.history.graph.owners[id]?.name ?? state.history.liveGraph.owners[id]?.name
+        let known = state.cursor.graph.owners[id]?.name ?? state.cursor.liveGraph.owners[id]?.name
         guard let name = text.isEmpty ? known : text, !name.isEmpty else { return "owner #\(id)" }
         return "owner \"\(name)\""
     }

@@ -26,7 +26,7 @@ public enum LintsOverlay {
         for group in groups {
             let message = DetailView.wrap(group.newest.message, width: max(1, inner.width - 3), maxLines: 2)
             guard y + message.count < inner.maxY - 1 else { break }
-            buffer.putTruncated(" " + theme.text(heading(group, graph: state.history.graph)), x: inner.x, y: y,
+            buffer.putTruncated(" " + theme.text(heading(group, graph: state.cursor.graph)), x: inner.x, y: y,
                                 maxWidth: inner.width, style: warn, glyphs: theme.glyphs)
             for (i, line) in message.enumerated() {
                 buffer.putTruncated("   " + line, x: inner.x, y: y + 1 + i, maxWidth: inner.width, glyphs: theme.glyphs)

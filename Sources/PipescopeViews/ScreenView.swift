@@ -68,12 +68,12 @@ public enum ScreenView {
     /// pipeline is shown.
     static func treeTitle(_ state: AppState, theme: Theme = .plainUnicode) -> String {
         if let root = state.tree.scope {
-            let name = theme.text(PipelineName(root: root, in: state.history.graph).text)
+            let name = theme.text(PipelineName(root: root, in: state.cursor.graph).text)
             var title = "Pipeline #\(root) only (Esc: back to the table): \(name)"
             if !state.tree.filter.isEmpty { title += " /\(state.tree.filter): \(state.tree.matches.count) match\(state.tree.matches.count == 1 ? "" : "es")" }
             return title
         }
-        let count = state.history.graph.nodes.count
+        let count = state.cursor.graph.nodes.count
         var title = "Pipelines (\(count) \(count == 1 ? "stage" : "stages")"
             + (state.tree.hideEnded ? ", \(state.tree.hiddenEnded) ended hidden)" : ")")
         if !state.tree.filter.isEmpty { title += " /\(state.tree.filter): \(state.tree.matches.count) match\(state.tree.matches.count == 1 ? "" : "es")" }

@@ -15,8 +15,8 @@ public enum StatusBar {
         x += buffer.put(target + "  ", x: x, y: area.y, style: Style(bold: true, reverse: true), maxWidth: area.maxX - x)
 
         let (word, style): (String, Style) = {
-            if let cursor = state.history.cursor {
-                return ("HISTORY \(cursor)/\(state.history.log.end)", Style(foreground: theme.colors ? .magenta : nil, bold: true, reverse: true))
+            if let cursor = state.cursor.position {
+                return ("HISTORY \(cursor)/\(state.cursor.log.end)", Style(foreground: theme.colors ? .magenta : nil, bold: true, reverse: true))
             }
             switch state.session.connection {
             case .connecting: return ("CONNECTING", Style(foreground: theme.colors ? .yellow : nil, reverse: true))
@@ -29,8 +29,8 @@ public enum StatusBar {
         }()
         x += buffer.put(word, x: x, y: area.y, style: style, maxWidth: area.maxX - x)
         let skipped = state.session.skippedEvents > 0 ? "  skipped \(state.session.skippedEvents)" : ""
-        var stats = "  \(Format.rate(state.session.rate.perSecond))  dropped \(state.history.graph.dropped)\(skipped)  "
-        if case .replay(let file) = state.session.connection { stats = "  \(file)  dropped \(state.history.graph.dropped)\(skipped)  " }
+        var stats = "  \(Format.rate(state.session.rate.perSecond))  dropped \(state.cursor.graph.dropped)\(skipped)  "
+        if case .replay(let file) = state.session.connection { stats = "  \(file)  dropped \(state.cursor.graph.dropped)\(skipped)  " }
         x += buffer.put(stats, x: x, y: area.y, style: bar, maxWidth: area.maxX - x)
         let help = KeyMap.ownHint(.toggleHelp, or: "help") + " "
         if area.maxX - x >= help.count {
@@ -85,14 +85,14 @@ public enum HintBar {
             let style = Style(foreground: theme.colors ? (notice.isError ? .red : .green) : nil, bold: notice.isError)
             // While paused, what waits next leads the line: stepping is read here (the
             // waiting stage's row may be off screen), and a long notice is cut, not it.
-            let next = state.session.paused && state.history.cursor == nil ? nextWaiting(state, theme: theme) + " ·" : ""
+            let next = state.session.paused && state.cursor.position == nil ? nextWaiting(state, theme: theme) + " ·" : ""
             buffer.putTruncated(next + " " + theme.text(notice.text), x: area.x, y: area.y, maxWidth: area.width,
                                 style: style, glyphs: theme.glyphs)
             return
         }
-        if let cursor = state.history.cursor {
+        if let cursor = state.cursor.position {
             var text = " history"
-            if let event = state.history.log.event(at: cursor) {
+            if let event = state.cursor.log.event(at: cursor) {
                 let subject = EventSubject.name(of: event, in: state)
                 let what: String
                 switch event.kind {

@@ -31,7 +31,7 @@ public enum TimelineView {
                 }
             }
         }
-        if state.history.cursor != nil {
+        if state.cursor.position != nil {
             buffer.setStyle(Rect(x: body.maxX - 1, y: body.y, width: 1, height: body.height)) { $0.reverse = true }
         }
     }

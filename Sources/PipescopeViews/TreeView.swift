@@ -17,7 +17,7 @@ public enum TreeView {
         let rows = state.tree.rows
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         let (_, visible) = visibleRows(state, height: body.height)
-        let graph = state.history.graph
+        let graph = state.cursor.graph
         let locations = visible.map { $0.ownerHeader == nil && $0.group?.id.key.isOwner != true
             ? graph.location(of: $0.group?.newest ?? $0.id) : nil }
         let columns = TreeColumns(width: area.width,
@@ -63,7 +63,7 @@ public enum TreeView {
     private static func renderGroup(_ group: StageGroup, row: TreeRow, state: AppState, columns: TreeColumns,
                                     theme: Theme, y: Int, x: Int, into buffer: inout ScreenBuffer) {
         let labelWidth = columns.label
-        guard let newest = state.history.graph[group.newest] else { return }
+        guard let newest = state.cursor.graph[group.newest] else { return }
         let marker = row.isCollapsed ? theme.glyphs.folded : theme.glyphs.unfolded
         var cx = x
         cx += buffer.put(indent(row.depth, labelWidth: labelWidth) + marker + " ", x: cx, y: y, maxWidth: labelWidth)
@@ -111,7 +111,7 @@ public enum TreeView {
         // Marks that matter while debugging come before the name's tail: a long name is
         // shortened rather than hiding where the cursor or the next step is.
         var marks: [(text: String, style: Style)] = []
-        if let cursor = state.history.cursor, state.history.log.event(at: cursor)?.node == node.id {
+        if let cursor = state.cursor.position, state.cursor.log.event(at: cursor)?.node == node.id {
             marks.append((theme.text(" ◆ here"), Style(foreground: theme.colors ? .magenta : nil, bold: true)))
         }
         if state.session.nextPending?.node == node.id {
@@ -155,7 +155,7 @@ public enum TreeView {
     /// released (its pipelines then show "cancelled by owner", or an owner-leak lint).
     private static func renderOwner(_ owner: NodeOwner, row: TreeRow, state: AppState, theme: Theme, y: Int, x: Int,
                                     width: Int, into buffer: inout ScreenBuffer) {
-        let released = state.history.graph.owners[owner.id]?.releasedNanos != nil
+        let released = state.cursor.graph.owners[owner.id]?.releasedNanos != nil
         let held = row.ownerPipelines
         let text = indent(row.depth, labelWidth: width) + theme.glyphs.unfolded + theme.text(" ⌂ ") + owner.name
             + "  owner of \(held) pipeline\(held == 1 ? "" : "s")" + (released ? " · released" : "")

@@ -145,7 +145,7 @@ final class GroupingTests: XCTestCase {
 
     func testTheSnapshotTextAndGraphRowsStayUngrouped() {
         let state = flatMap(finished: 5)
-        XCTAssertEqual(state.history.graph.rows(collapsed: []).map(\.id), Array(1...8))
+        XCTAssertEqual(state.cursor.graph.rows(collapsed: []).map(\.id), Array(1...8))
     }
 
     func testAFilterShowsEveryMatchOnItsOwnRow() {

@@ -102,9 +102,9 @@ final class HistoryTests: XCTestCase {
             XCTAssertEqual(state.focus, expected)
         }
         _ = reduce(&state, .action(.moveUp))
-        XCTAssertEqual(state.history.cursor, state.history.log.end - 1, "up in the event log: one event back")
+        XCTAssertEqual(state.cursor.position, state.cursor.log.end - 1, "up in the event log: one event back")
         _ = reduce(&state, .action(.moveDown))
-        XCTAssertNil(state.history.cursor, "down again: live")
+        XCTAssertNil(state.cursor.position, "down again: live")
         _ = reduce(&state, .action(.focusNext))
         XCTAssertEqual(state.focus, .tree, "Tab wraps around")
         _ = reduce(&state, .action(.focusPrevious))
@@ -116,25 +116,25 @@ final class HistoryTests: XCTestCase {
         _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&state, .attached(process: "t", pid: 1))
         for batch in batches() { _ = reduce(&state, .batch(batch)) }
-        let liveValues = state.history.graph[1]?.values
+        let liveValues = state.cursor.graph[1]?.values
         _ = reduce(&state, .action(.history(-100)))
-        XCTAssertEqual(state.history.cursor, state.history.log.end - 100)
-        XCTAssertLessThan(state.history.graph[1]?.values ?? 0, liveValues ?? 0, "the past shows fewer values")
-        XCTAssertEqual(state.history.liveGraph[1]?.values, liveValues, "history never rewrites the live graph")
+        XCTAssertEqual(state.cursor.position, state.cursor.log.end - 100)
+        XCTAssertLessThan(state.cursor.graph[1]?.values ?? 0, liveValues ?? 0, "the past shows fewer values")
+        XCTAssertEqual(state.cursor.liveGraph[1]?.values, liveValues, "history never rewrites the live graph")
         // New events keep arriving while looking at the past; the view stays put.
         var more = BatchBuilder()
         more.value(1, "later")
-        let before = state.history.graph
+        let before = state.cursor.graph
         _ = reduce(&state, .batch(more.build()))
-        XCTAssertEqual(state.history.graph, before)
+        XCTAssertEqual(state.cursor.graph, before)
         _ = reduce(&state, .action(.historyStart))
-        XCTAssertEqual(state.history.cursor, 0)
-        XCTAssertEqual(state.history.graph.nodes.count, 0, "before the first event: nothing yet")
+        XCTAssertEqual(state.cursor.position, 0)
+        XCTAssertEqual(state.cursor.graph.nodes.count, 0, "before the first event: nothing yet")
         _ = reduce(&state, .action(.historyLive))
-        XCTAssertNil(state.history.cursor)
-        XCTAssertEqual(state.history.graph[1]?.values, (liveValues ?? 0) + 1)
+        XCTAssertNil(state.cursor.position)
+        XCTAssertEqual(state.cursor.graph[1]?.values, (liveValues ?? 0) + 1)
         _ = reduce(&state, .action(.history(5)))
-        XCTAssertNil(state.history.cursor, "past the newest event is live")
+        XCTAssertNil(state.cursor.position, "past the newest event is live")
     }
 
     /// The probe skipped this inspector (it fell behind) and sent a snapshot: the history
@@ -146,8 +146,8 @@ final class HistoryTests: XCTestCase {
         let all = batches()
         _ = reduce(&state, .batch(all[0]))
         _ = reduce(&state, .batch(all[1]))
-        let beforeGap = state.history.log.end
-        let pastValues = state.history.graph[1]?.values
+        let beforeGap = state.cursor.log.end
+        let pastValues = state.cursor.graph[1]?.values
 
         // The third batch never arrives; a snapshot that includes it does.
         var probeGraph = Graph()
@@ -156,21 +156,21 @@ final class HistoryTests: XCTestCase {
         snapshot.skippedEvents = UInt64(all[2].events.count)
         _ = reduce(&state, .snapshot(snapshot))
 
-        XCTAssertEqual(state.history.graph[1]?.values, probeGraph[1]?.values, "live shows the program's state")
+        XCTAssertEqual(state.cursor.graph[1]?.values, probeGraph[1]?.values, "live shows the program's state")
         XCTAssertEqual(state.session.skippedEvents, UInt64(all[2].events.count))
         XCTAssertEqual(state.session.notice?.text, "fell behind: 801 events skipped, resynchronised from a snapshot")
-        XCTAssertEqual(state.history.log.end, beforeGap, "history before the gap is kept")
-        XCTAssertEqual(state.history.log.graph(at: all[0].events.count + 40)[1]?.values, 1,
+        XCTAssertEqual(state.cursor.log.end, beforeGap, "history before the gap is kept")
+        XCTAssertEqual(state.cursor.log.graph(at: all[0].events.count + 40)[1]?.values, 1,
                        "the cursor can still go back before the gap")
-        XCTAssertEqual(state.history.log.graph(at: beforeGap - 1)[1]?.values, pastValues)
+        XCTAssertEqual(state.cursor.log.graph(at: beforeGap - 1)[1]?.values, pastValues)
 
         // Events after the gap fold onto the snapshot.
         var more = BatchBuilder()
         more.value(1, "after the gap")
         _ = reduce(&state, .batch(more.build()))
-        XCTAssertEqual(state.history.graph[1]?.values, (probeGraph[1]?.values ?? 0) + 1)
-        XCTAssertEqual(state.history.log.graph(at: state.history.log.end)[1]?.values, state.history.graph[1]?.values)
-        XCTAssertEqual(state.history.log.graph(at: beforeGap)[1]?.values, probeGraph[1]?.values)
+        XCTAssertEqual(state.cursor.graph[1]?.values, (probeGraph[1]?.values ?? 0) + 1)
+        XCTAssertEqual(state.cursor.log.graph(at: state.cursor.log.end)[1]?.values, state.cursor.graph[1]?.values)
+        XCTAssertEqual(state.cursor.log.graph(at: beforeGap)[1]?.values, probeGraph[1]?.values)
     }
 
     /// One burst of 5,000 events still gets a checkpoint every 512, and the graph at any

@@ -119,7 +119,7 @@ final class PipelineTableTests: XCTestCase {
         var b = BatchBuilder(start: t0 + 3 * second, step: 1_000_000)
         b.finish(21)
         b.finish(20)
-        _ = reduce(&state, .batch(b.build(sequence: state.history.liveGraph.sequence + 2)))
+        _ = reduce(&state, .batch(b.build(sequence: state.cursor.liveGraph.sequence + 2)))
         _ = reduce(&state, .action(.toggleEnded))
         XCTAssertEqual(state.session.notice?.text.hasPrefix("2 ended stages hidden"), true,
                        state.session.notice?.text ?? "no notice")

@@ -29,21 +29,21 @@ final class ReducerDataTests: XCTestCase {
         var state = AppState(targetName: "demo")
         _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         XCTAssertTrue(reduce(&state, .snapshot(snapshot)).isEmpty)
-        XCTAssertEqual(state.history.graph.nodes.count, 3)
-        XCTAssertEqual(state.history.log.end, 0, "a snapshot is a state, not events")
+        XCTAssertEqual(state.cursor.graph.nodes.count, 3)
+        XCTAssertEqual(state.cursor.log.end, 0, "a snapshot is a state, not events")
 
         XCTAssertTrue(reduce(&state, .batch(second.build(sequence: 99, dropped: 4))).isEmpty)
         // History keeps each stage's newest value text on its last value event of the batch.
         var expected = second.batch.events
         expected[0].text = "2"
         expected[1].text = "20"
-        XCTAssertEqual((1...state.history.log.end).compactMap { state.history.log.event(at: $0) }, expected)
-        XCTAssertEqual(state.history.graph[2]?.values, 2)
-        XCTAssertEqual(state.history.graph[2]?.lastValue, "20")
-        XCTAssertEqual(state.history.graph[1]?.status, .cancelled)
-        XCTAssertEqual(state.history.graph.dropped, 4)
-        XCTAssertEqual(state.history.graph.sequence, 99)
-        XCTAssertEqual(GraphDump.lines(state.history.graph), GraphDump.lines(Graph.folding(first.build(), second.build())))
+        XCTAssertEqual((1...state.cursor.log.end).compactMap { state.cursor.log.event(at: $0) }, expected)
+        XCTAssertEqual(state.cursor.graph[2]?.values, 2)
+        XCTAssertEqual(state.cursor.graph[2]?.lastValue, "20")
+        XCTAssertEqual(state.cursor.graph[1]?.status, .cancelled)
+        XCTAssertEqual(state.cursor.graph.dropped, 4)
+        XCTAssertEqual(state.cursor.graph.sequence, 99)
+        XCTAssertEqual(GraphDump.lines(state.cursor.graph), GraphDump.lines(Graph.folding(first.build(), second.build())))
     }
 
     /// History evicts oldest first, a checkpoint span (512 events) at a time.
@@ -56,12 +56,12 @@ final class ReducerDataTests: XCTestCase {
             let b = batch(events: 600, firstID: NodeID(i + 1), start: t0 + Int64(i) * second)
             all += b.events
             _ = reduce(&state, .batch(b))
-            XCTAssertLessThanOrEqual(state.history.log.end - state.history.log.start, 1000 + History.checkpointStride)
+            XCTAssertLessThanOrEqual(state.cursor.log.end - state.cursor.log.start, 1000 + History.checkpointStride)
         }
-        XCTAssertGreaterThan(state.history.log.start, 0, "the oldest events were evicted")
-        let kept = ((state.history.log.start + 1)...state.history.log.end).compactMap { state.history.log.event(at: $0) }
+        XCTAssertGreaterThan(state.cursor.log.start, 0, "the oldest events were evicted")
+        let kept = ((state.cursor.log.start + 1)...state.cursor.log.end).compactMap { state.cursor.log.event(at: $0) }
         XCTAssertEqual(kept, Array(all.suffix(kept.count)), "what is kept is the newest, in order")
-        XCTAssertEqual(state.history.graph.nodes.count, 5, "node summaries outlive evicted events")
+        XCTAssertEqual(state.cursor.graph.nodes.count, 5, "node summaries outlive evicted events")
     }
 
     func testOneBatchLargerThanTheLimit() {
@@ -70,8 +70,8 @@ final class ReducerDataTests: XCTestCase {
         state.historyLimit = 600
         let b = batch(events: 2000)
         _ = reduce(&state, .batch(b))
-        XCTAssertLessThanOrEqual(state.history.log.end - state.history.log.start, 600)
-        XCTAssertEqual(state.history.log.graph(at: state.history.log.end).nodes, state.history.liveGraph.nodes,
+        XCTAssertLessThanOrEqual(state.cursor.log.end - state.cursor.log.start, 600)
+        XCTAssertEqual(state.cursor.log.graph(at: state.cursor.log.end).nodes, state.cursor.liveGraph.nodes,
                        "the newest position is still exact")
     }
 
@@ -109,9 +109,9 @@ final class ReducerDataTests: XCTestCase {
         b.subscribe(2, op: "Timer", subscriber: "Sink")
         _ = reduce(&state, .batch(b.build()))
         _ = reduce(&state, .tick(nanos: t0 + 30 * second))
-        XCTAssertEqual(state.history.graph.roots, [1, 2])
+        XCTAssertEqual(state.cursor.graph.roots, [1, 2])
         _ = reduce(&state, .tick(nanos: t0 + 61 * second))
-        XCTAssertEqual(state.history.graph.roots, [2])
+        XCTAssertEqual(state.cursor.graph.roots, [2])
     }
 
     func testAttachedSetsConnectionAndPid() {
@@ -132,10 +132,10 @@ final class ReducerDataTests: XCTestCase {
     func testDisconnectedKeepsTheGraph() {
         var state = ModelFixtures.realistic()
         state.tree.selection = 5
-        let before = state.history.graph
+        let before = state.cursor.graph
         XCTAssertTrue(reduce(&state, .disconnected("the program exited")).isEmpty)
         XCTAssertEqual(state.session.connection, .disconnected("the program exited"))
-        XCTAssertEqual(state.history.graph, before)
+        XCTAssertEqual(state.cursor.graph, before)
         XCTAssertEqual(state.tree.selection, 5)
     }
 
@@ -151,11 +151,11 @@ final class ReducerDataTests: XCTestCase {
     func testBatchForPrunedStagesChangesNothing() {
         var state = ModelFixtures.realistic()
         _ = reduce(&state, .tick(nanos: t0 + 3600 * second))
-        let before = state.history.graph
+        let before = state.cursor.graph
         var b = BatchBuilder(start: t0 + 3601 * second)
         b.value(5, "late")
         b.cancel(7)
         _ = reduce(&state, .batch(b.build(sequence: before.sequence)))
-        XCTAssertEqual(GraphDump.lines(state.history.graph), GraphDump.lines(before))
+        XCTAssertEqual(GraphDump.lines(state.cursor.graph), GraphDump.lines(before))
     }
 }

@@ -130,7 +130,7 @@ final class ReducerNavigationTests: XCTestCase {
         _ = reduce(&state, .batch(b.build()))
         state.tree.selection = 6
         _ = reduce(&state, .tick(nanos: ModelFixtures.t0 + 61 * ModelFixtures.second))
-        XCTAssertNil(state.history.graph[6])
+        XCTAssertNil(state.cursor.graph[6])
         XCTAssertEqual(state.selectedNode?.id, 3, "selection jumped to \(String(describing: state.selectedNode?.id))")
         XCTAssertEqual(state.session.notice?.text, "#6 Just ended and was pruned: selected #3 FlatMap")
     }

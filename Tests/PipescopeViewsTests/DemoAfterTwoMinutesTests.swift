@@ -42,7 +42,7 @@ final class DemoAfterTwoMinutesTests: XCTestCase {
 
     func testTheFlatMapsFinishedInnersAreOneRow() throws {
         let state = Self.demo()
-        let graph = state.history.graph
+        let graph = state.cursor.graph
         let inners = try XCTUnwrap(graph[DemoScheduleIDs.flatMap]).children.dropFirst()
         let finished = inners.filter { graph[$0]?.status == .finished }
         let waiting = inners.filter { graph[$0]?.status == .active }
@@ -69,7 +69,7 @@ final class DemoAfterTwoMinutesTests: XCTestCase {
         // Every ended repetition is folded: no two ended siblings alike on separate rows.
         var seen = Set<String>()
         for row in state.tree.rows where row.isStage {
-            guard let node = state.history.graph[row.id], let key = GroupKey.stage(node, ended: endedWithUpstream(row.id, state))
+            guard let node = state.cursor.graph[row.id], let key = GroupKey.stage(node, ended: endedWithUpstream(row.id, state))
             else { continue }
             let place = "\(node.parent.map(String.init) ?? "top") \(node.owner?.id ?? 0) \(key.parts)"
             XCTAssertTrue(seen.insert(place).inserted, "#\(row.id) has an ended sibling alike on another row")
@@ -79,7 +79,7 @@ final class DemoAfterTwoMinutesTests: XCTestCase {
 
     func testTheWarningsListHasOneRowPerMistakeAndPlace() throws {
         let state = Self.demo()
-        let forgotten = state.history.graph.roots.filter { state.history.graph[$0]?.operatorName == "story: forgotten request" }
+        let forgotten = state.cursor.graph.roots.filter { state.cursor.graph[$0]?.operatorName == "story: forgotten request" }
         XCTAssertGreaterThan(forgotten.count, 10)
         XCTAssertEqual(state.warnings.groups.map(\.kind), [.unretainedCancellable, .demandViolation, .demandViolation, .stalled,
                                                       .contractViolation], "newest first")
@@ -96,7 +96,7 @@ final class DemoAfterTwoMinutesTests: XCTestCase {
     private func endedWithUpstream(_ id: NodeID, _ state: AppState) -> Bool {
         var stack = [id]
         while let next = stack.popLast() {
-            guard let node = state.history.graph[next] else { continue }
+            guard let node = state.cursor.graph[next] else { continue }
             if !node.status.isTerminal { return false }
             stack += node.children
         }

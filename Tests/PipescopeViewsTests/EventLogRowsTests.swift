@@ -72,7 +72,7 @@ final class EventLogRowsTests: XCTestCase {
         XCTAssertEqual(rows(state).first, "12:00:00.000  #12 Just  subscribe")
         // Two minutes later the ended Just has been pruned from the graph.
         _ = reduce(&state, .tick(nanos: ViewFixtures.t0 + 120 * ViewFixtures.second))
-        XCTAssertNil(state.history.graph[12])
+        XCTAssertNil(state.cursor.graph[12])
         XCTAssertEqual(rows(state), [
             "12:00:00.000  #12 Just (pruned)  subscribe",
             "12:00:00.001  #12 Just (pruned)  subscription",

@@ -134,13 +134,13 @@ final class LocationGoldenTests: XCTestCase {
         _ = reduce(&state, .batch(b.build()))
         _ = reduce(&state, .tick(nanos: BatchBuilder.baseNanos + 1_000_000_000))
         let before = try XCTUnwrap(state.warnings.groups.first)
-        XCTAssertFalse(LintsOverlay.heading(before, graph: state.history.graph).contains("("), "no location yet")
+        XCTAssertFalse(LintsOverlay.heading(before, graph: state.cursor.graph).contains("("), "no location yet")
         let later = EventBatch(locations: [LocatedStage(node: 10, location: at(105, "DemoProgram.tick()"))],
-                               trailer: BatchTrailer(sequence: state.history.liveGraph.sequence))
+                               trailer: BatchTrailer(sequence: state.cursor.liveGraph.sequence))
         _ = reduce(&state, .batch(later))
         _ = reduce(&state, .tick(nanos: BatchBuilder.baseNanos + 2_000_000_000))
         let group = try XCTUnwrap(state.warnings.groups.first)
-        let heading = LintsOverlay.heading(group, graph: state.history.graph)
+        let heading = LintsOverlay.heading(group, graph: state.cursor.graph)
         XCTAssertTrue(heading.hasPrefix("⚠ unretained-cancellable at #"), heading)
         XCTAssertTrue(heading.hasSuffix("(DemoProgram.swift:105)"), heading)
     }

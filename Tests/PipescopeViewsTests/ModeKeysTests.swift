@@ -99,7 +99,7 @@ final class ModeKeysTests: XCTestCase {
                 var state = browsing()
                 _ = press(&state, overlay)
                 let before = (state.tree.selection, state.tree.collapsed, state.tree.filter, state.tree.hideEnded,
-                              state.history.cursor, state.focus, state.session.countPrefix, state.timeline.scale)
+                              state.cursor.position, state.focus, state.session.countPrefix, state.timeline.scale)
                 let effects = press(&state, key)
                 let action = KeyMap.action(for: key)
                 XCTAssertEqual(effects, action == .quit ? [.quit] : [], "\(key) in \(overlay)")
@@ -108,7 +108,7 @@ final class ModeKeysTests: XCTestCase {
                 XCTAssertEqual(state.tree.collapsed, before.1, "\(key) in \(overlay)")
                 XCTAssertEqual(state.tree.filter, before.2, "\(key) in \(overlay)")
                 XCTAssertEqual(state.tree.hideEnded, before.3, "\(key) in \(overlay)")
-                XCTAssertEqual(state.history.cursor, before.4, "\(key) in \(overlay)")
+                XCTAssertEqual(state.cursor.position, before.4, "\(key) in \(overlay)")
                 XCTAssertEqual(state.focus, before.5, "\(key) in \(overlay)")
                 XCTAssertEqual(state.session.countPrefix, before.6, "\(key) in \(overlay)")
                 XCTAssertEqual(state.timeline.scale, before.7, "\(key) in \(overlay)")

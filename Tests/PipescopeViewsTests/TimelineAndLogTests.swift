@@ -32,8 +32,8 @@ final class TimelineAndLogTests: XCTestCase {
             buffer[buffer.width - 3, y].style.reverse && lines[y].contains("12:00:00")
         }
         XCTAssertEqual(highlighted.count, 1, "exactly the cursor's event is highlighted in the log")
-        let position = state.history.cursor ?? 0
-        let event = state.history.log.event(at: position)
+        let position = state.cursor.position ?? 0
+        let event = state.cursor.log.event(at: position)
         XCTAssertNotNil(event)
         XCTAssertTrue(highlighted.first.map { lines[$0].contains("#\(event!.node) ") } == true)
     }

@@ -235,7 +235,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("model/apply 100 events, \(stages) stages, ended hidden",
                   configuration: .init(scalingFactor: .one)) { benchmark in
             var state = WireBench.endedHiddenState(stages: stages)
-            var sequence = state.history.liveGraph.sequence
+            var sequence = state.cursor.liveGraph.sequence
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 _ = reduce(&state, .batch(WireBench.smallBatch(stages: stages, sequence: sequence)))
@@ -278,9 +278,9 @@ let benchmarks: @Sendable () -> Void = {
         var before = ScreenBuffer(width: 200, height: 60)
         ScreenView.render(state, theme: .plainUnicode, into: &before)
         var next = state
-        let one = EventBatch(events: [StageEvent(.value, node: 1, time: state.history.liveGraph[1]?.createdNanos ?? 0,
+        let one = EventBatch(events: [StageEvent(.value, node: 1, time: state.cursor.liveGraph[1]?.createdNanos ?? 0,
                                                  text: "changed")],
-                             trailer: BatchTrailer(sequence: state.history.liveGraph.sequence + 1))
+                             trailer: BatchTrailer(sequence: state.cursor.liveGraph.sequence + 1))
         _ = reduce(&next, .batch(one))
         var after = ScreenBuffer(width: 200, height: 60)
         ScreenView.render(next, theme: .plainUnicode, into: &after)
