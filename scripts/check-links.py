@@ -21,7 +21,7 @@ Links to http(s), mailto and other schemes are not followed, and nothing in a fe
 code block or an inline code span is a link.
 
 In README.md and the catalog, a repository path written as inline code
-(`Sources/PipescopeModel/Lint.swift`, starting with Sources/, Tests/, scripts/,
+(`Sources/PipescopeModel/Lints/Lint.swift`, starting with Sources/, Tests/, scripts/,
 Resources/, Benchmarks/, Conformance/ or Fuzz/) must exist as well. (Not in the other two
 READMEs: they name the files their scripts make, which are gitignored.)
 
@@ -339,7 +339,7 @@ class Checker:
                 return broken("no heading with anchor #%s in %s" % (anchor, where))
 
     def check_code_paths(self, path):
-        """A path of this repository written as code (`Sources/PipescopeModel/Lint.swift`)
+        """A path of this repository written as code (`Sources/PipescopeModel/Lints/Lint.swift`)
         must exist too: files move, and the text that names them must follow."""
         text = mask_fences(self.text(path))
         for match in CODE_PATH.finditer(text):

@@ -66,8 +66,8 @@ extension EventKind {
     /// means (none has a `default:`), and they are, as `EventKindTests` checks:
     /// - `PipescopeGraph/EventKind.swift`: this payload
     /// - `PipescopeGraph/Graph.swift`: the fold
-    /// - `PipescopeModel/AppState.Timeline.swift`: which kinds mark a timeline lane
-    /// - `PipescopeModel/PipelineActivity.swift`: which kinds move stages between pipelines
+    /// - `PipescopeModel/Timeline/AppState.Timeline.swift`: which kinds mark a timeline lane
+    /// - `PipescopeModel/Table/PipelineActivity.swift`: which kinds move stages between pipelines
     /// - `PipescopeViews/EventLogView.swift`: the event log's words
     /// - `PipescopeViews/EventSubject.swift`: whom the event is about (a stage or an owner)
     /// - `PipescopeViews/Format.swift`: the kind in a word
