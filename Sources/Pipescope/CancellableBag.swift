@@ -27,6 +27,7 @@ import PipescopeTap
 /// just before it, and `collect` those subscribed inside it. Pruning needs Pipescope
 /// to be running (it knows when a stage ended); without it the bag only stores.
 public final class CancellableBag: Cancellable, @unchecked Sendable {
+    /// The owner's name, as the inspector shows it (`⌂ ProfileModel`).
     public let name: String
     /// The id the inspector knows this owner by.
     let id: UInt64

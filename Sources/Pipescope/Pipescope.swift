@@ -9,7 +9,7 @@ public typealias Retention = PipescopeGraph.Retention
 
 /// Pipescope's entry point for programs.
 ///
-/// Call ``start()`` once, early, before the pipelines you want to see are built:
+/// Call ``start(retention:)`` once, early, before the pipelines you want to see are built:
 /// ```swift
 /// import Pipescope
 ///
