@@ -131,7 +131,7 @@ public enum ScreenView {
         }
         box(p.tree, treeTitle(state, theme: theme), .tree)
         TreeView.render(state, theme: theme, area: p.tree.inset(by: 1), into: &buffer)
-        box(p.timeline, "Timeline", .timeline)
+        box(p.timeline, TimelineView.title(state, theme: theme), .timeline)
         TimelineView.render(state, theme: theme, area: p.timeline.inset(by: 1), into: &buffer)
         box(p.detail, "Stage", .detail)
         DetailView.render(state, theme: theme, area: p.detail.inset(by: 1), into: &buffer)

@@ -2,62 +2,110 @@ import PipescopeGraph
 import PipescopeModel
 import TerminalKit
 
-/// One lane per visible tree row, aligned with it: each stage's events over time, the
-/// newest at the right edge. Marks: ▲ subscribe, ▸ request, • value, │ finished,
-/// ✗ failed, ⊘ cancelled (ASCII: ^ > . | x /). In live mode the right edge is now and
-/// the lanes scroll; in history it is the event at the cursor, marked by a column.
+/// One lane per visible tree row, aligned with it, under a time axis (``TimeRuler``):
+/// each stage's life as a bar from its subscribe to its end, its values on it, the way
+/// Timelane and Instruments draw a subscription (``LaneDrawing`` decides each column).
+/// Live, the right edge is now and the lanes scroll; in history it is the cursor's event,
+/// marked by a reversed column.
+///
+/// Marks (ASCII in brackets): `├` subscribe [`|`]; `━` alive with demand outstanding
+/// [`=`]; `┄` alive with no demand, held back by its subscriber [`-`]; `▸` a request
+/// [`>`]; `•` a value [`.`], several in one column by density `▂▃▄▅▆▇█` [`: * #`]; `✓`
+/// finished [`]`], `✗` failed [`x`], `⊘` cancelled from downstream [`/`], `⊗` cancelled
+/// by the inspector [`!`], `⌂` cancelled by its owner [`o`]; a digit: that many members
+/// of a group alive at once (`+`: ten or more).
 public enum TimelineView {
+    /// The pane's title: the scale and its keys.
+    public static func title(_ state: AppState, theme: Theme) -> String {
+        "Timeline " + Format.duration(state.timeline.scale) + "/col  " + theme.text("+ - zoom  = fit")
+    }
+
+    /// The marks in a line, for the help and the README.
+    public static func legend(theme: Theme) -> String {
+        theme.glyphs.isUnicode
+            ? "timeline: ├ subscribe  ━ demand  ┄ no demand  ▸ request  • value (▂…█ more)  ✓ ✗ ⊘ ⊗ ⌂ end  2-9 overlap"
+            : "timeline: | subscribe  = demand  - no demand  > request  . value (: * # more)  ] x / ! o end  2-9 overlap"
+    }
+
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard area.height >= 2, area.width >= 10 else { return }
-        let scale = state.timeline.scale
-        let end = state.timelineEnd
-        let label = "\(Format.duration(scale))/col  " + theme.text("+ - zoom  = fit")
-        buffer.putTruncated(label, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
+        let live = state.cursor.position == nil
+        let window = LaneDrawing.Window(end: state.timelineEnd, scale: state.timeline.scale, width: area.width)
+        buffer.putTruncated(TimeRuler.line(end: window.end, scale: window.scale, width: area.width, live: live),
+                            x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         let (_, rows) = TreeView.visibleRows(state, height: body.height)
+        let graph = state.cursor.graph
         for (line, row) in rows.enumerated() {
-            guard let marks = state.timeline.lanes[row.id], row.isStage else { continue }
+            let marks: [LaneDrawing.Mark]
+            if let group = row.group, group.id.key.isOwner == false {
+                marks = LaneDrawing.group(group.members.compactMap { graph[$0] }, lanes: state.timeline.lanes,
+                                          in: window)
+            } else if row.isStage, let node = graph[row.id] {
+                marks = LaneDrawing.stage(node, lane: state.timeline.lanes[row.id], in: window)
+            } else {
+                continue
+            }
             let y = body.y + line
-            // Oldest first, so a later, weightier mark in the same column wins.
-            for mark in marks {
-                let age = end - mark.time
-                guard age >= 0 else { continue }
-                let column = body.width - 1 - Int(age / scale)
-                guard column >= 0 else { continue }
-                let (glyph, style) = self.glyph(mark.kind, theme: theme)
-                let existing = buffer[body.x + column, y].character
-                if weight(of: existing, theme: theme) <= weight(of: Character(glyph), theme: theme) {
-                    buffer.put(glyph, x: body.x + column, y: y, style: style, maxWidth: 1)
-                }
+            for (column, mark) in marks.enumerated() where mark != .none {
+                let (glyph, style) = self.glyph(mark, theme: theme)
+                buffer.put(glyph, x: body.x + column, y: y, style: style, maxWidth: 1)
             }
         }
-        if state.cursor.position != nil {
+        if !live {
             buffer.setStyle(Rect(x: body.maxX - 1, y: body.y, width: 1, height: body.height)) { $0.reverse = true }
         }
     }
 
-    static func glyph(_ kind: EventKind, theme: Theme) -> (String, Style) {
+    /// A mark's glyph and style.
+    static func glyph(_ mark: LaneDrawing.Mark, theme: Theme) -> (String, Style) {
         let u = theme.glyphs.isUnicode
-        switch kind {
-        case .subscribe, .subscription: return (u ? "▲" : "^", theme.dim)
+        switch mark {
+        case .none: return (" ", .plain)
+        case .bar: return (u ? "━" : "=", theme.style(.active))
+        case .held: return (u ? "┄" : "-", theme.dim)
+        case .subscribe: return (u ? "├" : "|", theme.style(.active))
         case .request: return (u ? "▸" : ">", theme.dim)
-        case .value: return (u ? "•" : ".", theme.style(.active))
-        case .finished: return (u ? "│" : "|", theme.style(.finished))
-        case .failed: return (u ? "✗" : "x", theme.style(.failed))
-        case .cancelled: return (u ? "⊘" : "/", theme.style(.cancelled))
-        case .forward, .adopt, .feeds, .owned, .ownerReleased, .contractBroken, .demand, .unknown:
-            return (u ? "·" : ".", theme.dim)
+        case .value(let n): return (density(n, unicode: u), theme.style(.active))
+        case .end(let status, let cause):
+            return (ending(status, cause, unicode: u), theme.style(status))
+        case .overlap(let n): return (n < 10 ? String(n) : "+", theme.style(.finished))
         }
     }
 
-    /// Which mark shows when several fall in one column: endings over values over the rest.
-    private static func weight(of character: Character, theme: Theme) -> Int {
-        switch character {
-        case "✗", "x", "⊘", "/": return 4
-        case "│", "|": return 3
-        case "•", ".": return 2
-        case "▲", "^", "▸", ">": return 1
-        default: return 0
+    /// One value `•`; more by orders of magnitude, so a burst of 500 never looks like one.
+    static func density(_ n: Int, unicode: Bool) -> String {
+        if unicode {
+            switch n {
+            case ...1: return "•"
+            case ...3: return "▂"
+            case ...9: return "▃"
+            case ...31: return "▄"
+            case ...99: return "▅"
+            case ...315: return "▆"
+            case ...999: return "▇"
+            default: return "█"
+            }
+        }
+        switch n {
+        case ...1: return "."
+        case ...9: return ":"
+        case ...99: return "*"
+        default: return "#"
+        }
+    }
+
+    static func ending(_ status: NodeStatus, _ cause: CancelCause?, unicode u: Bool) -> String {
+        switch status {
+        case .finished: return u ? "✓" : "]"
+        case .failed: return u ? "✗" : "x"
+        case .cancelled:
+            switch cause ?? .downstream {
+            case .downstream: return u ? "⊘" : "/"
+            case .inspector: return u ? "⊗" : "!"
+            case .owner: return u ? "⌂" : "o"
+            }
+        case .active, .subscribing: return u ? "━" : "="
         }
     }
 }

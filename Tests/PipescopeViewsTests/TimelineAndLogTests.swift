@@ -18,7 +18,7 @@ final class TimelineAndLogTests: XCTestCase {
             return line.components(separatedBy: "││").dropFirst().first ?? ""
         }
         XCTAssertTrue(lane("▾ TryMap → Sink").contains("✗"), "the failure is on TryMap's lane")
-        XCTAssertTrue(lane("    TimerPublisher").contains("⊘"), "the cancel is on TimerPublisher's lane")
+        XCTAssertTrue(lane("    TimerPublisher").contains("⌂"), "the cancel, by its owner, is on TimerPublisher's lane")
         XCTAssertFalse(lane("▾ Filter → Sink").contains("✗"))
     }
 

@@ -56,7 +56,8 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     case .zoom(let factor):
         state.timeline.zoom(factor)
     case .fitTimeline:
-        state.timeline.fit(endingAt: state.timelineEnd)
+        let log = state.cursor.log
+        state.timeline.fit(endingAt: state.timelineEnd, oldest: log.event(at: log.start + 1)?.time)
     case .toggleLogFilter:
         state.timeline.logFollowsSelection.toggle()
     case .historyStart:

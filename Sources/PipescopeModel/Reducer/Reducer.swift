@@ -49,6 +49,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.cursor.append(batch)
         state.cursor.noteLastEvent(batch.events)
         state.timeline.recordLanes(batch.events, liveGraph: state.cursor.liveGraph)
+        state.timeline.follow(state.cursor.log)
         state.session.rate.record(batch.events.count)
         let live = state.cursor.liveGraph
         state.table.activity.record(batch.events, in: live)

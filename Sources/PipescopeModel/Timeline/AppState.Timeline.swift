@@ -4,33 +4,51 @@ import PipescopeGraph
 extension AppState {
     /// What the timeline and the event log show, apart from the history itself.
     public struct Timeline: Sendable {
-        /// Each stage's recent events for its timeline lane, newest last.
-        public internal(set) var lanes: [NodeID: Deque<LaneMark>] = [:]
+        /// Each stage's lane: its values, requests and held stretches (``Lane``), for as
+        /// long as the history keeps its events.
+        public internal(set) var lanes: [NodeID: Lane] = [:]
         /// Nanoseconds of time per timeline column (zoom with + and -).
         public internal(set) var scale: Int64 = 100_000_000
         /// The right edge of the timeline while live: the last tick's clock.
         public internal(set) var now: Int64 = 0
         /// The event log shows only the selected stage's events.
         public internal(set) var logFollowsSelection = false
+        /// The history's first kept position when the lanes last followed its eviction.
+        private var keptFrom = 0
 
-        static let laneLength = 256
-
-        /// Adds each event's mark to its stage's lane. A cancel is recorded on the stage that
-        /// owns the subscription; like the graph, every stage sharing it shows the cancel.
+        /// Adds a batch's events (already folded into `liveGraph`) to their stages' lanes.
+        /// Values and requests are marked where they came; a stage whose demand a batch
+        /// touched is held from the batch's last event for it when it then has none
+        /// outstanding (the graph counts demand; a batch is 25 ms, finer than a column at
+        /// any zoom but the closest). A cancel ends the lane of every stage sharing the
+        /// subscription, as the graph does.
         mutating func recordLanes(_ events: [StageEvent], liveGraph: Graph) {
+            var touched: [NodeID: Int64] = [:]
             for e in events {
-                let stages: [NodeID]
                 switch e.kind {
-                case .demand, .unknown: continue  // a returned demand is no mark of its own
-                case .cancelled: stages = [e.node] + (liveGraph[e.node]?.sharers ?? [])
-                case .subscribe, .subscription, .request, .value, .finished, .failed, .forward, .adopt, .feeds,
-                     .owned, .ownerReleased, .contractBroken:
-                    stages = [e.node]
+                case .value:
+                    lanes[e.node, default: Lane()].addValue(at: e.time)
+                    touched[e.node] = e.time
+                case .request:
+                    lanes[e.node, default: Lane()].addRequest(at: e.time)
+                    for id in [e.node] + (liveGraph[e.node]?.sharers ?? []) { touched[id] = e.time }
+                case .demand, .subscription:
+                    touched[e.node] = e.time
+                case .finished, .failed:
+                    lanes[e.node]?.end(at: e.time)
+                    touched[e.node] = nil
+                case .cancelled:
+                    for id in [e.node] + (liveGraph[e.node]?.sharers ?? []) {
+                        lanes[id]?.end(at: e.time)
+                        touched[id] = nil
+                    }
+                case .subscribe, .forward, .adopt, .feeds, .owned, .ownerReleased, .contractBroken, .unknown:
+                    break  // the graph draws the life; these are not marks of their own
                 }
-                for stage in stages {
-                    lanes[stage, default: []].append(LaneMark(time: e.time, kind: e.kind))
-                    if lanes[stage]!.count > Self.laneLength { lanes[stage]!.removeFirst() }
-                }
+            }
+            for (id, time) in touched {
+                guard let node = liveGraph[id], node.status == .active else { continue }
+                lanes[id, default: Lane()].noteDemand(outstanding: node.outstanding != .none, at: time)
             }
         }
 
@@ -40,17 +58,24 @@ extension AppState {
             for id in lanes.keys.filter({ !liveGraph.contains($0) }) { lanes[id] = nil }
         }
 
+        /// After the history evicted its oldest events, the lanes forget them too.
+        mutating func follow(_ log: History) {
+            guard log.start != keptFrom else { return }
+            keptFrom = log.start
+            guard let oldest = log.event(at: log.start + 1)?.time else { return }
+            for id in Array(lanes.keys) { lanes[id]?.drop(before: oldest) }
+        }
+
         /// Zooms in (a positive factor divides the scale) or out (a negative one multiplies it).
         mutating func zoom(_ factor: Int) {
             let scaled = factor > 0 ? scale / Int64(factor) : scale * Int64(-factor)
             scale = Self.clampScale(scaled)
         }
 
-        /// Zooms out until every kept lane mark fits the timeline's width (about 60 columns)
-        /// ending at `end`.
-        mutating func fit(endingAt end: Int64) {
-            let oldest = lanes.values.compactMap { $0.first?.time }.min() ?? end
-            let span = max(end - oldest, 1_000_000)
+        /// Zooms out until everything kept since `oldest` fits the timeline's width
+        /// (about 60 columns) ending at `end`.
+        mutating func fit(endingAt end: Int64, oldest: Int64?) {
+            let span = max(end - (oldest ?? end), 1_000_000)
             scale = Self.clampScale(span / 60 + 1)
         }
 
@@ -59,10 +84,4 @@ extension AppState {
             min(max(scale, 1_000_000), 60_000_000_000)
         }
     }
-}
-
-/// One event on a stage's timeline lane.
-public struct LaneMark: Hashable, Sendable {
-    public var time: Int64
-    public var kind: EventKind
 }

@@ -1,0 +1,61 @@
+import PipescopeGraph
+@testable import PipescopeModel
+import PipescopeTestSupport
+import XCTest
+
+/// A stage's lane: counts by time, held stretches, and forgetting what the history
+/// forgets.
+final class LaneTests: XCTestCase {
+    func testValuesAreCountedByTimeAndKeptInOrder() {
+        var lane = Lane()
+        for t: Int64 in [10, 20, 20, 35, 30] { lane.addValue(at: t) }
+        XCTAssertEqual(lane.values, [10, 20, 20, 35, 35], "a time read a moment early is kept at the last")
+        XCTAssertEqual(lane.values(from: 0, to: 100), 5)
+        XCTAssertEqual(lane.values(from: 20, to: 35), 2, "[from, to)")
+        XCTAssertEqual(lane.values(from: 36, to: 100), 0)
+        XCTAssertEqual(lane.values(from: 50, to: 40), 0)
+    }
+
+    func testHeldStretchesOpenAndClose() {
+        var lane = Lane()
+        lane.noteDemand(outstanding: false, at: 100)
+        lane.noteDemand(outstanding: false, at: 150)  // still held: one stretch
+        XCTAssertEqual(lane.held, [Lane.Held(start: 100, end: nil)])
+        XCTAssertTrue(lane.isHeld(from: 120, to: 10_000), "an open stretch covers everything after it")
+        lane.noteDemand(outstanding: true, at: 200)
+        lane.noteDemand(outstanding: false, at: 300)
+        lane.end(at: 400)
+        XCTAssertEqual(lane.held, [Lane.Held(start: 100, end: 200), Lane.Held(start: 300, end: 400)])
+        XCTAssertTrue(lane.isHeld(from: 110, to: 190))
+        XCTAssertFalse(lane.isHeld(from: 190, to: 310), "demand outstanding in between")
+        XCTAssertFalse(lane.isHeld(from: 50, to: 120))
+        lane.drop(before: 250)
+        XCTAssertEqual(lane.held, [Lane.Held(start: 300, end: 400)])
+    }
+
+    /// Lanes keep what the history keeps: after it evicts, no lane holds an older time.
+    func testLanesForgetWhatTheHistoryEvicts() throws {
+        var state = AppState(targetName: "lanes", pid: 1)
+        state.historyLimit = 2_000
+        _ = reduce(&state, .attached(process: "lanes", pid: 1))
+        var first = BatchBuilder()
+        first.subscribe(1, op: "Subject", subscriber: "Sink")
+        first.subscription(1)
+        first.request(1, .unlimited)
+        _ = reduce(&state, .batch(first.build()))
+        var now = first.now
+        for _ in 0..<20 {
+            var b = BatchBuilder(start: now)
+            for _ in 0..<500 { b.value(1) }
+            now = b.now
+            _ = reduce(&state, .batch(b.build()))
+        }
+        let log = state.cursor.log
+        XCTAssertGreaterThan(log.start, 0, "the history evicted")
+        let oldest = try XCTUnwrap(log.event(at: log.start + 1)?.time)
+        let lane = try XCTUnwrap(state.timeline.lanes[1])
+        XCTAssertGreaterThanOrEqual(lane.values.first ?? 0, oldest)
+        XCTAssertEqual(lane.values.count, log.events(endingAt: log.end, count: log.end - log.start, node: 1,
+                                                     kinds: [.value]).count, "every kept value, and only those")
+    }
+}
