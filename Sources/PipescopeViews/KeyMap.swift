@@ -31,7 +31,7 @@ public enum KeyMap {
         KeyBinding(keys: [.down, .character("j")], label: "↓ j", action: .moveDown,
                    help: "select the row below (help: scroll down)", hint: "↑↓ move"),
         KeyBinding(keys: [.tab], label: "Tab", action: .focusNext,
-                   help: "next pane (the arrows act on it: in the log and timeline they move through history)", hint: nil),
+                   help: "next pane (the arrows act on it: ↑↓ in the log, ←→ in the timeline move through history)", hint: nil),
         KeyBinding(keys: [.backTab], label: "S-Tab", action: .focusPrevious, help: "previous pane", hint: nil),
         KeyBinding(keys: [.pageUp], label: "PgUp", action: .pageUp, help: "up one page", hint: nil),
         KeyBinding(keys: [.pageDown], label: "PgDn", action: .pageDown, help: "down one page", hint: nil),
@@ -134,7 +134,7 @@ public enum KeyMap {
         let everywhere = hints.filter { !$0.hasPrefix("↑↓") }
         switch pane {
         case .tree: return hints + [hint(.toggleTable, does: "table")]
-        case .timeline: return ["←→ history", "+ - zoom"] + everywhere.prefix(5)
+        case .timeline: return ["←→ cursor (10→)", "+ - zoom", "G live"] + everywhere.prefix(4)
         case .events: return ["↑↓ history", "f this stage"] + everywhere.prefix(5)
         case .detail: return ["Tab next pane"] + everywhere.prefix(6)
         }

@@ -98,7 +98,8 @@ public enum ScreenView {
         // The table fills the body inside its box (see `render`).
         return Geometry(width: width, height: height, treePage: treePageSize(width: width, height: height),
                         tablePage: max(1, height - 5), tableWidth: max(0, width - 2),
-                        helpPage: help.page, helpLines: help.lines)
+                        helpPage: help.page, helpLines: help.lines,
+                        timelineWidth: fourPanes(body).map { max(0, $0.timeline.width - 2) } ?? 0)
     }
 
     /// How many tree rows fit, so paging can move by a screenful.

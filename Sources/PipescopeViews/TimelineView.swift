@@ -5,8 +5,9 @@ import TerminalKit
 /// One lane per visible tree row, aligned with it, under a time axis (``TimeRuler``):
 /// each stage's life as a bar from its subscribe to its end, its values on it, the way
 /// Timelane and Instruments draw a subscription (``LaneDrawing`` decides each column).
-/// Live, the right edge is now and the lanes scroll; in history it is the cursor's event,
-/// marked by a reversed column.
+/// Live, the right edge is now and the lanes scroll; in history the cursor's moment is a
+/// reversed column (`▼` on the ruler) that `←` `→` move through time, the window
+/// scrolling when it reaches an edge (``AppState/timelineWindowEnd``).
 ///
 /// Marks (ASCII in brackets): `├` subscribe [`|`]; `━` alive with demand outstanding
 /// [`=`]; `┄` alive with no demand, held back by its subscriber [`-`]; `▸` a request
@@ -30,7 +31,7 @@ public enum TimelineView {
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard area.height >= 2, area.width >= 10 else { return }
         let live = state.cursor.position == nil
-        let window = LaneDrawing.Window(end: state.timelineEnd, scale: state.timeline.scale, width: area.width)
+        let window = LaneDrawing.Window(end: state.timelineWindowEnd, scale: state.timeline.scale, width: area.width)
         buffer.putTruncated(TimeRuler.line(end: window.end, scale: window.scale, width: area.width, live: live),
                             x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
@@ -52,8 +53,14 @@ public enum TimelineView {
                 buffer.put(glyph, x: body.x + column, y: y, style: style, maxWidth: 1)
             }
         }
-        if !live {
-            buffer.setStyle(Rect(x: body.maxX - 1, y: body.y, width: 1, height: body.height)) { $0.reverse = true }
+        // The cursor: its moment's column, reversed down the lanes (and ▼ on the ruler).
+        if let moment = state.cursorMoment {
+            let column = window.column(of: moment)
+            if column >= 0, column < window.width {
+                buffer.put(theme.glyphs.isUnicode ? "▼" : "v", x: area.x + column, y: area.y, style: theme.title,
+                           maxWidth: 1)
+                buffer.setStyle(Rect(x: body.x + column, y: body.y, width: 1, height: body.height)) { $0.reverse = true }
+            }
         }
     }
 

@@ -142,6 +142,34 @@ final class TimelineLaneTests: XCTestCase {
         XCTAssertEqual(lines[2], line((" ", 9), ("├", 1), ("━", 9), ("2", 11), ("━", 9), ("✓", 1), (" ", 10)))
     }
 
+    // MARK: - The cursor
+
+    /// In the past the cursor is a column: `▼` on the ruler, the lanes reversed under it,
+    /// at its moment's column, while the window stays where it was.
+    func testTheCursorIsAColumnAtItsMoment() {
+        var b = BatchBuilder()
+        at(1, &b)
+        b.subscribe(1, op: "Timer", subscriber: "Sink")
+        b.subscription(1)
+        b.request(1, .unlimited)
+        for s in 2...4 {
+            at(Double(s), &b)
+            b.value(1)
+        }
+        var s = state([b.build()])
+        _ = reduce(&s, .resize(Geometry(width: 140, height: 40, treePage: 20, timelineWidth: 50)))
+        _ = reduce(&s, .action(.focusNext))
+        _ = reduce(&s, .action(.collapse))  // onto the value at 4 s: the window ends there
+        _ = reduce(&s, .action(.collapse))  // back: no event in the column before, so the one at 3 s
+        var buffer = ScreenBuffer(width: 50, height: 6)
+        TimelineView.render(s, theme: .plainUnicode, area: Rect(x: 0, y: 0, width: 50, height: 6), into: &buffer)
+        let column = 49 - 10
+        XCTAssertEqual(Array(buffer.lines()[0])[column], "▼", buffer.lines()[0])
+        XCTAssertTrue(buffer[column, 1].style.reverse)
+        XCTAssertFalse(buffer[column + 1, 1].style.reverse)
+        XCTAssertEqual(Array(buffer.lines()[1])[column], "•", "the value at 3 s under the cursor")
+    }
+
     // MARK: - The time axis
 
     func testTheRulerCountsBackFromNowWhileLive() {

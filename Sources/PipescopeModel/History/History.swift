@@ -136,6 +136,28 @@ public struct History: Sendable {
         return found.reversed()
     }
 
+    /// The position of the first kept event at or after `time` (``end`` when none: the
+    /// newest, where the cursor goes live), by
+    /// binary search: events are kept in the order they came, their times in order.
+    public func position(atOrAfter time: Int64) -> Int {
+        var low = 0, high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].time < time { low = mid + 1 } else { high = mid }
+        }
+        return min(start + low + 1, end)
+    }
+
+    /// The position of the last kept event at or before `time` (``start`` when none).
+    public func position(atOrBefore time: Int64) -> Int {
+        var low = 0, high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].time <= time { low = mid + 1 } else { high = mid }
+        }
+        return start + low
+    }
+
     /// The event at `position` (the one the cursor has just applied).
     public func event(at position: Int) -> StageEvent? {
         let i = position - start - 1

@@ -7,11 +7,16 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     // In the event log and the timeline the arrows move through history.
     if state.focus == .events || state.focus == .timeline {
         switch action {
-        case .moveUp where state.focus == .events, .collapse where state.focus == .timeline:
+        case .moveUp where state.focus == .events:
             state.cursor.move(by: -1)
             return []
-        case .moveDown where state.focus == .events, .expand where state.focus == .timeline:
+        case .moveDown where state.focus == .events:
             state.cursor.move(by: 1)
+            return []
+        case .collapse where state.focus == .timeline, .expand where state.focus == .timeline:
+            let count = max(1, state.session.countPrefix)
+            state.session.countPrefix = 0
+            moveInTime(columns: action == .expand ? count : -count, &state)
             return []
         case .pageUp:
             state.cursor.move(by: -50)
@@ -54,7 +59,7 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     case .history(let delta):
         state.cursor.move(by: delta)
     case .zoom(let factor):
-        state.timeline.zoom(factor)
+        state.timeline.zoom(factor, anchor: state.cursorMoment)
     case .fitTimeline:
         let log = state.cursor.log
         state.timeline.fit(endingAt: state.timelineEnd, oldest: log.event(at: log.start + 1)?.time)
@@ -248,4 +253,16 @@ func requestCancel(_ state: inout AppState, of id: NodeID?) {
 func label(_ group: StageGroup, in graph: Graph) -> String {
     if group.id.key.isOwner { return "owner \(group.owner?.name ?? "?") ×\(group.count)" }
     return "\(graph[group.newest]?.operatorName ?? "?") ×\(group.count)"
+}
+
+/// `←` `→` in the timeline: the cursor moves `columns` columns of time from its moment
+/// (now, while live) and lands on the nearest event that way, at least one event on;
+/// past the newest it is live again.
+private func moveInTime(columns: Int, _ state: inout AppState) {
+    let log = state.cursor.log
+    let here = state.cursor.position ?? log.end
+    let target = state.timelineEnd + Int64(columns) * state.timeline.scale
+    let to = columns < 0 ? min(log.position(atOrBefore: target), here - 1)
+        : max(log.position(atOrAfter: target), here + 1)
+    state.cursor.move(to: to)
 }

@@ -12,6 +12,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.refreshRows()
         before.keepSelectionVisible(&state)
         state.tree.keepSelectionOnScreen()
+        state.keepCursorInTimeline()
         // The table follows batches at the next tick (a few a second, like top's
         // refresh), not on each of them: a rebuild walks every pipeline and sorts.
         if case .batch = message {} else { state.refreshTable() }

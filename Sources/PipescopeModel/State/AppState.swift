@@ -66,12 +66,30 @@ public struct AppState: Sendable {
         return cursor.graph[id]
     }
 
-    /// The time at the right edge of the timeline: the cursor's event, or now.
+    /// The moment on screen: the cursor's event, or now while live (the table's ages and
+    /// the timeline's cursor are relative to it).
     public var timelineEnd: Int64 { cursor.end(now: timeline.now) }
+
+    /// The time at the timeline's right edge: now while live; in the past, the window
+    /// the cursor moves in (``Timeline/windowEnd``).
+    public var timelineWindowEnd: Int64 {
+        cursor.position == nil ? timelineEnd : timeline.windowEnd ?? timelineEnd
+    }
+
+    /// The timeline's lanes' width in the layout on screen.
+    public var timelineWidth: Int { geometry.timelineWidth }
+
+    /// The cursor's moment while looking at the past; nil while live.
+    public var cursorMoment: Int64? { cursor.position.flatMap { cursor.log.event(at: $0)?.time } }
 
     /// Brings the tree's rows up to date with the graph on screen (once per change), only
     /// while the tree is on screen: on the table, laying out every stage on each batch
     /// would be most of a batch's cost. Showing the tree brings them up to date first.
+    /// Keeps the cursor's moment inside the timeline's window (after every message).
+    mutating func keepCursorInTimeline() {
+        timeline.keep(cursorMoment, width: timelineWidth)
+    }
+
     mutating func refreshRows() {
         guard page == .tree else { return }
         tree.refresh(from: cursor)

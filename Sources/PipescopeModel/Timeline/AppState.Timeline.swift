@@ -13,6 +13,10 @@ extension AppState {
         public internal(set) var now: Int64 = 0
         /// The event log shows only the selected stage's events.
         public internal(set) var logFollowsSelection = false
+        /// The time at the timeline's right edge while looking at the past: it stays put
+        /// while the cursor moves inside the window, so the cursor's column moves, and
+        /// scrolls when the cursor reaches an edge. nil while live (the edge is now).
+        public internal(set) var windowEnd: Int64?
         /// The history's first kept position when the lanes last followed its eviction.
         private var keptFrom = 0
 
@@ -66,10 +70,31 @@ extension AppState {
             for id in Array(lanes.keys) { lanes[id]?.drop(before: oldest) }
         }
 
-        /// Zooms in (a positive factor divides the scale) or out (a negative one multiplies it).
-        mutating func zoom(_ factor: Int) {
+        /// Zooms in (a positive factor divides the scale) or out (a negative one
+        /// multiplies it). In the past the cursor's moment (`anchor`) keeps its column.
+        mutating func zoom(_ factor: Int, anchor: Int64?) {
+            let old = scale
             let scaled = factor > 0 ? scale / Int64(factor) : scale * Int64(-factor)
             scale = Self.clampScale(scaled)
+            if let anchor, let end = windowEnd {
+                windowEnd = anchor + (end - anchor) / old * scale
+            }
+        }
+
+        /// Keeps the cursor's moment on screen: the window ends at it when the past is
+        /// first shown, stays while the cursor moves inside it, and scrolls when the
+        /// cursor passes an edge (`width` columns). Live (`moment` nil), the edge is now.
+        mutating func keep(_ moment: Int64?, width: Int) {
+            guard let moment else {
+                windowEnd = nil
+                return
+            }
+            let span = Int64(max(1, width)) * scale
+            guard let end = windowEnd, moment <= end else {
+                windowEnd = moment
+                return
+            }
+            if moment <= end - span { windowEnd = moment + span - scale }
         }
 
         /// Zooms out until everything kept since `oldest` fits the timeline's width
@@ -77,6 +102,7 @@ extension AppState {
         mutating func fit(endingAt end: Int64, oldest: Int64?) {
             let span = max(end - (oldest ?? end), 1_000_000)
             scale = Self.clampScale(span / 60 + 1)
+            windowEnd = nil  // the cursor's moment at the right edge again
         }
 
         /// Between a millisecond and a minute a column.
