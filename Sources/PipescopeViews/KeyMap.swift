@@ -19,6 +19,9 @@ public enum KeyMap {
     public static let bindings: [KeyBinding] = [
         KeyBinding(keys: [.character("t")], label: "t", action: .toggleTable,
                    help: "switch between the pipelines table and the stage tree", hint: nil),
+        KeyBinding(keys: [.character("T")], label: "T", action: .toggleTimeline,
+                   help: "the timeline screen: lanes across the width, the event log below (T or Esc: back)",
+                   hint: nil),
         KeyBinding(keys: [.enter], label: "Enter", action: .openPipeline,
                    help: "open the tree of the selected pipeline only (Esc: back to the table)", hint: "Enter open"),
         KeyBinding(keys: [.character("<")], label: "<", action: .sortPrevious,
@@ -134,7 +137,7 @@ public enum KeyMap {
         let everywhere = hints.filter { !$0.hasPrefix("↑↓") }
         switch pane {
         case .tree: return hints + [hint(.toggleTable, does: "table")]
-        case .timeline: return ["←→ cursor (10→)", "+ - zoom", "G live"] + everywhere.prefix(4)
+        case .timeline: return ["←→ cursor", "+ - zoom", "G live"] + everywhere.prefix(4)
         case .events: return ["↑↓ history", "f this stage"] + everywhere.prefix(5)
         case .detail: return ["Tab next pane"] + everywhere.prefix(6)
         }

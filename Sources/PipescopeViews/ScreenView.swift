@@ -26,6 +26,11 @@ public enum ScreenView {
             renderOverlays(state, body: body, theme: theme, into: &buffer)
             return
         }
+        if state.page == .timeline {
+            TimelineScreen.render(state, layout: TimelineScreen.layout(body), theme: theme, into: &buffer)
+            renderOverlays(state, body: body, theme: theme, into: &buffer)
+            return
+        }
         if let panes = fourPanes(body) {
             renderFourPanes(state, panes, theme: theme, into: &buffer)
             renderOverlays(state, body: body, theme: theme, into: &buffer)
@@ -99,7 +104,8 @@ public enum ScreenView {
         return Geometry(width: width, height: height, treePage: treePageSize(width: width, height: height),
                         tablePage: max(1, height - 5), tableWidth: max(0, width - 2),
                         helpPage: help.page, helpLines: help.lines,
-                        timelineWidth: fourPanes(body).map { max(0, $0.timeline.width - 2) } ?? 0)
+                        timelineWidth: fourPanes(body).map { max(0, $0.timeline.width - 2) } ?? 0,
+                        timelineScreenWidth: TimelineScreen.layout(body).lanes.width)
     }
 
     /// How many tree rows fit, so paging can move by a screenful.

@@ -120,6 +120,7 @@ public enum HintBar {
             return
         }
         var keys = state.page == .table ? KeyMap.tableHints : KeyMap.hints(for: state.focus)
+        if state.page == .timeline { keys = Array(keys.prefix(6)) + [KeyMap.hint(.toggleTimeline, does: "tree")] }
         if state.page == .tree, state.tree.scope != nil, state.focus == .tree {
             keys = keys.dropLast() + [KeyMap.hint(.dismiss, does: "table")]
         }

@@ -28,7 +28,10 @@ public enum TimeRuler {
     }
 
     /// The ruler line, `width` columns wide, for a window ending at `end`.
-    public static func line(end: Int64, scale: Int64, width: Int, live: Bool) -> String {
+    /// `cursor`: the column of the cursor's moment, marked `▼` (or `v`), which labels
+    /// keep clear of.
+    public static func line(end: Int64, scale: Int64, width: Int, live: Bool, cursor: Int? = nil,
+                            unicode: Bool = true) -> String {
         guard width > 0 else { return "" }
         let spacing = live ? 8 : 11
         let step = interval(scale: scale, spacing: spacing)
@@ -41,6 +44,7 @@ public enum TimeRuler {
             for (i, c) in text.enumerated() { cells[column + i] = c }
             return true
         }
+        if let cursor, cursor >= 0, cursor < width { cells[cursor] = unicode ? "▼" : "v" }
         if live { _ = put("now", at: width - 3) }
         // Ticks at multiples of the interval, newest first, while they fit.
         var tick = live ? end - step : (end / step) * step

@@ -32,7 +32,9 @@ public enum TimelineView {
         guard area.height >= 2, area.width >= 10 else { return }
         let live = state.cursor.position == nil
         let window = LaneDrawing.Window(end: state.timelineWindowEnd, scale: state.timeline.scale, width: area.width)
-        buffer.putTruncated(TimeRuler.line(end: window.end, scale: window.scale, width: area.width, live: live),
+        let cursor = state.cursorMoment.map { window.column(of: $0) }
+        buffer.putTruncated(TimeRuler.line(end: window.end, scale: window.scale, width: area.width, live: live,
+                                           cursor: cursor, unicode: theme.glyphs.isUnicode),
                             x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         let (_, rows) = TreeView.visibleRows(state, height: body.height)
@@ -53,14 +55,10 @@ public enum TimelineView {
                 buffer.put(glyph, x: body.x + column, y: y, style: style, maxWidth: 1)
             }
         }
-        // The cursor: its moment's column, reversed down the lanes (and ▼ on the ruler).
-        if let moment = state.cursorMoment {
-            let column = window.column(of: moment)
-            if column >= 0, column < window.width {
-                buffer.put(theme.glyphs.isUnicode ? "▼" : "v", x: area.x + column, y: area.y, style: theme.title,
-                           maxWidth: 1)
-                buffer.setStyle(Rect(x: body.x + column, y: body.y, width: 1, height: body.height)) { $0.reverse = true }
-            }
+        // The cursor: its moment's column, reversed down the lanes (▼ on the ruler).
+        if let column = cursor, column >= 0, column < window.width {
+            buffer.setStyle(Rect(x: area.x + column, y: area.y, width: 1, height: 1)) { $0 = theme.title }
+            buffer.setStyle(Rect(x: body.x + column, y: body.y, width: 1, height: body.height)) { $0.reverse = true }
         }
     }
 

@@ -47,6 +47,8 @@ public enum Action: Hashable, Sendable {
     case toggleWatch
     /// Switch between the pipelines table and the stage tree.
     case toggleTable
+    /// Open the timeline screen, or go back to the tree from it.
+    case toggleTimeline
     /// Open the selected pipeline's tree, only that pipeline (Enter on a table row).
     case openPipeline
     /// Sort the pipelines table by the next (`>`) or previous (`<`) column.

@@ -82,7 +82,7 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
             text: state.tree.hideEnded
                 ? "\(hidden) ended stage\(hidden == 1 ? "" : "s") hidden: whole pipelines and ended inner stages (x shows them)"
                 : "ended stages shown", isError: false)
-    case .filterType, .filterBackspace, .filterAccept, .toggleTable, .openPipeline, .sortNext, .sortPrevious,
+    case .filterType, .filterBackspace, .filterAccept, .toggleTable, .toggleTimeline, .openPipeline, .sortNext, .sortPrevious,
          .invertSort:
         break
     case .toggleHelp:
@@ -228,7 +228,7 @@ private func toggleWatch(_ state: inout AppState) -> [Effect] {
 func requestCancel(_ state: inout AppState, of id: NodeID?) {
     // A group row stands for stages that are not on screen: cancel acts on one stage the
     // user can see, never on hidden ones. (Every member has ended anyway.)
-    if state.page == .tree, let group = state.tree.selectedGroup {
+    if state.page.showsStages, let group = state.tree.selectedGroup {
         state.session.notice = Notice(text: "\(label(group, in: state.cursor.graph)) is a group of ended stages: "
             + "nothing to cancel (→ opens it)", isError: true)
         return

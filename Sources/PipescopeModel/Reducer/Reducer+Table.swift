@@ -14,6 +14,23 @@ import PipescopeGraph
 /// | `c`        | cancel the pipeline's root stage (confirmed)   | cancel the stage (confirmed)         |
 func switchScreens(_ action: Action, _ state: inout AppState) -> [Effect]? {
     switch (state.page, action) {
+    case (.timeline, .toggleTimeline), (.timeline, .toggleTable):
+        state.page = .tree
+        state.focus = .tree
+    case (.timeline, .dismiss) where state.session.notice == nil && state.tree.filter.isEmpty:
+        state.page = .tree
+        state.focus = .tree
+    case (_, .toggleTimeline):
+        if state.page == .table { showTree(of: state.table.selected, scoped: false, &state) }
+        state.page = .timeline
+        state.focus = .timeline  // ← → move the time cursor, ↑ ↓ the selection
+    case (.timeline, .focusNext), (.timeline, .focusPrevious):
+        state.focus = state.focus == .events ? .timeline : .events
+    case (.timeline, .openPipeline):
+        guard let stage = selectedStage(state), let root = state.pipeline(of: stage) else { return [] }
+        state.tree.scope = root
+    case (.timeline, .sortNext), (.timeline, .sortPrevious), (.timeline, .invertSort):
+        state.session.notice = Notice(text: "sorting is for the pipelines table: t shows it", isError: false)
     case (.table, .toggleTable):
         showTree(of: state.table.selected, scoped: false, &state)
     case (.table, .openPipeline):

@@ -116,7 +116,7 @@ struct SelectionKeeper {
     /// themselves (a fold).
     private func say(_ state: inout AppState, selecting new: TreeSelection?) {
         // The table says what became of its own selection; the tree's is news only on it.
-        guard !label.isEmpty, state.page == .tree, !foldedAway(state) else { return }
+        guard !label.isEmpty, state.page.showsStages, !foldedAway(state) else { return }
         let now: String
         switch new {
         case .stage(let id)?: now = "selected " + Self.name(id, in: state.cursor.graph)

@@ -77,7 +77,7 @@ public struct AppState: Sendable {
     }
 
     /// The timeline's lanes' width in the layout on screen.
-    public var timelineWidth: Int { geometry.timelineWidth }
+    public var timelineWidth: Int { page == .timeline ? geometry.timelineScreenWidth : geometry.timelineWidth }
 
     /// The cursor's moment while looking at the past; nil while live.
     public var cursorMoment: Int64? { cursor.position.flatMap { cursor.log.event(at: $0)?.time } }
@@ -91,7 +91,7 @@ public struct AppState: Sendable {
     }
 
     mutating func refreshRows() {
-        guard page == .tree else { return }
+        guard page.showsStages else { return }
         tree.refresh(from: cursor)
     }
 

@@ -19,11 +19,13 @@ public struct Geometry: Equatable, Sendable {
     public var helpPage: Int
     /// Lines the help scrolls through; 0 when it fits without scrolling.
     public var helpLines: Int
-    /// The timeline's lanes' width (0: the layout shows no timeline).
+    /// The timeline's lanes' width on the tree screen (0: the layout shows no timeline).
     public var timelineWidth: Int
+    /// The timeline's lanes' width on the timeline screen.
+    public var timelineScreenWidth: Int
 
     public init(width: Int = 80, height: Int = 24, treePage: Int = 10, tablePage: Int = 10, tableWidth: Int = 78,
-                helpPage: Int = 19, helpLines: Int = 0, timelineWidth: Int = 0) {
+                helpPage: Int = 19, helpLines: Int = 0, timelineWidth: Int = 0, timelineScreenWidth: Int = 0) {
         self.width = width
         self.height = height
         self.treePage = treePage
@@ -32,5 +34,6 @@ public struct Geometry: Equatable, Sendable {
         self.helpPage = helpPage
         self.helpLines = helpLines
         self.timelineWidth = timelineWidth
+        self.timelineScreenWidth = timelineScreenWidth
     }
 }

@@ -1,0 +1,58 @@
+import PipescopeGraph
+import PipescopeModel
+import PipescopeTestSupport
+@testable import PipescopeViews
+import TerminalKit
+import XCTest
+
+/// The timeline screen (`T`): the demo after two minutes, its lanes across the width,
+/// live and with the cursor in the past, at 120x40 and 80x24.
+final class TimelineScreenTests: XCTestCase {
+    private func timeline() -> AppState {
+        var state = DemoAfterTwoMinutesTests.demo()
+        _ = reduce(&state, .action(.toggleTimeline))
+        return state
+    }
+
+    func testTheTimelineScreen() {
+        Golden.check(timeline(), "timeline-screen", width: 120, height: 40, theme: .plainUnicode, resized: true)
+        Golden.check(timeline(), "timeline-screen", width: 80, height: 24, theme: .plainASCII, resized: true)
+    }
+
+    /// `←` twice from live, then `10←`: the cursor is in the past, the ruler gives clock
+    /// times with `▼` over it, and the event log ends at its event.
+    func testTheTimelineScreenWithTheCursorInThePast() {
+        var state = timeline()
+        _ = reduce(&state, ScreenView.resized(width: 120, height: 40))
+        for action: Action in [.collapse, .collapse, .digit(1), .digit(0), .collapse] { _ = reduce(&state, .action(action)) }
+        XCTAssertNotNil(state.cursor.position)
+        Golden.check(state, "timeline-screen-cursor", width: 120, height: 40, theme: .plainUnicode)
+    }
+
+    func testTTogglesAndEscComesBack() {
+        var state = timeline()
+        XCTAssertEqual(state.page, .timeline)
+        XCTAssertEqual(state.focus, .timeline, "← → move the cursor at once")
+        _ = reduce(&state, .action(.focusNext))
+        XCTAssertEqual(state.focus, .events)
+        _ = reduce(&state, .action(.focusNext))
+        XCTAssertEqual(state.focus, .timeline, "Tab goes between the lanes and the log")
+        _ = reduce(&state, .action(.toggleTimeline))
+        XCTAssertEqual(state.page, .tree)
+        _ = reduce(&state, .action(.toggleTimeline))
+        _ = reduce(&state, .action(.dismiss))
+        XCTAssertEqual(state.page, .tree, "Esc: back to the tree")
+    }
+
+    /// The names on the left and the lanes on the right are the same rows.
+    func testNamesAndLanesAreTheSameRows() {
+        var state = timeline()
+        _ = reduce(&state, ScreenView.resized(width: 120, height: 40))
+        let lines = ViewFixtures.render(state, width: 120, height: 40, theme: .plainUnicode).lines()
+        let timerRow = lines.firstIndex { $0.contains("● TimerPublisher") }
+        XCTAssertNotNil(timerRow)
+        XCTAssertTrue(timerRow.map { lines[$0].contains("•") } == true, "the timer's values are on its own row")
+        let futures = lines.firstIndex { $0.contains("✓ Future ×") }
+        XCTAssertTrue(futures.map { lines[$0].contains("✓ ") || lines[$0].filter(\.isNumber).count > 2 } == true)
+    }
+}
