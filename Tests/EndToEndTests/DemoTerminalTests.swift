@@ -167,6 +167,51 @@ final class DemoTerminalTests: XCTestCase {
         session.expect("EXIT=0")
     }
 
+    /// The timeline's cursor in a real terminal: `←` in the timeline pane goes into the
+    /// past, the event log ends at the cursor's event and the detail shows the selected
+    /// stage as it was then; `5←` goes further back; `G` is live again.
+    func testTheTimelinesCursorMovesThroughTimeAndTheLogAndTheDetailFollow() throws {
+        let (session, _) = try startDemo(width: 120, height: 40)
+        defer { session.kill() }
+        XCTAssertNotNil(session.tmux.waitFor({ (TerminalSession.values(of: Self.tickerSource, in: $0) ?? 0) >= 6 }, timeout: 30),
+                        "the ticker ticks:\n\(session.tmux.lastScreen)")
+        session.tmux.sendKeys("Tab")  // the timeline pane
+        session.expect("Timeline 100 ms/col", "←→ cursor")
+        session.tmux.sendKeys("Left")
+        let first = session.expect("the cursor in the past, ▼ over it") { Self.cursor(in: $0) != nil && $0.contains("▼") }
+        let (event, time, subject) = try XCTUnwrap(Self.cursor(in: first))
+        XCTAssertTrue(first.split(separator: "\n").contains { $0.contains("\(time)  \(subject)") },
+                      "the event log shows the cursor's event, \(time) \(subject):\n\(first)")
+        let valuesThen = try XCTUnwrap(Self.detailValues(in: first), first)
+        session.tmux.sendKeys("5", "Left")
+        let earlier = session.expect("five columns back") { Self.cursor(in: $0).map { $0.event < event } ?? false }
+        let (_, earlierTime, earlierSubject) = try XCTUnwrap(Self.cursor(in: earlier))
+        XCTAssertLessThan(earlierTime, time)
+        XCTAssertTrue(earlier.split(separator: "\n").contains { $0.contains("\(earlierTime)  \(earlierSubject)") },
+                      "the event log follows the cursor:\n\(earlier)")
+        XCTAssertLessThanOrEqual(try XCTUnwrap(Self.detailValues(in: earlier)), valuesThen,
+                                 "the detail shows the stage as it was at the cursor")
+        session.tmux.sendKeys("G")
+        let live = session.expect("LIVE")
+        XCTAssertFalse(live.contains("▼"), "live: no cursor column on the ruler")
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
+
+    /// The history line's event number, time and subject: "event 388: value at #3
+    /// Autoconnect, 12:46:03.451", or "event 12: owner "Feed" released, 12:46:03.451".
+    private static func cursor(in screen: String) -> (event: Int, time: String, subject: String)? {
+        guard let line = screen.split(separator: "\n").first(where: { $0.contains(" history · event ") }),
+              let match = line.firstMatch(of: #/event ([0-9]+): (?:[a-z ]+ at )?(.+?)(?: released)?, ([0-9:]+\.[0-9]+)/#),
+              let event = Int(match.1) else { return nil }
+        return (event, String(match.3), String(match.2))
+    }
+
+    /// The detail pane's "values N" of the selected stage.
+    private static func detailValues(in screen: String) -> Int? {
+        screen.firstMatch(of: #/│values ([0-9]+)/#).flatMap { Int($0.1) }
+    }
+
     func testCancellingTheTickersMapStageStopsItsValues() throws {
         let (session, _) = try startDemo(width: 120, height: 40)
         defer { session.kill() }
