@@ -34,12 +34,21 @@ public enum HelpOverlay {
             contentWidth = labelWidth + (bindings.map { $0.help.count }.max() ?? 20)
             // Two columns when one does not fit the height, descriptions shortened; one
             // scrolled column when two do not fit either.
-            let fitsOne = bindings.count + 4 <= area.height
-            let fitsTwo = (bindings.count + 1) / 2 + 4 <= area.height && 2 * (contentWidth + 2) <= area.width
+            let fitsOne = bindings.count + Self.chrome <= area.height
+            let fitsTwo = (bindings.count + 1) / 2 + Self.chrome <= area.height && 2 * (contentWidth + 2) <= area.width
             columns = !fitsOne && fitsTwo ? 2 : 1
             scrolls = !fitsOne && !fitsTwo
-            let height = min(area.height, (bindings.count + columns - 1) / columns + 4)
-            room = max(0, height - 3)
+            let height = min(area.height, (bindings.count + columns - 1) / columns + Self.chrome)
+            room = max(0, height - Self.chrome + 1)
+        }
+
+        /// Lines besides the keys: the box's two borders, the footer with the tree's marks,
+        /// the timeline's legend, and one blank line above them.
+        static let chrome = 5
+
+        /// The box's height in `area`.
+        func height(in area: Rect) -> Int {
+            min(area.height, (KeyMap.bindings.count + columns - 1) / columns + Self.chrome)
         }
     }
 
@@ -55,7 +64,7 @@ public enum HelpOverlay {
         let layout = Layout(area: area, theme: theme)
         let (labels, labelWidth, columns, scrolls) = (layout.labels, layout.labelWidth, layout.columns, layout.scrolls)
         let width = min(area.width, layout.contentWidth + 4)
-        let height = min(area.height, (bindings.count + columns - 1) / columns + 4)
+        let height = layout.height(in: area)
         let boxWidth = columns == 1 ? width : area.width
         let box = Rect(x: area.x + (area.width - boxWidth) / 2, y: area.y + (area.height - height) / 2,
                        width: boxWidth, height: height)
@@ -79,7 +88,11 @@ public enum HelpOverlay {
         if scrolls {
             footer += "↑↓ PgDn scroll \(first + 1)-\(min(bindings.count, first + room))/\(bindings.count)   "
         }
-        buffer.putTruncated(theme.text(footer + legend), x: inner.x, y: inner.maxY - 1, maxWidth: inner.width,
-                            style: theme.dim, glyphs: theme.glyphs)
+        if inner.height > 1 {
+            buffer.putTruncated(theme.text(footer + legend), x: inner.x, y: inner.maxY - 2, maxWidth: inner.width,
+                                style: theme.dim, glyphs: theme.glyphs)
+        }
+        buffer.putTruncated(" " + TimelineView.legend(theme: theme), x: inner.x, y: inner.maxY - 1,
+                            maxWidth: inner.width, style: theme.dim, glyphs: theme.glyphs)
     }
 }

@@ -298,6 +298,10 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: - The pipelines table: 10,000 pipelines, sorted and drawn at 120x40
 
     tableBenchmarks()
+
+    // MARK: - The timeline screen: 10,000 stages, 1,000,000 events at 200x60
+
+    timelineBenchmarks()
 }
 
 /// Fixed inputs for the wire, model and render benchmarks.

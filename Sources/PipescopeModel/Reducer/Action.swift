@@ -86,7 +86,7 @@ public enum Message: Sendable {
     public static func resize(width: Int, height: Int, treePageSize: Int, tablePageSize: Int = 10,
                               tableWidth: Int = 78) -> Message {
         .resize(Geometry(width: width, height: height, treePage: treePageSize, tablePage: tablePageSize,
-                         tableWidth: tableWidth, helpPage: max(1, height - 5)))
+                         tableWidth: tableWidth, helpPage: max(1, height - 6)))
     }
 }
 
