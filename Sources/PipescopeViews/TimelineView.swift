@@ -41,17 +41,20 @@ public enum TimelineView {
         let graph = state.cursor.graph
         for (line, row) in rows.enumerated() {
             let marks: [LaneDrawing.Mark]
-            if let group = row.group, group.id.key.isOwner == false {
+            let status: NodeStatus
+            if let group = row.group, group.id.key.isOwner == false, let newest = graph[group.newest] {
                 marks = LaneDrawing.group(group.members.compactMap { graph[$0] }, lanes: state.timeline.lanes,
                                           in: window)
+                status = newest.status
             } else if row.isStage, let node = graph[row.id] {
                 marks = LaneDrawing.stage(node, lane: state.timeline.lanes[row.id], in: window)
+                status = node.status
             } else {
                 continue
             }
             let y = body.y + line
             for (column, mark) in marks.enumerated() where mark != .none {
-                let (glyph, style) = self.glyph(mark, theme: theme)
+                let (glyph, style) = self.glyph(mark, status: status, theme: theme)
                 buffer.put(glyph, x: body.x + column, y: y, style: style, maxWidth: 1)
             }
         }
@@ -62,16 +65,16 @@ public enum TimelineView {
         }
     }
 
-    /// A mark's glyph and style.
-    static func glyph(_ mark: LaneDrawing.Mark, theme: Theme) -> (String, Style) {
+    /// A mark's glyph and style: the bar in the colour of the stage's status (`status`).
+    static func glyph(_ mark: LaneDrawing.Mark, status: NodeStatus, theme: Theme) -> (String, Style) {
         let u = theme.glyphs.isUnicode
         switch mark {
         case .none: return (" ", .plain)
-        case .bar: return (u ? "━" : "=", theme.style(.active))
+        case .bar: return (u ? "━" : "=", theme.style(status))
         case .held: return (u ? "┄" : "-", theme.dim)
-        case .subscribe: return (u ? "├" : "|", theme.style(.active))
+        case .subscribe: return (u ? "├" : "|", theme.style(status))
         case .request: return (u ? "▸" : ">", theme.dim)
-        case .value(let n): return (density(n, unicode: u), theme.style(.active))
+        case .value(let n): return (density(n, unicode: u), Style(bold: true))
         case .end(let status, let cause):
             return (ending(status, cause, unicode: u), theme.style(status))
         case .overlap(let n): return (n < 10 ? String(n) : "+", theme.style(.finished))

@@ -191,6 +191,12 @@ final class DemoTerminalTests: XCTestCase {
                       "the event log follows the cursor:\n\(earlier)")
         XCTAssertLessThanOrEqual(try XCTUnwrap(Self.detailValues(in: earlier)), valuesThen,
                                  "the detail shows the stage as it was at the cursor")
+        let earlierEvent = try XCTUnwrap(Self.cursor(in: earlier)).event
+        session.tmux.sendKeys("Right")
+        let later = session.expect("a column forward") { Self.cursor(in: $0).map { $0.event > earlierEvent } ?? false }
+        let (_, laterTime, laterSubject) = try XCTUnwrap(Self.cursor(in: later))
+        XCTAssertTrue(later.split(separator: "\n").contains { $0.contains("\(laterTime)  \(laterSubject)") },
+                      "the event log follows the cursor forward too:\n\(later)")
         session.tmux.sendKeys("G")
         let live = session.expect("LIVE")
         XCTAssertFalse(live.contains("▼"), "live: no cursor column on the ruler")
