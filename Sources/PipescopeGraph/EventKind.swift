@@ -72,7 +72,6 @@ extension EventKind {
     /// - `PipescopeViews/EventSubject.swift`: whom the event is about (a stage or an owner)
     /// - `PipescopeViews/Format.swift`: the kind in a word
     /// - `PipescopeViews/StatusBar.swift`: the history line
-    /// - `PipescopeViews/TimelineView.swift`: the lane's glyph
     /// - `PipescopeExport/TraceExporter.swift`: what the trace draws
     public var payload: Payload {
         switch self {

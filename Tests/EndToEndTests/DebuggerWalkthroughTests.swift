@@ -86,8 +86,8 @@ final class DebuggerWalkthroughTests: XCTestCase {
             screen.split(separator: "\n").first { $0.contains("  ▾ Map ") }
                 .map { String($0).components(separatedBy: "││").last ?? "" } ?? ""
         }
-        let cancelled = session.expect("the Map stage's lane showing the cancel (⊘), and its values") {
-            $0.contains("cancelled by inspector") && mapLane($0).contains("⊘")
+        let cancelled = session.expect("the Map stage's lane ending in a cancel by the inspector (⊗), and its values") {
+            $0.contains("cancelled by inspector") && mapLane($0).contains("⊗")
                 && TerminalSession.values(of: "  ▾ Map", in: $0) != nil
         }
         session.expect(TerminalSession.values(of: "  ▾ Map", in: cancelled), staysFor: 1,

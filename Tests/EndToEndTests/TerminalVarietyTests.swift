@@ -48,7 +48,7 @@ final class TerminalVarietyTests: XCTestCase {
         defer { program.stop() }
         let session = try TerminalSession(width: 140, height: 40)
         defer { session.kill() }
-        for (tabs, title) in [(0, "stages) *"), (1, "Timeline *"), (2, "Stage *"), (3, "Events *")] {
+        for (tabs, title) in [(0, "stages) *"), (1, "= fit *"), (2, "Stage *"), (3, "Events *")] {
             session.type("\(Programs.pipescope) attach \(program.socketPath)")
             session.showTree(timeout: 30)
             session.expect("Filter → Sink", timeout: 30)
