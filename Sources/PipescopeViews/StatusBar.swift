@@ -55,12 +55,12 @@ public enum HintBar {
                 + KeyMap.filterHints.joined(separator: "  ")
             buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width, style: Style(bold: true), glyphs: theme.glyphs)
         case .help, .warnings, .confirmingCancel:
-            renderModeKeys(state, theme: theme, area: area, into: &buffer)
+            renderLayerKeys(state, theme: theme, area: area, into: &buffer)
         }
     }
 
     /// The keys the open overlay acts on; after a key it ignored, which key and why first.
-    static func renderModeKeys(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
+    static func renderLayerKeys(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         let keys = KeyMap.hints(for: state.layer).joined(separator: "  ")
         guard let ignored = state.layer.overlay?.ignoredKey else {
             buffer.putTruncated(" " + theme.text(keys), x: area.x, y: area.y, maxWidth: area.width, style: theme.dim,

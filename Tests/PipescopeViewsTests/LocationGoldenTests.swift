@@ -1,5 +1,5 @@
 // Golden screens of a tree whose stages have source locations (re-record as in
-// MainScreenGoldenTests.swift: PIPESCOPE_RECORD_GOLDEN=1). The other fixtures have no
+// ScreenViewGoldenTests.swift: PIPESCOPE_RECORD_GOLDEN=1). The other fixtures have no
 // locations, so their screens have no LOCATION column and did not change.
 
 import Foundation

@@ -1,5 +1,5 @@
 // Golden screens of the pipelines table (the first screen) and of the tree opened on one
-// pipeline. Re-record as MainScreenGoldenTests says.
+// pipeline. Re-record as ScreenViewGoldenTests says.
 
 import Foundation
 import PipescopeGraph

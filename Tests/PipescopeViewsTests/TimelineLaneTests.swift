@@ -33,6 +33,15 @@ final class TimelineLaneTests: XCTestCase {
     /// a millisecond apart stay in the same column (`10 * seconds - 1`).
     private func at(_ seconds: Double, _ b: inout BatchBuilder) { b.now = t0 + Int64(seconds * 1e9) - 50_000_000 }
 
+    /// Stage `id` subscribes at `seconds`, gets its subscription and asks for `demand`.
+    private func start(_ id: NodeID, _ op: String, at seconds: Double, demand: Demand = .unlimited,
+                       _ b: inout BatchBuilder) {
+        at(seconds, &b)
+        b.subscribe(id, op: op, subscriber: "Sink")
+        b.subscription(id)
+        b.request(id, demand)
+    }
+
     /// A line of the pane, as ``ScreenBuffer/lines()`` gives it (trailing blanks cut).
     private func line(_ parts: (String, Int)...) -> String {
         var text = parts.map { String(repeating: $0.0, count: $0.1) }.joined()
@@ -44,10 +53,7 @@ final class TimelineLaneTests: XCTestCase {
 
     func testABarRunsFromItsSubscribeToItsEndWithItsValuesAndItsEnding() {
         var b = BatchBuilder()
-        at(1, &b)
-        b.subscribe(1, op: "Just", subscriber: "Sink")
-        b.subscription(1)
-        b.request(1, .unlimited)
+        start(1, "Just", at: 1, &b)
         at(2, &b)
         b.value(1, "42")
         at(3, &b)
@@ -60,19 +66,13 @@ final class TimelineLaneTests: XCTestCase {
 
     func testALiveStageRunsToTheRightEdge() {
         var b = BatchBuilder()
-        at(4, &b)
-        b.subscribe(1, op: "Timer", subscriber: "Sink")
-        b.subscription(1)
-        b.request(1, .unlimited)
+        start(1, "Timer", at: 4, &b)
         XCTAssertEqual(lanes(state([b.build()]))[1], line((" ", 39), ("├", 1), ("━", 10)))
     }
 
     func testABurstLooksDifferentFromOneValue() {
         var b = BatchBuilder(step: 1000)
-        at(1, &b)
-        b.subscribe(1, op: "Subject", subscriber: "Sink")
-        b.subscription(1)
-        b.request(1, .unlimited)
+        start(1, "Subject", at: 1, &b)
         at(2, &b)
         for _ in 0..<500 { b.value(1) }
         at(3, &b)
@@ -148,10 +148,7 @@ final class TimelineLaneTests: XCTestCase {
     /// at its moment's column, while the window stays where it was.
     func testTheCursorIsAColumnAtItsMoment() {
         var b = BatchBuilder()
-        at(1, &b)
-        b.subscribe(1, op: "Timer", subscriber: "Sink")
-        b.subscription(1)
-        b.request(1, .unlimited)
+        start(1, "Timer", at: 1, &b)
         for s in 2...4 {
             at(Double(s), &b)
             b.value(1)

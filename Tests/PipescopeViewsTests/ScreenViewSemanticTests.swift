@@ -8,7 +8,7 @@ import TerminalKit
 import XCTest
 
 /// Facts about the screen checked directly, independent of the golden files.
-final class MainScreenSemanticTests: XCTestCase {
+final class ScreenViewSemanticTests: XCTestCase {
     override func setUp() {
         super.setUp()
         setenv("TZ", "UTC", 1)

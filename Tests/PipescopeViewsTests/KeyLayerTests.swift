@@ -8,14 +8,14 @@ import XCTest
 /// No key reaches a layer the user cannot see: with the help or the warnings open, `c`
 /// and `y` cancel nothing, and the screen says why; a confirmation is always on top and
 /// names the stage.
-final class ModeKeysTests: XCTestCase {
+final class KeyLayerTests: XCTestCase {
     override func setUp() {
         super.setUp()
         setenv("TZ", "UTC", 1)
         tzset()
     }
 
-    /// Presses keys the way the app loop does: through the keymap of the current mode.
+    /// Presses keys the way the app loop does: through the keymap of the current layer.
     private func press(_ state: inout AppState, _ keys: Key...) -> [Effect] {
         keys.flatMap { key in KeyMap.action(for: key, in: state.layer).map { reduce(&state, .action($0)) } ?? [] }
     }

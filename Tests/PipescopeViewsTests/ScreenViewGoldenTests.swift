@@ -18,7 +18,7 @@ import PipescopeViews
 import TerminalKit
 import XCTest
 
-final class MainScreenGoldenTests: XCTestCase {
+final class ScreenViewGoldenTests: XCTestCase {
     override func setUp() {
         super.setUp()
         setenv("TZ", "UTC", 1)
