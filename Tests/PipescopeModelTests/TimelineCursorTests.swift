@@ -68,6 +68,16 @@ final class TimelineCursorTests: XCTestCase {
         XCTAssertEqual(s.timelineWindowEnd, t0 + 94 * tenth, "past the right edge: the cursor is at it")
     }
 
+    /// `=`: everything the history keeps fits the timeline's width, the oldest event in
+    /// its first columns.
+    func testFitPutsEverythingKeptAcrossTheWidth() {
+        var s = state()
+        _ = reduce(&s, .action(.fitTimeline))
+        let oldest = s.cursor.log.event(at: s.cursor.log.start + 1)!.time
+        let column = 49 - Int((s.timelineWindowEnd - oldest) / s.timeline.scale)
+        XCTAssertTrue((0...1).contains(column), "the oldest event is at the left edge, column \(column)")
+    }
+
     func testZoomKeepsTheCursorsMomentInItsColumn() {
         var s = state()
         _ = reduce(&s, .action(.collapse))

@@ -178,6 +178,20 @@ final class TimelineLaneTests: XCTestCase {
                             ("-100ms", 1), (" ", 2), ("now", 1)))
     }
 
+    /// A replay's end is no "now": its ruler gives clock times too.
+    func testAReplaysRulerGivesClockTimes() {
+        var s = AppState(targetName: "", pid: nil)
+        _ = reduce(&s, .replaying(file: "x.pipescope", process: "lanes", pid: 1))
+        _ = reduce(&s, .action(.toggleTable))
+        var b = BatchBuilder()
+        start(1, "Timer", at: 1, &b)
+        _ = reduce(&s, .batch(b.build()))
+        _ = reduce(&s, .tick(nanos: t0 + 5 * second))
+        let ruler = lanes(s)[0]
+        XCTAssertFalse(ruler.contains("now"), ruler)
+        XCTAssertTrue(ruler.contains(String(Format.time(t0).prefix(5))), ruler)
+    }
+
     /// In history the moment on screen is not now: the ruler gives clock times, at round
     /// seconds of the clock.
     func testTheRulerGivesClockTimesInHistory() {

@@ -62,7 +62,8 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
         state.timeline.zoom(factor, anchor: state.cursorMoment)
     case .fitTimeline:
         let log = state.cursor.log
-        state.timeline.fit(endingAt: state.timelineEnd, oldest: log.event(at: log.start + 1)?.time)
+        state.timeline.fit(endingAt: state.timelineEnd, oldest: log.event(at: log.start + 1)?.time,
+                           width: state.timelineWidth)
     case .toggleLogFilter:
         state.timeline.logFollowsSelection.toggle()
     case .historyStart:

@@ -97,11 +97,11 @@ extension AppState {
             if moment <= end - span { windowEnd = moment + span - scale }
         }
 
-        /// Zooms out until everything kept since `oldest` fits the timeline's width
-        /// (about 60 columns) ending at `end`.
-        mutating func fit(endingAt end: Int64, oldest: Int64?) {
+        /// Zooms until everything kept since `oldest` fits the timeline's `width`
+        /// columns (60 when no timeline is on screen), ending at `end`.
+        mutating func fit(endingAt end: Int64, oldest: Int64?, width: Int) {
             let span = max(end - (oldest ?? end), 1_000_000)
-            scale = Self.clampScale(span / 60 + 1)
+            scale = Self.clampScale(span / Int64(width > 1 ? width - 1 : 60) + 1)
             windowEnd = nil  // the cursor's moment at the right edge again
         }
 
