@@ -49,10 +49,15 @@ final class TimelineScreenTests: XCTestCase {
         var state = timeline()
         _ = reduce(&state, ScreenView.resized(width: 120, height: 40))
         let lines = ViewFixtures.render(state, width: 120, height: 40, theme: .plainUnicode).lines()
-        let timerRow = lines.firstIndex { $0.contains("● TimerPublisher") }
-        XCTAssertNotNil(timerRow)
-        XCTAssertTrue(timerRow.map { lines[$0].contains("•") } == true, "the timer's values are on its own row")
-        let futures = lines.firstIndex { $0.contains("✓ Future ×") }
-        XCTAssertTrue(futures.map { lines[$0].contains("✓ ") || lines[$0].filter(\.isNumber).count > 2 } == true)
+        /// The lane of the row whose name contains `name`: the text between the names'
+        /// border and the box's.
+        func lane(_ name: String) -> String? {
+            lines.first { $0.contains(name) }.map { $0.components(separatedBy: "│") }
+                .flatMap { $0.count > 2 ? $0[2] : nil }
+        }
+        XCTAssertTrue(lane("● TimerPublisher")?.contains("•") == true, "the timer's values are on its own row")
+        let futures = lane("✓ Future ×")
+        XCTAssertTrue(futures?.contains("✓") == true, "the Futures' group lane shows its members ending: \(futures ?? "")")
+        XCTAssertFalse(lane("● story: publisher")?.contains("•") ?? true, "a held stage's lane has no values")
     }
 }
