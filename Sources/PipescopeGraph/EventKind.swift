@@ -45,14 +45,21 @@ extension EventKind {
         public var field: Field
         /// Whether it may carry ``StageEvent/text``.
         public var text: Bool
+        /// Whether it records what caused it and on which thread (``StageEvent/causedBy``,
+        /// ``StageEvent/thread``): the events that flow through a pipeline.
+        public var caused: Bool
+        /// Whether it records how long its delivery took (``StageEvent/selfNanos``).
+        public var timed: Bool
 
         public enum Field: Hashable, Sendable {
             case none, demand, other, cause
         }
 
-        public init(_ field: Field, text: Bool = false) {
+        public init(_ field: Field, text: Bool = false, caused: Bool = false, timed: Bool = false) {
             self.field = field
             self.text = text
+            self.caused = caused
+            self.timed = timed
         }
     }
 
@@ -75,11 +82,14 @@ extension EventKind {
     /// - `PipescopeExport/TraceExporter.swift`: what the trace draws
     public var payload: Payload {
         switch self {
-        case .unknown, .subscribe, .finished: return Payload(.none)
+        case .unknown, .subscribe: return Payload(.none)
+        case .finished: return Payload(.none, caused: true)
         case .subscription, .forward, .adopt, .feeds: return Payload(.other)
         case .request, .demand: return Payload(.demand)
-        case .value, .failed, .contractBroken: return Payload(.none, text: true)
-        case .cancelled: return Payload(.cause)
+        case .value: return Payload(.none, text: true, caused: true, timed: true)
+        case .failed: return Payload(.none, text: true, caused: true)
+        case .contractBroken: return Payload(.none, text: true)
+        case .cancelled: return Payload(.cause, caused: true)
         case .owned, .ownerReleased: return Payload(.other, text: true)
         }
     }

@@ -1,3 +1,6 @@
+/// An event's number in its program (``StageEvent/id``): 1, 2, 3… in recording order.
+public typealias EventID = UInt64
+
 /// One thing that happened to one stage: what the tap records, the wire carries, the
 /// history keeps and the graph folds.
 ///
@@ -21,6 +24,22 @@ public struct StageEvent: Hashable, Sendable {
     /// A failure's text, a captured value's description, an owner's name, a broken
     /// contract. Empty when none (a value that was not described).
     public var text: String
+    /// The probe's number for this event: events it ever recorded, counting from 1, in
+    /// the order it recorded them. 0 when unknown (a recording made before events were
+    /// numbered).
+    public var id: EventID = 0
+    /// The event this one happened because of, for the kinds that record it
+    /// (``EventKind/Payload/caused``): the delivery it ran inside on its thread, or the
+    /// input an asynchronous operator received. 0 when it caused itself (a subject's
+    /// `send` on a quiet thread) or is not known.
+    public var causedBy: EventID = 0
+    /// The thread it happened on, for the kinds that record causes; empty when unknown.
+    public var thread: String = ""
+    /// A value's delivery: nanoseconds spent in the receiving operator's own code
+    /// (``selfNanos``) and with the stages downstream that it called (``totalNanos``).
+    /// 0 when not measured.
+    public var selfNanos: Int64 = 0
+    public var totalNanos: Int64 = 0
 
     public init(_ kind: EventKind, node: NodeID, time: Int64, demand: Demand = .none, other: NodeID = 0,
                 cause: CancelCause? = nil, text: String = "") {

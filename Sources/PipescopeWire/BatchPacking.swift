@@ -38,7 +38,6 @@ public enum BatchPacking {
             created.append(info.createdNanos)
         }
         packLocations(batch, into: &p, table: &table, added: &added)
-        p.newStrings = added
         p.nodeIds = ids
         p.nodeParents = parents
         p.nodeOperators = operators
@@ -51,6 +50,7 @@ public enum BatchPacking {
         var kinds: [UInt32] = [], nodeDeltas: [Int64] = [], timeDeltas: [Int64] = []
         var demands: [Int64] = [], others: [UInt64] = [], causes: [UInt32] = []
         var textEvents: [UInt32] = [], texts: [String] = []
+        var causeDeltas: [UInt64] = [], eventThreads: [UInt32] = [], selfNanos: [UInt64] = [], totalNanos: [UInt64] = []
         kinds.reserveCapacity(events.count)
         nodeDeltas.reserveCapacity(events.count)
         timeDeltas.reserveCapacity(events.count)
@@ -69,6 +69,16 @@ public enum BatchPacking {
             case .cause: causes.append(UInt32(event.cause?.code ?? 0))
             case .none: break
             }
+            let payload = event.kind.payload
+            if payload.caused {
+                let linked = event.causedBy != 0 && event.causedBy < event.id
+                causeDeltas.append(linked ? event.id - event.causedBy : 0)
+                eventThreads.append(table.id(for: event.thread, added: &added))
+            }
+            if payload.timed {
+                selfNanos.append(UInt64(max(0, event.selfNanos)))
+                totalNanos.append(UInt64(max(0, event.totalNanos)))
+            }
             if !event.text.isEmpty {
                 textEvents.append(UInt32(index))
                 texts.append(event.text)
@@ -83,6 +93,11 @@ public enum BatchPacking {
         p.causes = causes
         p.textEvents = textEvents
         p.texts = texts
+        p.causeDeltas = causeDeltas
+        p.eventThreads = eventThreads
+        p.selfNs = selfNanos
+        p.totalNs = totalNanos
+        p.newStrings = added
         p.trailer = batch.trailer.wire
         return p
     }
@@ -117,7 +132,14 @@ public enum BatchPacking {
         events.reserveCapacity(count)
         var node: UInt64 = 0
         var time = p.baseTimeNs
-        var demands = 0, others = 0, causes = 0
+        var demands = 0, others = 0, causes = 0, caused = 0, timed = 0, causedKinds = 0, timedKinds = 0
+        let causeDeltas = p.causeDeltas, eventThreads = p.eventThreads, selfNanos = p.selfNs, totalNanos = p.totalNs
+        guard eventThreads.count == causeDeltas.count, totalNanos.count == selfNanos.count else {
+            throw FrameError.malformed("a packed batch whose cause or timing columns have different lengths")
+        }
+        // Numbers count back from the trailer's sequence (0: a probe that sent none).
+        let sequence = p.domainTrailer.sequence
+        let firstID: EventID = sequence >= UInt64(count) && sequence > 0 ? sequence - UInt64(count) + 1 : 0
         for i in 0..<count {
             let kind = EventKind(wireNumber: kinds[i])
             node = node &+ UInt64(bitPattern: nodeDeltas[i])
@@ -139,9 +161,26 @@ public enum BatchPacking {
                 causes += 1
             case .none: break
             }
+            if firstID != 0 { event.id = firstID + UInt64(i) }
+            let payload = kind.payload
+            if payload.caused { causedKinds += 1 }
+            if payload.timed { timedKinds += 1 }
+            if payload.caused, caused < causeDeltas.count {
+                let delta = causeDeltas[caused]
+                if delta != 0, delta < event.id { event.causedBy = event.id - delta }
+                event.thread = try table.string(eventThreads[caused])
+                caused += 1
+            }
+            if payload.timed, timed < selfNanos.count {
+                event.selfNanos = Int64(clamping: selfNanos[timed])
+                event.totalNanos = Int64(clamping: totalNanos[timed])
+                timed += 1
+            }
             events.append(event)
         }
-        guard demands == demandColumn.count, others == otherColumn.count, causes == causeColumn.count else {
+        guard demands == demandColumn.count, others == otherColumn.count, causes == causeColumn.count,
+              causeDeltas.isEmpty || causeDeltas.count == causedKinds,
+              selfNanos.isEmpty || selfNanos.count == timedKinds else {
             throw FrameError.malformed("a packed batch with more column entries than events of their kinds")
         }
         for (index, text) in zip(textEvents, texts) {

@@ -1050,6 +1050,35 @@ public nonisolated struct Pipescope_V1_PackedBatch: @unchecked Sendable {
   /// Clears the value of `located`. Subsequent reads from it will return its default value.
   public mutating func clearLocated() {_uniqueStorage()._located = nil}
 
+  /// What caused each event (added to version 3 like the columns above; a probe that
+  /// predates them leaves them empty). An event's number is the trailer's sequence minus
+  /// the events after it. One entry per VALUE, FINISHED, FAILED and CANCELLED event, in
+  /// order: its number minus the number of the event it happened because of (the
+  /// delivery it ran inside on its thread, or the input an asynchronous operator such as
+  /// receive(on:) or debounce received), 0 when it caused itself (a subject's send).
+  public var causeDeltas: [UInt64] {
+    get {_storage._causeDeltas}
+    set {_uniqueStorage()._causeDeltas = newValue}
+  }
+
+  /// The same events' threads, as string ids.
+  public var eventThreads: [UInt32] {
+    get {_storage._eventThreads}
+    set {_uniqueStorage()._eventThreads = newValue}
+  }
+
+  /// One entry per VALUE event: the nanoseconds its delivery spent in the receiving
+  /// operator's own code (self), and with the stages it called (total). 0 = not measured.
+  public var selfNs: [UInt64] {
+    get {_storage._selfNs}
+    set {_uniqueStorage()._selfNs = newValue}
+  }
+
+  public var totalNs: [UInt64] {
+    get {_storage._totalNs}
+    set {_uniqueStorage()._totalNs = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2055,7 +2084,7 @@ nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PackedBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{1}trailer\0\u{3}node_location_counts\0\u{3}location_files\0\u{3}location_lines\0\u{3}location_functions\0\u{3}location_images\0\u{3}location_offsets\0\u{3}located_nodes\0\u{1}located\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{1}trailer\0\u{3}node_location_counts\0\u{3}location_files\0\u{3}location_lines\0\u{3}location_functions\0\u{3}location_images\0\u{3}location_offsets\0\u{3}located_nodes\0\u{1}located\0\u{3}cause_deltas\0\u{3}event_threads\0\u{3}self_ns\0\u{3}total_ns\0")
 
   fileprivate class _StorageClass {
     var _resetStrings: Bool = false
@@ -2092,6 +2121,10 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
     var _locationOffsets: [UInt64] = []
     var _locatedNodes: [UInt64] = []
     var _located: Pipescope_V1_LocationColumns? = nil
+    var _causeDeltas: [UInt64] = []
+    var _eventThreads: [UInt32] = []
+    var _selfNs: [UInt64] = []
+    var _totalNs: [UInt64] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2136,6 +2169,10 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
       _locationOffsets = source._locationOffsets
       _locatedNodes = source._locatedNodes
       _located = source._located
+      _causeDeltas = source._causeDeltas
+      _eventThreads = source._eventThreads
+      _selfNs = source._selfNs
+      _totalNs = source._totalNs
     }
   }
 
@@ -2188,6 +2225,10 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         case 32: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._locationOffsets) }()
         case 33: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._locatedNodes) }()
         case 34: try { try decoder.decodeSingularMessageField(value: &_storage._located) }()
+        case 35: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._causeDeltas) }()
+        case 36: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._eventThreads) }()
+        case 37: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._selfNs) }()
+        case 38: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._totalNs) }()
         default: break
         }
       }
@@ -2302,6 +2343,18 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
       try { if let v = _storage._located {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 34)
       } }()
+      if !_storage._causeDeltas.isEmpty {
+        try visitor.visitPackedUInt64Field(value: _storage._causeDeltas, fieldNumber: 35)
+      }
+      if !_storage._eventThreads.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._eventThreads, fieldNumber: 36)
+      }
+      if !_storage._selfNs.isEmpty {
+        try visitor.visitPackedUInt64Field(value: _storage._selfNs, fieldNumber: 37)
+      }
+      if !_storage._totalNs.isEmpty {
+        try visitor.visitPackedUInt64Field(value: _storage._totalNs, fieldNumber: 38)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2345,6 +2398,10 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         if _storage._locationOffsets != rhs_storage._locationOffsets {return false}
         if _storage._locatedNodes != rhs_storage._locatedNodes {return false}
         if _storage._located != rhs_storage._located {return false}
+        if _storage._causeDeltas != rhs_storage._causeDeltas {return false}
+        if _storage._eventThreads != rhs_storage._eventThreads {return false}
+        if _storage._selfNs != rhs_storage._selfNs {return false}
+        if _storage._totalNs != rhs_storage._totalNs {return false}
         return true
       }
       if !storagesAreEqual {return false}
