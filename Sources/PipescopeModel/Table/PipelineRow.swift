@@ -23,6 +23,12 @@ public struct PipelineRow: Hashable, Sendable {
     public var lastEventNanos: Int64
     /// Lifecycle warnings on its stages.
     public var warnings: Int
+    /// Where it waits (its root's verdict, ``Waits``); nil while it flows or once ended.
+    public var wait: Wait?
+    /// The operator of the stage holding the wait (`Future`), for the WAIT column.
+    public var waitHolder: String
+    /// How long it had waited when the verdicts were made, for `snapshot --json`.
+    public var waitNanos: Int64?
     /// The places of its name and of its location among those of the rows it was built
     /// with (``TextOrder``), set by the table so that sorting by either compares
     /// numbers; nil: sorting compares the texts.
@@ -30,7 +36,8 @@ public struct PipelineRow: Hashable, Sendable {
     public internal(set) var locationOrder: Int64?
 
     public init(id: NodeID, name: PipelineName, location: String, status: NodeStatus, stages: Int, rate: Double,
-                values: Int, createdNanos: Int64, lastEventNanos: Int64, warnings: Int) {
+                values: Int, createdNanos: Int64, lastEventNanos: Int64, warnings: Int, wait: Wait? = nil,
+                waitHolder: String = "", waitNanos: Int64? = nil) {
         self.id = id
         self.name = name
         self.location = location
@@ -41,6 +48,9 @@ public struct PipelineRow: Hashable, Sendable {
         self.createdNanos = createdNanos
         self.lastEventNanos = lastEventNanos
         self.warnings = warnings
+        self.wait = wait
+        self.waitHolder = waitHolder
+        self.waitNanos = waitNanos
     }
 }
 

@@ -19,7 +19,7 @@ import PipescopeGraph
 public struct TableColumn: Identifiable, Sendable, CustomStringConvertible {
     /// Which column it is: what the view styles it by.
     public enum ID: String, Sendable, CaseIterable {
-        case warnings, id, name, location, status, stages, rate, lastMinute, values, age, lastEvent
+        case warnings, id, name, location, status, wait, stages, rate, lastMinute, values, age, lastEvent
     }
 
     /// How wide a column is, counting the one blank column after it.
@@ -122,12 +122,12 @@ extension TableColumn: Equatable, Hashable {
 extension TableColumn: CaseIterable {
     /// The columns in the order they are drawn and `<` `>` move through.
     ///
-    /// Dropped while PIPELINE would be narrower than 19 columns, first to last: LOCATION,
-    /// AGE, STAGES, LAST MINUTE (the sparkline), LAST, VALUES. So 120 columns show them
-    /// all, and 80 (78 inside the box) show ⚠ ID PIPELINE STATUS RATE, the sparkline,
-    /// VALUES and LAST.
+    /// Dropped while PIPELINE would be narrower than 19 columns, first to last: AGE,
+    /// STAGES, LOCATION, LAST MINUTE (the sparkline), LAST, VALUES, WAIT. So 120 columns
+    /// show all but AGE and STAGES (and those too when no pipeline has a location), and
+    /// 80 (78 inside the box) show ⚠ ID PIPELINE STATUS WAIT RATE VALUES.
     public static let allCases: [TableColumn] = [
-        .warnings, .id, .name, .location, .status, .stages, .rate, .lastMinute, .values, .age, .lastEvent,
+        .warnings, .id, .name, .location, .status, .wait, .stages, .rate, .lastMinute, .values, .age, .lastEvent,
     ]
 
     /// `⚠N`: lifecycle warnings on its stages (blank for none).
@@ -151,7 +151,7 @@ extension TableColumn: CaseIterable {
 
     /// Where the program made it (the root's location, short).
     public static let location = TableColumn(
-        .location, title: "LOCATION", width: .widestLocation(maximum: 24), alignment: .left, dropOrder: 0,
+        .location, title: "LOCATION", width: .widestLocation(maximum: 24), alignment: .left, dropOrder: 2,
         sort: .text({ $0.location }, numbered: { $0.locationOrder }), jsonKey: "location",
         text: { row, _ in row.location }, json: { $0.location.isEmpty ? .null : .string($0.location) })
 
@@ -161,9 +161,19 @@ extension TableColumn: CaseIterable {
         sort: .number { Int64(rank($0.status)) }, jsonKey: "status",
         text: { row, _ in row.status.rawValue }, json: { .string($0.status.rawValue) })
 
+    /// Where the pipeline waits, in a few words (``Wait/cell(holder:now:)``): `waits ↑
+    /// Future 41s`, `held: demand 0 12s`, `no subscription 3s`; empty while it flows.
+    /// Descending is the longest wait first, flowing pipelines last. JSON has the
+    /// seconds waited (null while flowing); the node's `wait` has the whole verdict.
+    public static let wait = TableColumn(
+        .wait, title: "WAIT", width: .fixed(19), alignment: .left, dropOrder: 6,
+        sort: .number { $0.wait.map { -$0.sinceNanos } ?? .min }, jsonKey: "waitSeconds",
+        text: { row, now in row.wait.map { $0.cell(holder: row.waitHolder, now: now) } ?? "" },
+        json: { row in row.waitNanos.map { .number(Double($0 / 1_000_000) / 1000) } ?? .null })
+
     /// How many stages the pipeline has.
     public static let stages = TableColumn(
-        .stages, title: "STAGES", width: .fixed(7), alignment: .right, dropOrder: 2,
+        .stages, title: "STAGES", width: .fixed(7), alignment: .right, dropOrder: 1,
         sort: .number { Int64($0.stages) }, jsonKey: "stages",
         text: { row, _ in String(row.stages) }, json: { .integer(Int64($0.stages)) })
 
@@ -189,7 +199,7 @@ extension TableColumn: CaseIterable {
     /// How long ago the root was made; ascending is youngest first. JSON has the time
     /// itself (nanoseconds since 1970 on the program's clock), not an age.
     public static let age = TableColumn(
-        .age, title: "AGE", width: .fixed(6), alignment: .right, dropOrder: 1,
+        .age, title: "AGE", width: .fixed(6), alignment: .right, dropOrder: 0,
         sort: .number { -$0.createdNanos }, jsonKey: "createdNanos",
         text: { row, now in CellText.age(now - row.createdNanos) }, json: { .integer($0.createdNanos) })
 
