@@ -164,14 +164,14 @@ final class WaitsModelTests: XCTestCase {
         let lints = Linter(allowed: [.neverCompletes]).lints(graph, now: now)
         XCTAssertEqual(lints.map(\.node), [2, 3, 4])
         XCTAssertEqual(Set(lints.map(\.kind)), [.stalled])
-        XCTAssertEqual(lints[0].message, "pipeline #1 has waited 11s for #2 Future (Feed.swift:41) to send a value: "
-            + "demand is outstanding and nothing arrives. Make it send (fulfil the promise, send to the subject, "
-            + "start the timer), or cancel the pipeline when it is no longer wanted.")
-        XCTAssertEqual(lints[1].message, "pipeline #3 has been held 11s at #3 PassthroughSubject: its subscriber "
-            + "Counter has no outstanding demand (its last request was .max(1)), so nothing more can be delivered. "
-            + "The subscriber must request more (return a demand from receive(_:), or call request(_:)).")
-        XCTAssertEqual(lints[2].message, "pipeline #4 has had no subscription for 11s: #4 Silent was subscribed to "
-            + "and never sent one, so nothing can flow. A custom publisher must call receive(subscription:) on its subscriber.")
+        XCTAssertEqual(lints[0].message, "#2 Future (Feed.swift:41) has sent nothing for 11s while pipeline #1 has "
+            + "demand outstanding. Make it send (fulfil the promise, send to the subject, start the timer), "
+            + "or cancel the pipeline.")
+        XCTAssertEqual(lints[1].message, "held 11s by subscriber Counter, which has no outstanding demand on "
+            + "#3 PassthroughSubject (last request .max(1)). It must request more: return a demand from receive(_:), "
+            + "or call request(_:).")
+        XCTAssertEqual(lints[2].message, "#4 Silent has not sent a subscription in 11s: nothing can flow. "
+            + "A custom publisher must call receive(subscription:) on its subscriber.")
         XCTAssertEqual(Linter().lints(graph, now: t0 + second), [], "within the threshold")
         XCTAssertEqual(Linter(allowed: [.stalled, .neverCompletes]).lints(graph, now: now), [], "-A stalled")
     }

@@ -62,20 +62,17 @@ extension Wait {
         let holder = Self.name(at, in: graph)
         switch reason {
         case .upstream:
-            return "pipeline #\(root) has waited \(age) for \(holder) to send a value: demand is outstanding and "
-                + "nothing arrives. Make it send (fulfil the promise, send to the subject, start the timer), "
-                + "or cancel the pipeline when it is no longer wanted."
+            return "\(holder) has sent nothing for \(age) while pipeline #\(root) has demand outstanding. "
+                + "Make it send (fulfil the promise, send to the subject, start the timer), or cancel the pipeline."
         case .demand:
-            let request = lastRequest.map { "its last request was \(Self.call($0))" } ?? "it never requested any"
             // A pipeline's verdict is its root's: held on demand, `at` is the root and
             // the subscriber holding it back is the root's own (the sink).
-            return "pipeline #\(root) has been held \(age) at \(holder): its subscriber "
-                + "\(Self.subscriber(of: root, in: graph)) has no outstanding demand "
-                + "(\(request)), so nothing more can be delivered. The subscriber must request more "
-                + "(return a demand from receive(_:), or call request(_:))."
+            let request = lastRequest.map { "last request \(Self.call($0))" } ?? "it never requested any"
+            return "held \(age) by subscriber \(Self.subscriber(of: root, in: graph)), which has no outstanding demand "
+                + "on \(holder) (\(request)). It must request more: return a demand from receive(_:), or call request(_:)."
         case .subscription:
-            return "pipeline #\(root) has had no subscription for \(age): \(holder) was subscribed to and never "
-                + "sent one, so nothing can flow. A custom publisher must call receive(subscription:) on its subscriber."
+            return "\(holder) has not sent a subscription in \(age): nothing can flow. "
+                + "A custom publisher must call receive(subscription:) on its subscriber."
         }
     }
 
