@@ -120,6 +120,18 @@ final class WaitsModelTests: XCTestCase {
         XCTAssertTrue(w.stages.isEmpty)
     }
 
+    func testATaskShownAsAStageDoesNotWait() {
+        // The tap shows a task under its owner as a root with no upstream and no demand.
+        var b = BatchBuilder(start: t0)
+        b.subscribe(1, op: "feed refresh", type: "Task<Void, Never>", subscriber: "Task")
+        b.subscription(1)
+        b.subscribe(2, op: "Tasks", type: "Map<Empty<Int, Never>, Int>", subscriber: "Task")
+        b.subscription(2)
+        let (_, w) = waits(b, at: t0 + 60 * second)
+        XCTAssertNil(w[1])
+        XCTAssertEqual(w[2]?.reason, .demand, "a stage whose subscriber is only named Task is judged")
+    }
+
     // MARK: - Words
 
     func testTheVerdictInAFewWordsAndInASentence() {

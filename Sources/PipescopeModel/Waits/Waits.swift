@@ -90,6 +90,9 @@ public struct Waits: Sendable, Equatable {
     /// The stage's own wait, attributed to itself (or, on demand, to its subscriber);
     /// the walk then passes attribution upstream.
     static func ownWait(_ n: NodeSummary, now: Int64, limit: Int64) -> Wait? {
+        // A task shown as a stage (`CancellableBag.watch`, `eraseToAnyCancellable`): it
+        // runs, and has no subscription or demand to wait on.
+        if n.subscriber == "Task", n.publisherType.hasPrefix("Task<") { return nil }
         switch n.status {
         case .finished, .failed, .cancelled:
             return nil
