@@ -122,10 +122,12 @@ extension TableColumn: Equatable, Hashable {
 extension TableColumn: CaseIterable {
     /// The columns in the order they are drawn and `<` `>` move through.
     ///
-    /// Dropped while PIPELINE would be narrower than 19 columns, first to last: AGE,
-    /// STAGES, LOCATION, LAST MINUTE (the sparkline), LAST, VALUES, WAIT. So 120 columns
-    /// show all but AGE and STAGES (and those too when no pipeline has a location), and
-    /// 80 (78 inside the box) show ⚠ ID PIPELINE STATUS WAIT RATE VALUES.
+    /// Dropped while PIPELINE would be narrower than 22 columns, first to last: AGE,
+    /// STAGES, LAST (WAIT says how long a pipeline has gone without progress), LOCATION,
+    /// LAST MINUTE (the sparkline), VALUES, WAIT. So 120 columns show all but AGE, STAGES
+    /// and LAST when pipelines have locations (all of them when none has), 100 show the
+    /// sparkline but not LAST, and 80 (78 inside the box) show ⚠ ID PIPELINE STATUS WAIT
+    /// RATE.
     public static let allCases: [TableColumn] = [
         .warnings, .id, .name, .location, .status, .wait, .stages, .rate, .lastMinute, .values, .age, .lastEvent,
     ]
@@ -145,13 +147,13 @@ extension TableColumn: CaseIterable {
 
     /// The pipeline's name: its `pipescopeName`, or its operators in code order.
     public static let name = TableColumn(
-        .name, title: "PIPELINE", width: .rest(preferred: 19, minimum: 7), alignment: .left,
+        .name, title: "PIPELINE", width: .rest(preferred: 22, minimum: 7), alignment: .left,
         sort: .text({ $0.name.text }, numbered: { $0.nameOrder }), jsonKey: "name",
         text: { row, _ in row.name.text }, json: { .string($0.name.text) })
 
     /// Where the program made it (the root's location, short).
     public static let location = TableColumn(
-        .location, title: "LOCATION", width: .widestLocation(maximum: 24), alignment: .left, dropOrder: 2,
+        .location, title: "LOCATION", width: .widestLocation(maximum: 24), alignment: .left, dropOrder: 3,
         sort: .text({ $0.location }, numbered: { $0.locationOrder }), jsonKey: "location",
         text: { row, _ in row.location }, json: { $0.location.isEmpty ? .null : .string($0.location) })
 
@@ -187,7 +189,7 @@ extension TableColumn: CaseIterable {
     /// The last minute's events as a sparkline, drawn by the view from the table's
     /// activity (a row does not carry it): no text, no sort, no JSON.
     public static let lastMinute = TableColumn(
-        .lastMinute, title: "LAST MINUTE", width: .fixed(13), alignment: .left, dropOrder: 3,
+        .lastMinute, title: "LAST MINUTE", width: .fixed(13), alignment: .left, dropOrder: 4,
         sort: nil, jsonKey: nil, text: { _, _ in "" })
 
     /// Values delivered to the subscriber.
@@ -206,7 +208,7 @@ extension TableColumn: CaseIterable {
     /// How long ago its newest event was (`-`: none known); ascending is the most recent
     /// first. JSON has the time itself, or null.
     public static let lastEvent = TableColumn(
-        .lastEvent, title: "LAST", width: .fixed(6), alignment: .right, dropOrder: 4,
+        .lastEvent, title: "LAST", width: .fixed(6), alignment: .right, dropOrder: 2,
         sort: .number { -$0.lastEventNanos }, jsonKey: "lastEventNanos",
         text: { row, now in row.lastEventNanos > 0 ? CellText.age(now - row.lastEventNanos) : "-" },
         json: { $0.lastEventNanos > 0 ? .integer($0.lastEventNanos) : .null })
