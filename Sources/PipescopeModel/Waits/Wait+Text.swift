@@ -5,7 +5,7 @@ import PipescopeGraph
 ///
 /// ```swift
 /// wait.cell(in: graph, now: now)                 // "waits ↑ Future 41s"
-/// wait.sentence(of: map, in: graph, now: now)    // "waits 41s for #3 Future upstream (main.swift:41) to send"
+/// wait.sentence(of: map, in: graph, now: now)    // "waits 41s for #3 Future (main.swift:41) upstream to send a value"
 /// ```
 extension Wait {
     /// `waits ↑ Future 41s`, `held: demand 0 12s`, `no subscription 3s`.
@@ -34,10 +34,10 @@ extension Wait {
     }
 
     /// Stage `stage`'s wait as a sentence:
-    /// - `waits 41s for #3 Future upstream (main.swift:41) to send a value`
+    /// - `waits 41s for #3 Future (main.swift:41) upstream to send a value`
     /// - `waits 41s: demand is outstanding and it sends nothing`
     /// - `held 12s: its subscriber Sink has no outstanding demand (last request .max(1))`
-    /// - `no subscription after 3s from #4 Silent (main.swift:9)`
+    /// - `no subscription after 3s from #4 Silent (main.swift:9) upstream`
     public func sentence(of stage: NodeID, in graph: Graph, now: Int64) -> String {
         let age = CellText.age(nanos(at: now))
         switch reason {
