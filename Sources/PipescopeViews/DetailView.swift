@@ -2,7 +2,8 @@ import PipescopeGraph
 import PipescopeModel
 import TerminalKit
 
-/// The selected stage in full: types, thread, times, demand, values, and how it ended.
+/// The selected stage in full: types, thread, times, where it waits (``Waits``), demand,
+/// values, and how it ended.
 public enum DetailView {
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard !area.isEmpty else { return }
@@ -29,6 +30,11 @@ public enum DetailView {
         }
         let callersAt = lines.count
         lines.append(("status \(theme.glyph(node.status)) \(statusText(node))", theme.style(node.status)))
+        if let wait = state.warnings.waits[node.id] {
+            let style = Style(foreground: theme.colors ? .yellow : nil, bold: true)
+            let text = theme.text("‖ ") + wait.sentence(of: node.id, in: state.cursor.graph, now: state.timelineEnd)
+            for line in wrap(text, width: area.width, maxLines: 2) { lines.append((line, style)) }
+        }
         for lint in state.warnings.lints where lint.node == node.id {
             let style = Style(foreground: theme.colors ? .yellow : nil, bold: true)
             for line in wrap(theme.text("⚠ \(lint.kind.rawValue): ") + lint.message, width: area.width, maxLines: 3) {

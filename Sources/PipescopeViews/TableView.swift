@@ -92,6 +92,7 @@ public enum TableView {
                     row.name.named ? Style(bold: true) : .plain, true)
         case .location: return (fit(text, width: width, theme: theme), theme.dim, true)
         case .status: return (theme.glyph(row.status) + " " + text, theme.style(row.status), false)
+        case .wait: return (theme.text(text), Style(foreground: theme.colors ? .yellow : nil), true)
         case .stages, .values: return (text, .plain, false)
         case .time: return (theme.text(text), .plain, true)
         case .rate: return (text, row.rate > 0 ? Style(bold: true) : theme.dim, false)

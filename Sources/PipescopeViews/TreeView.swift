@@ -10,7 +10,9 @@ import TerminalKit
 /// stage was made (its own location, or dimmed, its pipeline's), when any stage on
 /// screen has one and the pane is wide enough (``TreeColumns``). Stages that share
 /// one subscription object (Map and Filter pass their upstream's through) are marked
-/// `≡N`, N being the stage that owns it. The selected row is reversed.
+/// `≡N`, N being the stage that owns it. The stage that holds its pipeline's wait
+/// (``Waits``) is marked `‖` (ASCII `||`) and, where the label has room, the wait in
+/// words (`‖ waits 41s`, `‖ held 12s`, `‖ no sub 3s`). The selected row is reversed.
 public enum TreeView {
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard area.height >= 2, area.width >= 20 else { return }
@@ -121,12 +123,21 @@ public enum TreeView {
         if state.warnings.nodes.contains(node.id) {
             marks.append((theme.text(" ⚠"), Style(foreground: theme.colors ? .yellow : nil, bold: true)))
         }
+        // The stage holding its pipeline's wait: `‖`, then the wait in words if there is
+        // room left after the name (`‖ waits 41s`).
+        let waitStyle = Style(foreground: theme.colors ? .yellow : nil, bold: true)
+        let holds = state.warnings.waits.holders.contains(node.id)
+        if holds { marks.append((theme.text(" ‖"), waitStyle)) }
         let marksWidth = marks.reduce(0) { $0 + $1.text.count }
         let nameRoom = max(min(4, node.operatorName.count), x + labelWidth - cx - 1 - marksWidth)
         cx += buffer.putTruncated(node.operatorName, x: cx, y: y, maxWidth: max(0, min(nameRoom, x + labelWidth - cx - 1)),
                                   style: nameStyle, glyphs: theme.glyphs)
         for mark in marks where x + labelWidth - cx > mark.text.count {
             cx += buffer.put(mark.text, x: cx, y: y, style: mark.style)
+        }
+        if holds, let words = heldWait(node.id, state: state).map({ " " + $0.mark(now: state.timelineEnd) }),
+           x + labelWidth - cx > words.count {
+            cx += buffer.put(words, x: cx, y: y, style: waitStyle)
         }
         if node.parent == nil, x + labelWidth - cx > 4 {
             cx += buffer.putTruncated(theme.text(" → ") + node.subscriber, x: cx, y: y, maxWidth: x + labelWidth - cx - 1,
@@ -175,6 +186,14 @@ public enum TreeView {
             offset = max(0, selectedIndex - height + 1)
         }
         return (offset, rows.dropFirst(offset).prefix(height))
+    }
+
+    /// The wait of the pipeline whose wait stage `id` holds (its root's verdict).
+    static func heldWait(_ id: NodeID, state: AppState) -> Wait? {
+        guard let root = state.pipeline(of: id), let wait = state.warnings.waits.pipeline(root), wait.at == id else {
+            return nil
+        }
+        return wait
     }
 
     /// The stage owning the subscription this stage shares, when it shares one.

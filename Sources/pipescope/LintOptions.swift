@@ -2,7 +2,8 @@ import ArgumentParser
 import PipescopeGraph
 import PipescopeModel
 
-/// `-A NAME`: turn a lint off, as tokio-console allows.
+/// `-A NAME`: turn a lint off, as tokio-console allows; `--stall-after SECONDS`: how long
+/// without progress makes a wait (``Waits``).
 struct LintOptions: ParsableArguments {
     @Option(name: .customShort("A"), help: ArgumentHelp(
         "Allow (turn off) a lint; repeatable.",
@@ -10,18 +11,35 @@ struct LintOptions: ParsableArguments {
         valueName: "lint"))
     var allow: [String] = []
 
+    @Option(name: .customLong("stall-after"), help: ArgumentHelp(
+        "Seconds without progress after which a stage or pipeline waits (the WAIT column, the stalled lint).",
+        valueName: "seconds"))
+    var stallAfter: Double = 2
+
     func validate() throws {
         for name in allow where LintKind(rawValue: name) == nil {
             throw ValidationError("unknown lint '\(name)'; the lints are \(LintKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        guard stallAfter >= 0, stallAfter.isFinite else {
+            throw ValidationError("--stall-after takes a number of seconds, 0 or more (got \(stallAfter)); for example --stall-after 5")
+        }
     }
 
-    var linter: Linter { Linter(allowed: Set(allow.compactMap(LintKind.init(rawValue:)))) }
+    var linter: Linter {
+        var linter = Linter(allowed: Set(allow.compactMap(LintKind.init(rawValue:))))
+        linter.stalledAfter = stallAfter
+        return linter
+    }
 
-    /// The graph with its warnings as `now`, in the JSON or text that `snapshot` and
-    /// `replay --json/--print` print.
+    /// Where every stage and pipeline of `graph` waits at `now`, with `--stall-after`.
+    func waits(_ graph: Graph, now: Int64) -> Waits { Waits(graph, now: now, after: stallAfter) }
+
+    /// The graph with its warnings and waits as `now`, in the JSON or text that
+    /// `snapshot` and `replay --json/--print` print.
     func report(_ graph: Graph, title: String, now: Int64, json: Bool) -> String {
-        let warnings = linter.lints(graph, now: now)
-        return json ? SnapshotJSON.render(graph, lints: warnings) : SnapshotText.render(graph, title: title, lints: warnings)
+        let waits = waits(graph, now: now)
+        let warnings = linter.lints(graph, now: now, waits: waits)
+        return json ? SnapshotJSON.render(graph, lints: warnings, waits: waits)
+            : SnapshotText.render(graph, title: title, lints: warnings)
     }
 }

@@ -11,7 +11,8 @@ struct PipescopeCommand: ParsableCommand {
             To inspect your own program, link the Pipescope library, call Pipescope.start() \
             early, run it, then `pipescope attach <pid>`.
             """,
-        subcommands: [DemoCommand.self, ListCommand.self, AttachCommand.self, SnapshotCommand.self, RecordCommand.self, ReplayCommand.self,
+        subcommands: [DemoCommand.self, ListCommand.self, AttachCommand.self, SnapshotCommand.self, ExplainCommand.self,
+                      RecordCommand.self, ReplayCommand.self,
                       ExportCommand.self],
         defaultSubcommand: DemoCommand.self
     )

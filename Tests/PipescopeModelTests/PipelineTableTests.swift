@@ -105,6 +105,9 @@ final class PipelineTableTests: XCTestCase {
         XCTAssertEqual(state.table.sort, .stages)
         XCTAssertEqual(ids(state), [10, 20, 1])
         _ = reduce(&state, .action(.sortPrevious))
+        XCTAssertEqual(state.table.sort, .wait)
+        XCTAssertEqual(ids(state), [1, 10, 20], "nothing waits yet: ties keep ascending ids")
+        _ = reduce(&state, .action(.sortPrevious))
         _ = reduce(&state, .action(.sortPrevious))
         XCTAssertEqual(state.table.sort, .name, "STATUS, then PIPELINE: LOCATION is not shown")
         XCTAssertEqual(ids(state), [20, 1, 10], "Just… < Passthrough… < Timer…")
@@ -131,19 +134,20 @@ final class PipelineTableTests: XCTestCase {
 
     func testTheSortMovesOnlyThroughTheColumnsShown() {
         var state = threePipelines()
-        // 80 columns (78 in the box): no LOCATION, AGE or STAGES.
+        // 80 columns (78 in the box): no LOCATION, AGE, STAGES, LAST, sparkline or VALUES
+        // (WAIT takes their room).
         _ = reduce(&state, .resize(width: 80, height: 24, treePageSize: 8, tablePageSize: 19, tableWidth: 78))
         var order: [TableColumn] = []
-        for _ in 0..<7 {
+        for _ in 0..<6 {
             _ = reduce(&state, .action(.sortNext))
             order.append(state.table.sort)
         }
-        XCTAssertEqual(order, [.values, .lastEvent, .warnings, .id, .name, .status, .rate])
+        XCTAssertEqual(order, [.warnings, .id, .name, .status, .wait, .rate])
         _ = reduce(&state, .action(.sortPrevious))
-        XCTAssertEqual(state.table.sort, .status)
+        XCTAssertEqual(state.table.sort, .wait)
         // Wider, the sort stays where it is and `>` reaches the columns that came back.
         _ = reduce(&state, .resize(width: 120, height: 40, treePageSize: 20, tablePageSize: 35, tableWidth: 118))
-        XCTAssertEqual(state.table.sort, .status)
+        XCTAssertEqual(state.table.sort, .wait)
         _ = reduce(&state, .action(.sortNext))
         XCTAssertEqual(state.table.sort, .stages)
     }

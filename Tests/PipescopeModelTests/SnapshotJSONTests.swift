@@ -9,7 +9,7 @@ import XCTest
 final class SnapshotJSONTests: XCTestCase {
     private let nodeKeys: Set<String> = [
         "id", "parent", "operator", "publisherType", "subscriber", "status", "demand", "values", "lastValue",
-        "cause", "error", "sharedWith", "orphaned", "feeds", "owner", "location", "frames", "locationFrom",
+        "cause", "error", "sharedWith", "orphaned", "feeds", "owner", "location", "frames", "locationFrom", "wait",
         "time",
     ]
 
@@ -137,6 +137,52 @@ final class SnapshotJSONTests: XCTestCase {
         let (document, nodes) = try parse(Graph())
         XCTAssertEqual(document["dropped"] as? Int, 0)
         XCTAssertTrue(nodes.isEmpty)
+    }
+
+    func testWaitIsNullWhileFlowingOrEndedAndTheVerdictWhileWaiting() throws {
+        // 1 Map ← 2 Future (asked for unlimited, never answers); 3 Silent (never sent a
+        // subscription); 4 Sink ← 4 Subject that delivered 1 of .max(1); 6 Just, finished.
+        var b = BatchBuilder(start: BatchBuilder.baseNanos, step: 1_000_000)
+        b.subscribe(1, op: "Map", subscriber: "Sink")
+        b.subscribe(2, parent: 1, op: "Future", subscriber: "Map")
+        b.subscription(2)
+        b.subscription(1, owner: 2)
+        b.request(2, .unlimited)
+        b.subscribe(3, op: "Silent", subscriber: "Sink")
+        b.subscribe(4, op: "PassthroughSubject", subscriber: "Counter")
+        b.subscription(4)
+        b.request(4, .count(1))
+        b.value(4, "1")
+        b.chain(from: 6, subscriber: "Sink", ops: ["Just"])
+        b.value(6, "1")
+        b.finish(6)
+        let graph = Graph.folding(b.build())
+        let t0 = BatchBuilder.baseNanos
+        let now = t0 + 41_000_000_000
+        let text = SnapshotJSON.render(graph, waits: Waits(graph, now: now, after: 2))
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let nodes = try XCTUnwrap(document["nodes"] as? [[String: Any]])
+        func wait(_ id: Int) -> [String: Any]? { nodes.first { $0["id"] as? Int == id }?["wait"] as? [String: Any] }
+        func seconds(since nanos: Int64?) -> Double { Double((now - nanos!) / 1_000_000) / 1000 }
+
+        XCTAssertEqual(wait(1)?["reason"] as? String, "upstream", "the pipeline's verdict, on its root")
+        XCTAssertEqual(wait(1)?["at"] as? Int, 2, "the Future holds it")
+        XCTAssertEqual(wait(1)?["seconds"] as? Double, seconds(since: graph[2]?.recentRequests.first?.time))
+        XCTAssertEqual(wait(2)?["at"] as? Int, 2)
+        XCTAssertEqual(wait(3)?["reason"] as? String, "subscription")
+        XCTAssertEqual(wait(3)?["at"] as? Int, 3)
+        XCTAssertEqual(wait(3)?["seconds"] as? Double, seconds(since: graph[3]?.createdNanos))
+        XCTAssertEqual(wait(4)?["reason"] as? String, "demand")
+        XCTAssertEqual(wait(4)?["at"] as? Int, 4, "a root held by its own subscriber")
+        XCTAssertEqual(wait(4)?["seconds"] as? Double, seconds(since: graph[4]?.lastValueNanos))
+        XCTAssertEqual(Set(try XCTUnwrap(wait(4)).keys), ["reason", "seconds", "at"])
+        let ended = try XCTUnwrap(nodes.first { $0["id"] as? Int == 6 })
+        XCTAssertTrue(ended["wait"] is NSNull, "an ended stage: null, not omitted")
+
+        let flowing = SnapshotJSON.render(graph, waits: Waits(graph, now: t0 + 1_000_000_000, after: 2))
+        let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(flowing.utf8)) as? [String: Any])
+        XCTAssertTrue((parsed["nodes"] as? [[String: Any]])?.allSatisfy { $0["wait"] is NSNull } == true,
+                      "within the threshold nothing waits")
     }
 
     func testSlashesAndUnicodeAreNotEscaped() {

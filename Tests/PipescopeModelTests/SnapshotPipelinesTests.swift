@@ -34,7 +34,7 @@ final class SnapshotPipelinesTests: XCTestCase {
         let rows = try pipelines(Graph.folding(batch()))
         XCTAssertEqual(rows.map { $0["id"] as? Int }, [1, 3, 10], "no rates in a snapshot: RATE ties, so by id")
         let keys = Set(TableColumn.allCases.compactMap(\.jsonKey))
-        XCTAssertEqual(keys, ["warnings", "id", "name", "location", "status", "stages", "rate", "values",
+        XCTAssertEqual(keys, ["warnings", "id", "name", "location", "status", "waitSeconds", "stages", "rate", "values",
                               "slowestNanos", "createdNanos", "lastEventNanos"])
         for row in rows {
             XCTAssertEqual(Set(row.keys), keys, "\(row)")
@@ -74,6 +74,24 @@ final class SnapshotPipelinesTests: XCTestCase {
             XCTAssertEqual(json["values"] as? Int, row.values)
             XCTAssertEqual((json["createdNanos"] as? NSNumber)?.int64Value, row.createdNanos)
         }
+    }
+
+    func testWaitSecondsAreEachPipelinesWaitToTheMillisecond() throws {
+        let graph = Graph.folding(batch())
+        XCTAssertTrue(try pipelines(graph).allSatisfy { $0["waitSeconds"] is NSNull }, "no verdicts passed: null")
+        let lastValue = try XCTUnwrap(graph[1]?.lastValueNanos)
+        let now = lastValue + 12 * second + 345_678_901
+        let text = SnapshotJSON.render(graph, waits: Waits(graph, now: now, after: 2))
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let rows = try XCTUnwrap(document["pipelines"] as? [[String: Any]])
+        // 1: its Sink never asked (held on demand since its last value); 3: finished;
+        // 10: asked for unlimited from the Just, which sent nothing since.
+        XCTAssertEqual(rows.map { $0["id"] as? Int }, [1, 3, 10])
+        XCTAssertEqual(rows[0]["waitSeconds"] as? Double, 12.345)
+        XCTAssertTrue(rows[1]["waitSeconds"] is NSNull, "an ended pipeline does not wait")
+        // The pipeline's wait began when its root (the Filter) asked.
+        let asked = try XCTUnwrap(graph[10]?.recentRequests.first?.time)
+        XCTAssertEqual(rows[2]["waitSeconds"] as? Double, Double((now - asked) / 1_000_000) / 1000)
     }
 
     func testWarningsCountTheLintsOnAPipelinesStages() throws {

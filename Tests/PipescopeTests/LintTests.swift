@@ -67,6 +67,11 @@ final class LintTests: RecordedProbeTestCase {
         XCTAssertEqual(lints(now: now), [], "not yet: under the threshold")
         let later = lints(now: now + 10_000_000_000)
         XCTAssertEqual(later.map(\.kind), [.stalled])
+        XCTAssertEqual(later.first.flatMap(operatorOf), "Map", "held on demand: on the root, whose subscriber holds it")
+        XCTAssertTrue(later.first?.message.hasPrefix("held 10s by subscriber CountingSubscriber, which has no outstanding "
+                                                     + "demand on #") == true, later.first?.message ?? "")
+        XCTAssertTrue(later.first?.message.contains("(last request .max(1))") == true, later.first?.message ?? "")
+        XCTAssertEqual(lints(now: now + 10_000_000_000, linter: Linter(allowed: [.stalled])), [], "-A stalled")
         withExtendedLifetime(link) {}
     }
 
@@ -74,8 +79,27 @@ final class LintTests: RecordedProbeTestCase {
         let c = Future<Int, Never> { _ in }.sink { _ in }
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
         XCTAssertEqual(lints(now: now), [])
-        XCTAssertEqual(lints(now: now + 60_000_000_000).map(\.kind), [.neverCompletes])
-        XCTAssertEqual(lints(now: now + 60_000_000_000, linter: Linter(allowed: [.neverCompletes])), [], "-A never-completes")
+        // Waiting on the Future is a stalled pipeline too, on the same stage.
+        XCTAssertEqual(lints(now: now + 60_000_000_000).map(\.kind), [.stalled, .neverCompletes])
+        XCTAssertEqual(lints(now: now + 60_000_000_000, linter: Linter(allowed: [.neverCompletes])).map(\.kind),
+                       [.stalled], "-A never-completes")
+        c.cancel()
+    }
+
+    func testAStalledPipelineNamesTheStageHoldingItsWaitWithWhereAndHowLong() throws {
+        let c = Future<Int, Never> { _ in }.map { $0 }.sink { _ in }
+        var linter = Linter(allowed: [.neverCompletes])
+        linter.stalledAfter = 5
+        recorder.flush()
+        let future = try XCTUnwrap(probe.graph.nodes.values.first { $0.operatorName == "Future" })
+        let map = try XCTUnwrap(future.parent)
+        let asked = try XCTUnwrap(future.recentRequests.first?.time)
+        XCTAssertEqual(lints(now: asked + 5_000_000_000, linter: linter), [], "at the threshold, not over it")
+        let found = lints(now: asked + 41_000_000_000, linter: linter)
+        let location = probe.graph.location(of: future.id).map { " (\($0.location.short))" } ?? ""
+        XCTAssertEqual(found, [Lint(kind: .stalled, node: future.id, message:
+            "#\(future.id) Future\(location) has sent nothing for 41s while pipeline #\(map) has demand outstanding. "
+            + "Make it send (fulfil the promise, send to the subject, start the timer), or cancel the pipeline.")])
         c.cancel()
     }
 

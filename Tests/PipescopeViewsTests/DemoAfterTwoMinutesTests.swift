@@ -82,7 +82,13 @@ final class DemoAfterTwoMinutesTests: XCTestCase {
         let forgotten = state.cursor.graph.roots.filter { state.cursor.graph[$0]?.operatorName == "story: forgotten request" }
         XCTAssertGreaterThan(forgotten.count, 10)
         XCTAssertEqual(state.warnings.groups.map(\.kind), [.unretainedCancellable, .demandViolation, .demandViolation, .stalled,
-                                                      .contractViolation], "newest first")
+                                                      .stalled, .contractViolation], "newest first")
+        // Two pipelines wait: the story that ignores demand is held by its DemandCounter
+        // (on its root, #17), and the cache lookup waits on its subject (#16).
+        XCTAssertEqual(state.warnings.groups.filter { $0.kind == .stalled }.map(\.newest.node), [17, 16])
+        XCTAssertEqual(state.warnings.waits.pipeline(17)?.reason, .demand)
+        XCTAssertEqual(state.warnings.waits.pipeline(15)?.reason, .upstream)
+        XCTAssertEqual(state.warnings.waits.holders, [16, 17])
         let unretained = try XCTUnwrap(state.warnings.groups.first)
         XCTAssertEqual(unretained.count, forgotten.count, "every forgotten request, on one row")
         XCTAssertEqual(unretained.newest.node, forgotten.max())

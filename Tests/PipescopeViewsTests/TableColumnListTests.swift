@@ -17,11 +17,13 @@ final class TableColumnListTests: XCTestCase {
         let a = PipelineRow(id: 1, name: PipelineName(parts: ["Just", "Sink"], named: false), location: "A.swift:1",
                             status: .active, stages: 2, rate: 1, values: 3, createdNanos: now - 90 * second,
                             lastEventNanos: now - 20 * second, warnings: 1,
+                            wait: Wait(reason: .demand, at: 1, sinceNanos: now - 3 * second), waitNanos: 3 * second,
                             slowest: SlowStage(node: 1, name: "Sink", p50: 900))
         let b = PipelineRow(id: 2, name: PipelineName(parts: ["Timer", "Map", "Sink"], named: false),
                             location: "B.swift:2", status: .finished, stages: 3, rate: 40, values: 12_345,
                             createdNanos: now - 5 * second, lastEventNanos: now - 2 * second, warnings: 4,
-                            slowest: SlowStage(node: 3, name: "Map", p50: 2_100_000))
+                            wait: Wait(reason: .upstream, at: 3, sinceNanos: now - 41 * second), waitHolder: "Timer",
+                            waitNanos: 41 * second + 250_000_000, slowest: SlowStage(node: 3, name: "Map", p50: 2_100_000))
         return (a, b)
     }
 
@@ -65,7 +67,8 @@ final class TableColumnListTests: XCTestCase {
             }
         }
         XCTAssertEqual(cell(row, columns.shown[0]), "⚠4")
-        XCTAssertEqual(cell(row, columns.shown[8]), "12.3k")
+        XCTAssertEqual(cell(row, columns.shown[5]), "waits ↑ Timer 41s")
+        XCTAssertEqual(cell(row, columns.shown[9]), "12.3k")
 
         // Sorted: each sortable column orders by its own field, ascending age youngest
         // first and ascending LAST most recent first; the rest are passed by.
@@ -93,6 +96,7 @@ final class TableColumnListTests: XCTestCase {
             if let key = column.jsonKey { XCTAssertEqual(json[key], column.json(b), "\(column)") }
         }
         XCTAssertEqual(json["createdNanos"], .integer(now - 5 * second))
+        XCTAssertEqual(json["waitSeconds"], .number(41.25))
     }
 
     func testAColumnAddedToTheListShowsInTheHeaderTheRowsTheSortAndTheJSON() {
@@ -120,9 +124,48 @@ final class TableColumnListTests: XCTestCase {
         XCTAssertEqual(json["depth"], .integer(2))
     }
 
+    func testTheWaitColumnSaysTheVerdictAndSortsTheLongestWaitFirst() {
+        func row(_ id: NodeID, _ wait: Wait?, holder: String = "") -> PipelineRow {
+            PipelineRow(id: id, name: PipelineName(parts: ["P\(id)"], named: false), location: "", status: .active,
+                        stages: 1, rate: 0, values: 0, createdNanos: now - 60 * second, lastEventNanos: 0, warnings: 0,
+                        wait: wait, waitHolder: holder)
+        }
+        let rows = [
+            row(1, nil),
+            row(2, Wait(reason: .upstream, at: 9, sinceNanos: now - 41 * second), holder: "Future"),
+            row(3, Wait(reason: .demand, at: 3, sinceNanos: now - 12 * second, lastRequest: .count(1))),
+            row(4, Wait(reason: .subscription, at: 4, sinceNanos: now - 3 * second)),
+            row(5, nil),
+        ]
+        XCTAssertEqual(rows.map { TableColumn.wait.text($0, now) },
+                       ["", "waits ↑ Future 41s", "held: demand 0 12s", "no subscription 3s", ""])
+        XCTAssertEqual(rows.sorted(by: .wait, descending: true).map(\.id), [2, 3, 4, 1, 5],
+                       "longest first; flowing last, by id")
+        XCTAssertEqual(rows.sorted(by: .wait, descending: false).map(\.id), [1, 5, 4, 3, 2])
+        // At 80 columns (78 in the box) WAIT is shown, with room for its longest words.
+        let columns = TableColumns(width: 78, locationWidth: 20)
+        XCTAssertEqual(columns.shown.map(\.column.id), [.warnings, .id, .name, .status, .wait, .rate])
+        // At 100 (98), the sparkline too; at 120 (118) with the demo's widest location
+        // (`…ifecycleStories.swift:31`, 24), LOCATION as well.
+        XCTAssertEqual(TableColumns(width: 98, locationWidth: 0).shown.map(\.column.id),
+                       [.warnings, .id, .name, .status, .wait, .rate, .lastMinute, .values])
+        XCTAssertEqual(TableColumns(width: 98, locationWidth: 0).width(of: .name), 27)
+        XCTAssertEqual(TableColumns(width: 118, locationWidth: 25).shown.map(\.column.id),
+                       [.warnings, .id, .name, .location, .status, .wait, .rate, .lastMinute, .values])
+        XCTAssertEqual(columns.width(of: .wait), 19)
+        let (_, drawn) = drawn(rows[2], columns: columns, width: 78)
+        let placed = columns.shown[4]
+        XCTAssertEqual(cell(drawn, placed), "held: demand 0 12s")
+        var buffer = ScreenBuffer(width: 78, height: 1)
+        TableView.renderRow(rows[1], state: AppState(targetName: "t"), columns: columns, now: now, theme: .plainASCII,
+                            x: 0, y: 0, into: &buffer)
+        XCTAssertEqual(String(Array(buffer.lines()[0].padding(toLength: 78, withPad: " ", startingAt: 0))[placed.x..<(placed.x + placed.width - 1)])
+            .trimmingCharacters(in: .whitespaces), "waits ^ Future 41s", "ASCII")
+    }
+
     func testNarrowTablesDropColumnsInTheListsDropOrder() {
         let dropOrder = TableColumn.allCases.filter { $0.dropOrder != nil }.sorted { $0.dropOrder! < $1.dropOrder! }
-        XCTAssertEqual(dropOrder.map(\.id), [.location, .age, .stages, .time, .lastMinute, .lastEvent, .values])
+        XCTAssertEqual(dropOrder.map(\.id), [.age, .stages, .lastEvent, .time, .location, .lastMinute, .values, .wait])
         var dropped: [TableColumn.ID] = []
         for width in stride(from: 200, through: 20, by: -1) {
             let columns = TableColumns(width: width, locationWidth: 20, timed: true)
@@ -132,7 +175,7 @@ final class TableColumnListTests: XCTestCase {
             let name = columns.width(of: .name) ?? 0
             let total = columns.shown.last.map { $0.x + $0.width } ?? 0
             if name > 7 { XCTAssertEqual(total, width, "the columns fill the width at \(width)") }
-            XCTAssertTrue(name >= 19 || dropped.count == dropOrder.count, "PIPELINE at \(width): \(name)")
+            XCTAssertTrue(name >= 22 || dropped.count == dropOrder.count, "PIPELINE at \(width): \(name)")
         }
         XCTAssertEqual(dropped, dropOrder.map(\.id))
     }

@@ -37,12 +37,21 @@ final class TableGoldenTests: XCTestCase {
     }
 
     func testTheTableSortedByNameAscending() {
-        // From RATE, < three times (STAGES, STATUS, PIPELINE: the fixture's pipelines
+        // From RATE, < four times (STAGES, WAIT, STATUS, PIPELINE: the fixture's pipelines
         // have no location, so there is no LOCATION column for < to stop at), then i.
-        let state = sorted(demo(), .sortPrevious, .sortPrevious, .sortPrevious, .invertSort)
+        let state = sorted(demo(), .sortPrevious, .sortPrevious, .sortPrevious, .sortPrevious, .invertSort)
         XCTAssertEqual(state.table.sort, .name)
         check(state, "table-by-name", width: 120, height: 40, theme: .plainUnicode)
         check(state, "table-by-name", width: 80, height: 24, theme: .plainUnicode)
+    }
+
+    func testTheTableSortedByWaitLongestFirst() {
+        // From RATE, < twice (STAGES, WAIT); descending: the longest wait first.
+        let state = sorted(demo(), .sortPrevious, .sortPrevious)
+        XCTAssertEqual(state.table.sort, .wait)
+        XCTAssertTrue(state.table.descending)
+        XCTAssertEqual(state.table.rows.prefix(2).map(\.id), [15, 17], "the two waiting pipelines, the longer first")
+        check(state, "table-by-wait", width: 120, height: 40, theme: .plainUnicode)
     }
 
     func testTheTableSortedByValues() {

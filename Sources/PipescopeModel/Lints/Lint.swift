@@ -27,11 +27,13 @@ public struct Lint: Hashable, Sendable {
 /// Computes the lints of a graph. Everything comes from the graph the event stream
 /// folds into, so a recording gets the same warnings as the live program did.
 ///
-/// `now` (wall-clock nanoseconds) matters for the two time-based lints; a recording
-/// passes the time of its last event.
+/// `now` (wall-clock nanoseconds) matters for the two time-based lints (`stalled`, which
+/// comes from the ``Waits`` verdicts, and `never-completes`); a recording passes the time
+/// of its last event.
 public struct Linter: Sendable {
-    /// Outstanding demand at zero for this long, with the upstream still active.
-    public var stalledAfter: Double = 5
+    /// Seconds without progress that make a stage or pipeline wait (``Waits``), and a
+    /// waiting pipeline a `stalled` lint: `--stall-after`.
+    public var stalledAfter: Double = 2
     /// A one-shot publisher still active after this long.
     public var neverCompletesAfter: Double = 30
     /// Lints turned off (`-A name`).
@@ -44,8 +46,18 @@ public struct Linter: Sendable {
     /// Publishers that deliver one value or completion and finish.
     static let oneShot: Set<String> = ["Future", "DataTaskPublisher", "Just", "Deferred", "First", "Last"]
 
-    public func lints(_ graph: Graph, now: Int64) -> [Lint] {
+    /// The lints of `graph` at `now`; `waits` are the verdicts at `now` when the caller
+    /// has them already (computed here with ``stalledAfter`` otherwise).
+    public func lints(_ graph: Graph, now: Int64, waits: Waits? = nil) -> [Lint] {
         var found: [Lint] = []
+        // The waiting pipelines, by the stage holding each wait, in root order.
+        var stalled: [NodeID: [(root: NodeID, wait: Wait)]] = [:]
+        if !allowed.contains(.stalled) {
+            let waits = waits ?? Waits(graph, now: now, after: stalledAfter)
+            for (root, wait) in waits.pipelines.sorted(by: { $0.key < $1.key }) {
+                stalled[wait.at, default: []].append((root, wait))
+            }
+        }
         func add(_ kind: LintKind, _ node: NodeSummary, _ message: String) {
             if !allowed.contains(kind) { found.append(Lint(kind: kind, node: node.id, message: message)) }
         }
@@ -66,15 +78,9 @@ public struct Linter: Sendable {
                     + "arrived after the stage \(n.status.rawValue): a publisher is sending after its end, "
                     + "or a cancel raced a delivery on another thread.")
             }
-            // Stages passing one subscription along stall together; name the most
-            // downstream one, whose subscriber stopped asking.
-            let group = n.subscriptionOwner ?? n.id
-            func parentSharesIt() -> Bool { n.parent.map { p in (graph[p]?.subscriptionOwner ?? p) == group } ?? false }
-            if n.status == .active, n.outstanding == .count(0), n.values > 0, !parentSharesIt(),
-               n.children.contains(where: { graph[$0]?.status == .active }),
-               Double(now - (n.lastValueNanos ?? n.createdNanos)) / 1e9 > stalledAfter {
-                add(.stalled, n, "no outstanding demand while its upstream is still active: nothing more can flow. "
-                    + "The subscriber must request more (return a demand from receive(_:), or call request(_:)).")
+            // One per waiting pipeline, on the stage that holds its wait (``Waits``).
+            for (root, wait) in stalled[n.id] ?? [] {
+                add(.stalled, n, wait.lintMessage(pipeline: root, in: graph, now: now))
             }
             if n.status == .active, Self.oneShot.contains(n.operatorName),
                Double(now - n.createdNanos) / 1e9 > neverCompletesAfter {

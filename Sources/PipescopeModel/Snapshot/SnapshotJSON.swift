@@ -17,6 +17,11 @@ import PipescopeGraph
 /// lists further stages this one reaches through a subject (share, multicast); `owner`
 /// names the CancellableBag holding a root (null when none).
 ///
+/// `wait` says where the stage waits (``Waits``): null while it flows or once it has
+/// ended, else `{"reason": "upstream" | "demand" | "subscription", "seconds": 41.2,
+/// "at": 3}`, `at` being the stage the wait is attributed to; on a root it is the whole
+/// pipeline's verdict.
+///
 /// `location` is where the program made the stage, `{"file": "/src/App/Feed.swift",
 /// "line": 88, "function": "Feed.start()"}`: its own (a root's `sink` call, or the line
 /// that sent the value an inner publisher was made for) or, for a stage that recorded
@@ -42,12 +47,14 @@ import PipescopeGraph
 /// by id), LAST MINUTE's sparkline has no key, and `lastEventNanos` is the newest time
 /// the graph itself holds (a value, an end, a request, the making of a stage).
 public enum SnapshotJSON {
-    public static func render(_ graph: Graph, lints: [Lint] = []) -> String {
+    public static func render(_ graph: Graph, lints: [Lint] = [], waits: Waits = Waits()) -> String {
         let document = Document(
             dropped: graph.dropped,
-            nodes: graph.nodes.keys.sorted().compactMap { id in graph[id].map { Node($0, in: graph) } },
+            nodes: graph.nodes.keys.sorted().compactMap { id in
+                graph[id].map { Node($0, in: graph, wait: waits[id].map { WaitJSON($0, now: waits.now) }) }
+            },
             lints: lints.map { LintJSON(lint: $0.kind.rawValue, node: $0.node, message: $0.message) },
-            pipelines: AppState.Table.rows(of: graph, lints: lints).map { PipelineJSON(row: $0) })
+            pipelines: AppState.Table.rows(of: graph, lints: lints, waits: waits).map { PipelineJSON(row: $0) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
@@ -103,11 +110,13 @@ public enum SnapshotJSON {
         var location: LocationJSON?
         var frames: [LocationJSON]
         var locationFrom: NodeID?
+        var wait: WaitJSON?
         /// Its operator's own time per value received; a root's sink's time.
         var time: TimeJSON?
         var sinkTime: TimeJSON?
 
-        init(_ n: NodeSummary, in graph: Graph) {
+        init(_ n: NodeSummary, in graph: Graph, wait: WaitJSON? = nil) {
+            self.wait = wait
             id = n.id
             parent = n.parent
             `operator` = n.operatorName
@@ -135,7 +144,7 @@ public enum SnapshotJSON {
 
         enum CodingKeys: String, CodingKey {
             case id, parent, `operator`, publisherType, subscriber, status, demand, values, lastValue
-            case cause, error, sharedWith, orphaned, feeds, owner, location, frames, locationFrom
+            case cause, error, sharedWith, orphaned, feeds, owner, location, frames, locationFrom, wait
             case time, sinkTime
         }
 
@@ -159,6 +168,7 @@ public enum SnapshotJSON {
             try c.encode(location, forKey: .location)
             try c.encode(frames, forKey: .frames)
             try c.encode(locationFrom, forKey: .locationFrom)
+            try c.encode(wait, forKey: .wait)  // null while flowing or ended, not omitted
             try c.encode(time, forKey: .time)
             if parent == nil { try c.encode(sinkTime, forKey: .sinkTime) }
         }
@@ -175,6 +185,20 @@ public enum SnapshotJSON {
         init?(_ h: TimeHistogram) {
             guard h.count > 0 else { return nil }
             (count, p50, p99, max) = (h.count, h.p50, h.p99, h.max)
+        }
+    }
+
+    /// `{"reason": "upstream", "seconds": 41.2, "at": 3}`: a stage's ``Wait`` (on a
+    /// root, its whole pipeline's), seconds to the millisecond.
+    struct WaitJSON: Encodable, Equatable {
+        var reason: String
+        var seconds: Double
+        var at: NodeID
+
+        init(_ wait: Wait, now: Int64) {
+            reason = wait.reason.rawValue
+            seconds = Double(wait.nanos(at: now) / 1_000_000) / 1000
+            at = wait.at
         }
     }
 

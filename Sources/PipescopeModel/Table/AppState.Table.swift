@@ -78,7 +78,9 @@ extension AppState {
             builtFrom = inputs
             let previous = selected.flatMap { index(of: $0) }.map { rows[$0] }
             let unsorted = rebuild
-                ? build(state.cursor.graph, lints: state.warnings.lints, now: now, hideEnded: state.tree.hideEnded) : rows.built
+                ? build(state.cursor.graph, lints: state.warnings.lints, waits: state.warnings.waits, now: now,
+                        hideEnded: state.tree.hideEnded)
+                : rows.built
             rows = SortedRows(built: unsorted, positions: unsorted.sortedPositions(by: sort, descending: descending))
             if let selected, let at = rows.position(of: selected) {
                 selectedIndex = at
@@ -98,14 +100,15 @@ extension AppState {
         /// in its default order (RATE descending, ties by id): `snapshot --json`'s
         /// pipelines. Without event counts every rate is 0, and LAST is the newest time
         /// the graph itself knows (a value, an end, a request, the making of a stage).
-        static func rows(of graph: Graph, lints: [Lint]) -> [PipelineRow] {
+        static func rows(of graph: Graph, lints: [Lint], waits: Waits = Waits()) -> [PipelineRow] {
             var table = Table()
             // No activity: there is no rate to read at any time.
-            return table.build(graph, lints: lints, now: 0, hideEnded: false)
+            return table.build(graph, lints: lints, waits: waits, now: 0, hideEnded: false)
                 .sorted(by: table.sort, descending: table.descending)
         }
 
-        private mutating func build(_ graph: Graph, lints: [Lint], now: Int64, hideEnded: Bool) -> [PipelineRow] {
+        private mutating func build(_ graph: Graph, lints: [Lint], waits: Waits, now: Int64,
+                                    hideEnded: Bool) -> [PipelineRow] {
             var warningsAt: [NodeID: Int] = [:]
             for lint in lints { warningsAt[lint.node, default: 0] += 1 }
             var rows: [PipelineRow] = []
@@ -138,10 +141,13 @@ extension AppState {
                 }
                 let location = graph.location(of: id)?.location.short ?? ""
                 if !location.isEmpty { widest = Swift.max(widest, location.count) }
+                let wait = waits.pipeline(id)
                 rows.append(PipelineRow(
                     id: id, name: name, location: location, status: root.status,
                     stages: stages, rate: activity.rate(of: id, at: now), values: root.values,
-                    createdNanos: root.createdNanos, lastEventNanos: last, warnings: warnings, slowest: slowest))
+                    createdNanos: root.createdNanos, lastEventNanos: last, warnings: warnings, wait: wait,
+                    waitHolder: wait.flatMap { graph[$0.at]?.operatorName } ?? "", waitNanos: wait?.nanos(at: waits.now),
+                    slowest: slowest))
             }
             locationWidth = widest
             timed = rows.contains { $0.slowest != nil }

@@ -19,7 +19,7 @@ import PipescopeGraph
 public struct TableColumn: Identifiable, Sendable, CustomStringConvertible {
     /// Which column it is: what the view styles it by.
     public enum ID: String, Sendable, CaseIterable {
-        case warnings, id, name, location, status, stages, rate, lastMinute, values, time, age, lastEvent
+        case warnings, id, name, location, status, wait, stages, rate, lastMinute, values, time, age, lastEvent
     }
 
     /// How wide a column is, counting the one blank column after it.
@@ -124,12 +124,14 @@ extension TableColumn: Equatable, Hashable {
 extension TableColumn: CaseIterable {
     /// The columns in the order they are drawn and `<` `>` move through.
     ///
-    /// Dropped while PIPELINE would be narrower than 19 columns, first to last: LOCATION,
-    /// AGE, STAGES, TIME, LAST MINUTE (the sparkline), LAST, VALUES. So 140 columns show
-    /// them all, 120 all but LOCATION, and 80 (78 inside the box) show ⚠ ID PIPELINE
-    /// STATUS RATE, the sparkline, VALUES and LAST.
+    /// Dropped while PIPELINE would be narrower than 22 columns, first to last: AGE,
+    /// STAGES, LAST (WAIT says how long a pipeline has gone without progress), TIME (shown
+    /// only once a pipeline has been timed), LOCATION, LAST MINUTE (the sparkline), VALUES,
+    /// WAIT. So 120 columns show all but AGE, STAGES, LAST and TIME when pipelines have
+    /// locations, 100 show the sparkline but not LAST, and 80 (78 inside the box) show ⚠
+    /// ID PIPELINE STATUS WAIT RATE.
     public static let allCases: [TableColumn] = [
-        .warnings, .id, .name, .location, .status, .stages, .rate, .lastMinute, .values, .time, .age, .lastEvent,
+        .warnings, .id, .name, .location, .status, .wait, .stages, .rate, .lastMinute, .values, .time, .age, .lastEvent,
     ]
 
     /// `⚠N`: lifecycle warnings on its stages (blank for none).
@@ -147,13 +149,13 @@ extension TableColumn: CaseIterable {
 
     /// The pipeline's name: its `pipescopeName`, or its operators in code order.
     public static let name = TableColumn(
-        .name, title: "PIPELINE", width: .rest(preferred: 19, minimum: 7), alignment: .left,
+        .name, title: "PIPELINE", width: .rest(preferred: 22, minimum: 7), alignment: .left,
         sort: .text({ $0.name.text }, numbered: { $0.nameOrder }), jsonKey: "name",
         text: { row, _ in row.name.text }, json: { .string($0.name.text) })
 
     /// Where the program made it (the root's location, short).
     public static let location = TableColumn(
-        .location, title: "LOCATION", width: .widestLocation(maximum: 24), alignment: .left, dropOrder: 0,
+        .location, title: "LOCATION", width: .widestLocation(maximum: 24), alignment: .left, dropOrder: 4,
         sort: .text({ $0.location }, numbered: { $0.locationOrder }), jsonKey: "location",
         text: { row, _ in row.location }, json: { $0.location.isEmpty ? .null : .string($0.location) })
 
@@ -163,9 +165,19 @@ extension TableColumn: CaseIterable {
         sort: .number { Int64(rank($0.status)) }, jsonKey: "status",
         text: { row, _ in row.status.rawValue }, json: { .string($0.status.rawValue) })
 
+    /// Where the pipeline waits, in a few words (``Wait/cell(holder:now:)``): `waits ↑
+    /// Future 41s`, `held: demand 0 12s`, `no subscription 3s`; empty while it flows.
+    /// Descending is the longest wait first, flowing pipelines last. JSON has the
+    /// seconds waited (null while flowing); the node's `wait` has the whole verdict.
+    public static let wait = TableColumn(
+        .wait, title: "WAIT", width: .fixed(19), alignment: .left, dropOrder: 7,
+        sort: .number { $0.wait.map { -$0.sinceNanos } ?? .min }, jsonKey: "waitSeconds",
+        text: { row, now in row.wait.map { $0.cell(holder: row.waitHolder, now: now) } ?? "" },
+        json: { row in row.waitNanos.map { .number(Double($0 / 1_000_000) / 1000) } ?? .null })
+
     /// How many stages the pipeline has.
     public static let stages = TableColumn(
-        .stages, title: "STAGES", width: .fixed(7), alignment: .right, dropOrder: 2,
+        .stages, title: "STAGES", width: .fixed(7), alignment: .right, dropOrder: 1,
         sort: .number { Int64($0.stages) }, jsonKey: "stages",
         text: { row, _ in String(row.stages) }, json: { .integer(Int64($0.stages)) })
 
@@ -179,7 +191,7 @@ extension TableColumn: CaseIterable {
     /// The last minute's events as a sparkline, drawn by the view from the table's
     /// activity (a row does not carry it): no text, no sort, no JSON.
     public static let lastMinute = TableColumn(
-        .lastMinute, title: "LAST MINUTE", width: .fixed(13), alignment: .left, dropOrder: 4,
+        .lastMinute, title: "LAST MINUTE", width: .fixed(13), alignment: .left, dropOrder: 5,
         sort: nil, jsonKey: nil, text: { _, _ in "" })
 
     /// Values delivered to the subscriber.
@@ -200,14 +212,14 @@ extension TableColumn: CaseIterable {
     /// How long ago the root was made; ascending is youngest first. JSON has the time
     /// itself (nanoseconds since 1970 on the program's clock), not an age.
     public static let age = TableColumn(
-        .age, title: "AGE", width: .fixed(6), alignment: .right, dropOrder: 1,
+        .age, title: "AGE", width: .fixed(6), alignment: .right, dropOrder: 0,
         sort: .number { -$0.createdNanos }, jsonKey: "createdNanos",
         text: { row, now in CellText.age(now - row.createdNanos) }, json: { .integer($0.createdNanos) })
 
     /// How long ago its newest event was (`-`: none known); ascending is the most recent
     /// first. JSON has the time itself, or null.
     public static let lastEvent = TableColumn(
-        .lastEvent, title: "LAST", width: .fixed(6), alignment: .right, dropOrder: 5,
+        .lastEvent, title: "LAST", width: .fixed(6), alignment: .right, dropOrder: 2,
         sort: .number { -$0.lastEventNanos }, jsonKey: "lastEventNanos",
         text: { row, now in row.lastEventNanos > 0 ? CellText.age(now - row.lastEventNanos) : "-" },
         json: { $0.lastEventNanos > 0 ? .integer($0.lastEventNanos) : .null })

@@ -6,12 +6,13 @@
 /// after it. LOCATION is shown only when a pipeline has one, TIME only when one has
 /// been timed. While the column that takes
 /// the rest (PIPELINE) would be narrower than it prefers, the droppable columns go in
-/// their ``TableColumn/dropOrder``: LOCATION, AGE, STAGES, the sparkline, LAST, VALUES.
+/// their ``TableColumn/dropOrder``: AGE, STAGES, LAST, LOCATION, the sparkline, VALUES,
+/// WAIT.
 ///
 /// ```swift
 /// let c = TableColumns(width: 78, locationWidth: 20)
 /// c.shows(.location)        // false
-/// c.width(of: .name)        // 20: 19 of text and the gap
+/// c.width(of: .name)        // 28: 27 of text and the gap
 /// ```
 public struct TableColumns: Sendable {
     /// A column shown: where it starts (from the table's left) and how wide it is, gap

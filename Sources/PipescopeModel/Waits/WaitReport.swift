@@ -1,0 +1,87 @@
+import Foundation
+import PipescopeGraph
+
+/// What `pipescope explain` prints: the verdict of every active pipeline (its root not
+/// ended), one line each, the waiting ones first (longest wait first), then the flowing
+/// ones by id.
+///
+/// ```
+/// #12 Future → Map → Sink  waits ↑ #13 Future (main.swift:41) 41s
+/// #20 PassthroughSubject → Sink  held: demand 0 12s by Sink (last request .max(1))
+/// #31 Timer → Sink  flowing
+/// ```
+/// As JSON: `{"pipelines": [{"root": 12, "name": "Future → Map → Sink", "wait":
+/// {"reason": "upstream", "seconds": 41.2, "at": 13}}, …]}`, `wait` null while flowing.
+public struct WaitReport: Sendable {
+    public struct Entry: Sendable, Equatable {
+        public var root: NodeID
+        public var name: String
+        public var wait: Wait?
+    }
+
+    /// The active pipelines, in the order printed.
+    public let entries: [Entry]
+    private let graph: Graph
+    private let now: Int64
+
+    public init(_ graph: Graph, waits: Waits) {
+        self.graph = graph
+        now = waits.now
+        let active = graph.roots.filter { graph[$0].map { !$0.status.isTerminal } ?? false }
+        entries = active.map { Entry(root: $0, name: PipelineName(root: $0, in: graph).text, wait: waits.pipeline($0)) }
+            .sorted { a, b in
+                switch (a.wait, b.wait) {
+                case let (x?, y?): return x.sinceNanos != y.sinceNanos ? x.sinceNanos < y.sinceNanos : a.root < b.root
+                case (_?, nil): return true
+                case (nil, _?): return false
+                case (nil, nil): return a.root < b.root
+                }
+            }
+    }
+
+    /// One line per pipeline; "no active pipelines" when there are none.
+    public var text: String {
+        guard !entries.isEmpty else { return "no active pipelines" }
+        return entries.map { "#\($0.root) \($0.name)  " + verdict($0) }.joined(separator: "\n")
+    }
+
+    /// The verdict in words: `waits ↑ #13 Future (main.swift:41) 41s`, `held: demand 0
+    /// 12s by Sink (last request .max(1))`, `no subscription 3s from #4 Silent`, `flowing`.
+    func verdict(_ entry: Entry) -> String {
+        guard let wait = entry.wait else { return "flowing" }
+        let age = CellText.age(wait.nanos(at: now))
+        switch wait.reason {
+        case .upstream:
+            return "waits ↑ \(Wait.name(wait.at, in: graph)) \(age)"
+        case .demand:
+            let request = wait.lastRequest.map { "last request \(Wait.call($0))" } ?? "never requested"
+            return "held: demand 0 \(age) by \(Wait.subscriber(of: entry.root, in: graph)) (\(request))"
+        case .subscription:
+            return "no subscription \(age) from \(Wait.name(wait.at, in: graph))"
+        }
+    }
+
+    /// `{"pipelines": [{"root": ID, "name": TEXT, "wait": null or {"reason", "seconds", "at"}}]}`.
+    public var json: String {
+        struct Document: Encodable { var pipelines: [Pipeline] }
+        struct Pipeline: Encodable {
+            var root: NodeID
+            var name: String
+            var wait: SnapshotJSON.WaitJSON?
+            enum CodingKeys: String, CodingKey { case root, name, wait }
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(root, forKey: .root)
+                try c.encode(name, forKey: .name)
+                try c.encode(wait, forKey: .wait)  // null, not omitted
+            }
+        }
+        let document = Document(pipelines: entries.map {
+            Pipeline(root: $0.root, name: $0.name, wait: $0.wait.map { SnapshotJSON.WaitJSON($0, now: now) })
+        })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,118 @@
+import PipescopeGraph
+
+/// Where every active stage and pipeline of a graph waits, at one moment: the verdicts
+/// the WAIT column, the tree's `‖` mark, the detail pane, the `stalled` lint, `snapshot
+/// --json`'s `wait` and `pipescope explain` all read.
+///
+/// **The rule.** A stage that has ended has no wait. Otherwise, with `threshold` the time
+/// without progress that makes a wait (`--stall-after`, 2 s by default):
+/// - still ``NodeStatus/subscribing`` for longer than the threshold since it was made:
+///   it waits for a **subscription**;
+/// - active, and its subscriber has no outstanding demand (nothing requested, or as many
+///   values delivered as requested), with no value and no request for longer than the
+///   threshold: it waits for **demand**, held by its subscriber: `at` is its parent (whose
+///   operator is that subscriber), or the root itself when the subscriber is the sink;
+///   ``Wait/lastRequest`` is the newest demand the subscriber added;
+/// - active with demand outstanding, and nothing delivered for longer than the threshold
+///   since the last progress: it waits for **upstream**. Progress is the newest of the
+///   last value and the first request made after it (the request that may have opened
+///   the demand; before any value, the first request kept), or the stage's making when
+///   no request is known.
+///
+/// A wait for upstream or for a subscription is attributed to the stage furthest
+/// upstream that holds it: the first active child (in subscription order) that itself
+/// waits for upstream or for a subscription passes on its own attribution; otherwise
+/// (no children, all ended, a child that flows while this stage delivers nothing, or a
+/// child held on demand because this operator does not ask its upstream) the stage
+/// holds it itself. A pipeline's verdict is its root's.
+///
+/// Cost: one post-order walk per pipeline, each stage visited once, and a dictionary
+/// entry only per waiting stage; no stage is looked at twice.
+///
+/// ```swift
+/// let waits = Waits(graph, now: now, after: 2)
+/// waits.pipeline(root)?.reason    // .upstream
+/// waits[stage]?.at                // the Future that never answered
+/// waits.holders.contains(future)  // true: the tree marks it
+/// ```
+public struct Waits: Sendable, Equatable {
+    /// Each waiting stage's verdict, attributed as above.
+    public private(set) var stages: [NodeID: Wait] = [:]
+    /// Each waiting pipeline's verdict, by its root.
+    public private(set) var pipelines: [NodeID: Wait] = [:]
+    /// The stages that hold a pipeline's wait (the `at` of ``pipelines``).
+    public private(set) var holders: Set<NodeID> = []
+    /// The moment the verdicts are for.
+    public private(set) var now: Int64 = 0
+
+    public init() {}
+
+    /// The verdicts on `graph` at `now`, a wait being more than `threshold` seconds
+    /// without progress.
+    public init(_ graph: Graph, now: Int64, after threshold: Double) {
+        self.now = now
+        let limit = Int64(threshold * 1e9)
+        var stack: [(id: NodeID, expanded: Bool)] = []
+        for root in graph.roots {
+            stack.append((root, false))
+            while let (id, expanded) = stack.popLast() {
+                guard let node = graph[id] else { continue }
+                if !expanded {
+                    stack.append((id, true))
+                    // Children are finished before their parent: pushed in reverse, the
+                    // first to subscribe is walked first.
+                    for child in node.children.reversed() { stack.append((child, false)) }
+                    continue
+                }
+                guard var wait = Self.ownWait(node, now: now, limit: limit) else { continue }
+                if wait.reason != .demand {
+                    for child in node.children {
+                        guard let held = stages[child], held.reason != .demand else { continue }
+                        wait.at = held.at
+                        break
+                    }
+                }
+                stages[id] = wait
+            }
+            if let verdict = stages[root] {
+                pipelines[root] = verdict
+                holders.insert(verdict.at)
+            }
+        }
+    }
+
+    /// The verdict on stage `id`; nil while it flows or once it ended.
+    public subscript(id: NodeID) -> Wait? { stages[id] }
+
+    /// The verdict on the pipeline whose root is `root`.
+    public func pipeline(_ root: NodeID) -> Wait? { pipelines[root] }
+
+    /// The stage's own wait, attributed to itself (or, on demand, to its subscriber);
+    /// the walk then passes attribution upstream.
+    static func ownWait(_ n: NodeSummary, now: Int64, limit: Int64) -> Wait? {
+        // A task shown as a stage (`CancellableBag.watch`, `eraseToAnyCancellable`): it
+        // runs, and has no subscription or demand to wait on.
+        if n.subscriber == "Task", n.publisherType.hasPrefix("Task<") { return nil }
+        switch n.status {
+        case .finished, .failed, .cancelled:
+            return nil
+        case .subscribing:
+            return now - n.createdNanos > limit ? Wait(reason: .subscription, at: n.id, sinceNanos: n.createdNanos) : nil
+        case .active:
+            if n.outstanding == .none {
+                let since = max(n.createdNanos, n.lastValueNanos ?? n.createdNanos, n.recentRequests.last?.time ?? n.createdNanos)
+                guard now - since > limit else { return nil }
+                return Wait(reason: .demand, at: n.parent ?? n.id, sinceNanos: since,
+                            lastRequest: n.recentRequests.last?.demand)
+            }
+            let opened: Int64?
+            if let last = n.lastValueNanos {
+                opened = n.recentRequests.first { $0.time > last }?.time
+            } else {
+                opened = n.recentRequests.first?.time
+            }
+            let since = max(n.lastValueNanos ?? n.createdNanos, opened ?? n.createdNanos)
+            return now - since > limit ? Wait(reason: .upstream, at: n.id, sinceNanos: since) : nil
+        }
+    }
+}
