@@ -43,6 +43,13 @@ public struct Linter: Sendable {
         self.allowed = allowed
     }
 
+    /// A pipeline waiting on a subject nobody sends to is waiting for the program's own
+    /// input (a button, a search field): idle, not stuck. WAIT says it; it is no warning.
+    static func waitsForItsInput(_ wait: Wait, in graph: Graph) -> Bool {
+        guard wait.reason == .upstream, let holder = graph[wait.at]?.operatorName else { return false }
+        return holder.hasSuffix("Subject") || holder.hasPrefix("Published")
+    }
+
     /// Publishers that deliver one value or completion and finish.
     static let oneShot: Set<String> = ["Future", "DataTaskPublisher", "Just", "Deferred", "First", "Last"]
 
@@ -54,7 +61,8 @@ public struct Linter: Sendable {
         var stalled: [NodeID: [(root: NodeID, wait: Wait)]] = [:]
         if !allowed.contains(.stalled) {
             let waits = waits ?? Waits(graph, now: now, after: stalledAfter)
-            for (root, wait) in waits.pipelines.sorted(by: { $0.key < $1.key }) {
+            for (root, wait) in waits.pipelines.sorted(by: { $0.key < $1.key })
+            where !Self.waitsForItsInput(wait, in: graph) {
                 stalled[wait.at, default: []].append((root, wait))
             }
         }
