@@ -31,6 +31,8 @@ public final class Probe: @unchecked Sendable {
         var clock = TickClock()
         var lastPrune: Int64 = 0
         var dropped: UInt64 = 0
+        /// The last caused events, for snapshots (``GraphSnapshot/recent``).
+        var recent = RecentCauses()
     }
 
     /// `bufferCapacity` bounds the events held between two flushes.
@@ -92,6 +94,7 @@ public final class Probe: @unchecked Sendable {
         let gate = gate.state()
         let now = wallClockNanos()
         return state.withLockedValue { state in
+            state.recent.record(batch.events, firstID: state.sequence + 1)
             state.sequence += UInt64(batch.events.count)
             batch.trailer = BatchTrailer(sequence: state.sequence, dropped: dropped,
                                          droppedSinceLast: dropped &- state.dropped, gate: gate)
@@ -145,6 +148,10 @@ public final class Probe: @unchecked Sendable {
 
     /// The graph as a snapshot, cut at the last flush.
     public func snapshot() -> GraphSnapshot {
-        state.withLockedValue { $0.graph.snapshot() }
+        state.withLockedValue { state in
+            var snapshot = state.graph.snapshot()
+            snapshot.recent = state.recent.events
+            return snapshot
+        }
     }
 }
