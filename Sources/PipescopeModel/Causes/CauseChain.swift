@@ -96,7 +96,7 @@ public struct CauseChain: Equatable, Sendable {
             id: event.id, position: position, stage: event.node, operatorName: names.operatorName(event.node),
             receiver: names.receiver(of: event.node), value: event.kind == .value ? event.text : nil,
             kind: event.kind, detail: detail(of: event), thread: event.thread, time: event.time,
-            location: names.graph.location(of: event.node)?.location.short)
+            location: names.graph.location(of: event.node).flatMap { $0.isInherited ? nil : $0.location.short })
         if event.kind == .value, gathers(hop.operatorName) {
             let (inputs, all) = gathered(by: event, position: position, history: history, names: names)
             hop.gathered = inputs

@@ -25,7 +25,8 @@ public struct CauseHop: Equatable, Sendable {
     public var thread: String
     /// Wall-clock time, nanoseconds since 1970.
     public var time: Int64
-    /// Where the program made the stage ("Feed.swift:88"), when the graph knows.
+    /// Where the program made the stage ("Feed.swift:88"), when the graph knows it for
+    /// this stage itself (not inherited from its pipeline).
     public var location: String?
     /// For a stage that gathers its inputs into one output (``CauseChain/gathers(_:)``):
     /// the values its upstream delivered to it since its previous output, oldest first.
