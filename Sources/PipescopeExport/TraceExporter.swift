@@ -176,7 +176,7 @@ public final class TraceExporter {
         case .ownerReleased:
             try emit(TraceEvent(.instant, name: "owner released", category: "owner", pid: pid, ts: us(event.time),
                                 scope: .process, args: ["owner": .string(event.text), "owner_id": .int(Int64(event.other))]))
-        case .subscription, .adopt, .feeds, .owned, .contractBroken, .unknown:
+        case .subscription, .adopt, .feeds, .owned, .contractBroken, .delivered, .unknown:
             break
         }
     }

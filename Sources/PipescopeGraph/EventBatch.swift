@@ -63,6 +63,23 @@ public struct EventBatch: Hashable, Sendable {
         }
     }
 
+    /// The batch with its events numbered as the probe numbered them (``StageEvent/id``):
+    /// counting back from the trailer's sequence, the number of its last event. Unchanged
+    /// when the sequence is 0 (a probe that sent none) or smaller than the events.
+    public func numbered() -> EventBatch {
+        var batch = self
+        guard let first = Self.firstID(sequence: trailer.sequence, count: events.count) else { return batch }
+        for i in batch.events.indices { batch.events[i].id = first + UInt64(i) }
+        return batch
+    }
+
+    /// The number of the first of `count` events whose last is numbered `sequence`; nil
+    /// when that says nothing (0, or fewer than the events).
+    public static func firstID(sequence: UInt64, count: Int) -> EventID? {
+        guard sequence > 0, sequence >= UInt64(count) else { return nil }
+        return sequence - UInt64(count) + 1
+    }
+
     /// Whether folding it changes anything a user sees besides the events: a location
     /// found, the gate, a reason the gate opened, or (old recordings) value texts.
     public var hasNews: Bool {

@@ -32,6 +32,10 @@ public enum EventKind: UInt8, Hashable, Sendable, CaseIterable {
     case ownerReleased = 13
     /// The stage broke the promise it was declared with; `text` says how.
     case contractBroken = 14
+    /// How long a value's delivery took (``StageEvent/selfNanos``), when it ended after
+    /// the batch carrying the value had gone: `causedBy` is the value. Rare, and always a
+    /// slow one.
+    case delivered = 15
 }
 
 // MARK: - What each kind carries
@@ -75,6 +79,8 @@ extension EventKind {
     /// - `PipescopeGraph/Graph.swift`: the fold
     /// - `PipescopeModel/Timeline/AppState.Timeline.swift`: which kinds mark a timeline lane
     /// - `PipescopeModel/Table/PipelineActivity.swift`: which kinds move stages between pipelines
+    /// - `PipescopeModel/Causes/CauseChain.swift`: what a hop of a value's chain says beside its value
+    /// - `PipescopeModel/Causes/CauseChainText.swift`: a chain's words for each kind
     /// - `PipescopeViews/EventLogView.swift`: the event log's words
     /// - `PipescopeViews/EventSubject.swift`: whom the event is about (a stage or an owner)
     /// - `PipescopeViews/Format.swift`: the kind in a word
@@ -90,6 +96,7 @@ extension EventKind {
         case .failed: return Payload(.none, text: true, caused: true)
         case .contractBroken: return Payload(.none, text: true)
         case .cancelled: return Payload(.cause, caused: true)
+        case .delivered: return Payload(.none, caused: true, timed: true)
         case .owned, .ownerReleased: return Payload(.other, text: true)
         }
     }

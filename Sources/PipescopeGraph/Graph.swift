@@ -133,6 +133,8 @@ public struct Graph: Sendable, Equatable {
             owners[event.other, default: Owner(name: event.text)].releasedNanos = event.time
         case .contractBroken:
             update(event.node) { $0.contractBroken.append(event.text) }
+        case .delivered:
+            time(event)
         case .subscription:
             guard nodes[event.node] != nil else { return }
             let owner = event.other == 0 || event.other == event.node ? nil : event.other
@@ -158,6 +160,7 @@ public struct Graph: Sendable, Equatable {
                 if !event.text.isEmpty { node.lastValue = event.text }
                 if node.status.isTerminal { node.afterEnd += 1 }
             }
+            time(event)
         case .finished:
             update(event.node) { node in
                 if node.status.isTerminal { node.afterEnd += 1 }
@@ -292,6 +295,24 @@ public struct Graph: Sendable, Equatable {
                 child = p
                 parent = node.parent
             }
+        }
+    }
+
+    /// Counts a value's delivery time: it ran the code of the operator downstream of the
+    /// event's stage (the first parent that is not merely forwarding to it), or the
+    /// sink's for a root.
+    private mutating func time(_ event: StageEvent) {
+        guard event.totalNanos > 0 || event.selfNanos > 0 else { return }
+        var stage = event.node
+        while let parent = nodes[stage]?.parent, mirrors[stage]?.contains(parent) == true { stage = parent }
+        guard nodes[stage] != nil else { return }
+        if let parent = nodes[stage]?.parent, let i = nodes.index(forKey: parent) {
+            nodes.values[i].times = nodes.values[i].times ?? StageTimes()
+            nodes.values[i].times!.own.add(event.selfNanos)
+            nodes.values[i].times!.withDownstream.add(event.totalNanos)
+        } else if let i = nodes.index(forKey: stage) {
+            nodes.values[i].times = nodes.values[i].times ?? StageTimes()
+            nodes.values[i].times!.sink.add(event.selfNanos)
         }
     }
 

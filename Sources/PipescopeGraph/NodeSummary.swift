@@ -91,6 +91,9 @@ public struct NodeSummary: Hashable, Sendable {
     public var afterEnd: Int = 0
     /// When the last value arrived (nil before the first).
     public var lastValueNanos: Int64?
+    /// Its operator's time per value received, and its sink's for a root (see
+    /// ``StageTimes``); nil before the first timed value.
+    public var times: StageTimes?
     /// The newest demand added, oldest first, at most ``recentRequestLimit``.
     public var recentRequests: [DemandRequest] = []
     /// The owner holding this root (a CancellableBag it was stored in).

@@ -1,6 +1,7 @@
 import Foundation
 @preconcurrency import OpenCombine
 import PipescopeGraph
+import PipescopeTap
 import PipescopeWire
 
 /// Carries out the inspector's commands on a probe and says what happened.
@@ -65,8 +66,9 @@ struct CommandHandler {
 
     private func cancel(_ node: NodeID) -> (ok: Bool, message: String) {
         switch probe.registry.cancelFromInspector(node: node) {
-        case .subscription(let subscription, let owner, let stages):
-            subscription.cancel()
+        case .subscription(let subscription, let owner, let stages, let event):
+            // The cancels it sets off upstream are caused by this one.
+            ThreadFrames.current.cancelling(as: event) { subscription.cancel() }
             let others = stages.filter { $0 != node }
             let shared = others.isEmpty ? "" : " and the \(others.count) stage\(others.count == 1 ? "" : "s") sharing its subscription"
             return (true, "cancelled #\(node)\(owner != node ? " (subscription of #\(owner))" : "")\(shared); upstream stages follow")

@@ -77,12 +77,16 @@ public final class Probe: @unchecked Sendable {
     public func flush() -> EventBatch {
         let (buffers, dropped) = registry.drain()
         let anchor = state.withLockedValue { $0.clock.anchor() }
+        let threads = ThreadDirectory.names
         var batch = EventBatch()
         batch.events.reserveCapacity(buffers.events.count)
+        var id = buffers.firstID
         for raw in buffers.events {
-            batch.events.append(raw.stageEvent(clock: anchor, texts: buffers.texts, infos: buffers.infos,
-                                               nodes: &batch.nodes))
+            batch.events.append(raw.stageEvent(id: id, clock: anchor, texts: buffers.texts, infos: buffers.infos,
+                                               threads: threads, nodes: &batch.nodes))
+            id &+= 1
         }
+        let lastID = id &- 1
         // Node infos reach the batch in the order they were buffered, each with its stack.
         // Only cached addresses are looked at here: the rest are symbolized on the
         // symbol thread, and their locations go out with a later flush.
@@ -94,8 +98,9 @@ public final class Probe: @unchecked Sendable {
         let gate = gate.state()
         let now = wallClockNanos()
         return state.withLockedValue { state in
-            state.recent.record(batch.events, firstID: state.sequence + 1)
-            state.sequence += UInt64(batch.events.count)
+            // The ring numbers events; a batch's sequence is its last event's number.
+            state.sequence = max(state.sequence, lastID)
+            state.recent.record(batch.events, firstID: lastID &- UInt64(batch.events.count) &+ 1)
             batch.trailer = BatchTrailer(sequence: state.sequence, dropped: dropped,
                                          droppedSinceLast: dropped &- state.dropped, gate: gate)
             state.dropped = dropped

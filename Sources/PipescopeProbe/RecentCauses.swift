@@ -1,6 +1,7 @@
 import PipescopeGraph
 
-/// The probe's most recent caused events (values, completions, failures, cancels), at
+/// The probe's most recent caused events (values, completions, failures, cancels; not
+/// the late delivery times, which no chain passes through), at
 /// most ``GraphSnapshot/recentLimit``, for the snapshots it cuts
 /// (``GraphSnapshot/recent``): an inspector that attaches late follows a chain back
 /// through them to before its own history.
@@ -27,7 +28,7 @@ struct RecentCauses: Sendable {
     /// Keeps the caused events of a batch whose first event is numbered `firstID` (the
     /// batch's own numbers when its events have them).
     mutating func record(_ events: [StageEvent], firstID: EventID) {
-        for (i, original) in events.enumerated() where original.kind.payload.caused {
+        for (i, original) in events.enumerated() where original.kind.payload.caused && original.kind != .delivered {
             var event = original
             if event.id == 0 { event.id = firstID + EventID(i) }
             if ring.count < limit {

@@ -35,6 +35,12 @@ package struct TickClock {
         func wallNanos(ofTicks t: Int64) -> Int64 {
             wallNanos - Int64((Double(ticks &- t) * rate).rounded())
         }
+
+        /// A duration of `t` ticks in nanoseconds.
+        @inline(__always)
+        func nanos(ofTicks t: Int64) -> Int64 {
+            Int64((Double(max(0, t)) * rate).rounded())
+        }
     }
 
     private let startTicks: Int64

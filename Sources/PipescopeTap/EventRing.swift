@@ -25,6 +25,8 @@ package struct EventRing {
         var stacks: [Range<Int>] = []
         /// Return addresses of the stages' call stacks, nearest first (see ``CallStack``).
         package var addresses: [UInt] = []
+        /// The number of the first event (``StageEvent/id``): the rest follow in order.
+        package var firstID: EventID = 1
 
         var isEmpty: Bool { events.isEmpty && texts.isEmpty && infos.isEmpty && addresses.isEmpty }
 
@@ -108,6 +110,19 @@ package struct EventRing {
         return true
     }
 
+    /// The number the next event appended will have (events count from 1).
+    var nextID: EventID { appended &+ 1 }
+
+    /// Gives the value numbered `id` the time its delivery took, if the drain has not
+    /// taken it yet; false if it has.
+    mutating func setTiming(of id: EventID, selfTicks: Int64, totalTicks: Int64) -> Bool {
+        guard id > drainedAt, id <= appended else { return false }
+        let i = Int(id - 1 - drainedAt)
+        buffers.events[i].selfTicks = selfTicks
+        buffers.events[i].totalTicks = totalTicks
+        return true
+    }
+
     /// Gives the event appended at `position` (a past ``appended``) its text, if the
     /// drain has not taken it yet; false if it has (the text is then let go).
     mutating func setText(_ text: String, at position: UInt64) -> Bool {
@@ -124,6 +139,7 @@ package struct EventRing {
         var taken = spare
         spare = Buffers()
         swap(&taken, &buffers)
+        taken.firstID = drainedAt &+ 1
         drainedAt = appended
         halfFullSignalled = false
         return taken

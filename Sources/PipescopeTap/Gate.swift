@@ -38,9 +38,14 @@ package final class Gate: @unchecked Sendable {
 
     /// Called before a value or completion is delivered; returns at once when open.
     @inline(__always)
-    func pass(node: @autoclosure () -> NodeID?, kind: EventKind, thread: @autoclosure () -> String) {
-        guard paused.load(ordering: .relaxed) else { return }
+    /// Returns the ticks it held the thread (0 when open): a delivery's timing leaves
+    /// them out.
+    @discardableResult
+    func pass(node: @autoclosure () -> NodeID?, kind: EventKind, thread: @autoclosure () -> String) -> Int64 {
+        guard paused.load(ordering: .relaxed) else { return 0 }
+        let start = eventTicks()
         wait(node: node() ?? 0, kind: kind, thread: thread())
+        return max(0, eventTicks() &- start)
     }
 
     private func wait(node: NodeID, kind: EventKind, thread: String) {

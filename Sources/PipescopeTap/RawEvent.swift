@@ -1,6 +1,6 @@
 import PipescopeGraph
 
-/// An event as the hot path records it: 40 bytes of plain data, and never a user object.
+/// An event as the hot path records it: 64 bytes of plain data, and never a user object.
 ///
 /// Every value copies one into the buffer, so it holds no reference at all (copying it
 /// is a `memcpy`, with no retain or release): a text or a new stage's node info sits in
@@ -29,6 +29,13 @@ package struct RawEvent {
     /// The demand's bit pattern or the other stage, as the kind's ``EventKind/payload`` says.
     private var word: UInt64
     var bits: UInt64 = 0
+    /// The event this one happened because of (``StageEvent/causedBy``), 0 for none.
+    var causedBy: EventID = 0
+    /// A value's delivery, in ticks: in the receiving operator's own code, and in all.
+    var selfTicks: Int64 = 0
+    var totalTicks: Int64 = 0
+    /// ``ThreadDirectory``'s number for the thread it happened on; 0 unknown.
+    var thread: UInt32 = 0
     private var kindRaw: UInt8
     private var causeRaw: UInt8
     var payload: Payload = .none
@@ -56,14 +63,24 @@ package struct RawEvent {
         bits = scalar.bits
     }
 
-    /// The domain's event, its time in wall-clock nanoseconds from `clock`, reading texts
-    /// and node infos from the buffer's side arrays. `nodes` receives a subscribe's node
-    /// info.
-    package func stageEvent(clock: TickClock.Anchor, texts: [String], infos: [NodeInfo],
-                    nodes: inout [NodeInfo]) -> StageEvent {
+    /// The domain's event numbered `id`, its time in wall-clock nanoseconds from `clock`,
+    /// reading texts and node infos from the buffer's side arrays and thread names from
+    /// `threads` (indexed by ``thread``). `nodes` receives a subscribe's node info.
+    package func stageEvent(id: EventID, clock: TickClock.Anchor, texts: [String], infos: [NodeInfo],
+                            threads: [String], nodes: inout [NodeInfo]) -> StageEvent {
         let kind = self.kind
         var event = StageEvent(kind, node: node, time: clock.wallNanos(ofTicks: time), cause: cause)
-        switch kind.payload.field {
+        event.id = id
+        let carries = kind.payload
+        if carries.caused {
+            event.causedBy = causedBy < id ? causedBy : 0
+            if Int(thread) < threads.count { event.thread = threads[Int(thread)] }
+        }
+        if carries.timed, totalTicks > 0 {
+            event.selfNanos = clock.nanos(ofTicks: selfTicks)
+            event.totalNanos = clock.nanos(ofTicks: totalTicks)
+        }
+        switch carries.field {
         case .demand: event.demand = Demand(wire: Int64(bitPattern: word))
         case .other: event.other = word
         case .cause, .none: break

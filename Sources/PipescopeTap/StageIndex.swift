@@ -27,6 +27,10 @@ struct StageIndex {
         var owner: NodeID?
         /// The flush window in which a value of this stage was last described.
         var described: UInt32 = 0
+        /// How this stage's operator turns inputs into outputs, and how its owner's does:
+        /// whether its outputs and its deliveries touch ``CauseLinks``.
+        var causes: CausePolicy = .inline
+        var ownerCauses: CausePolicy = .inline
     }
 
     /// One subscription object and the stages it passes through.
@@ -47,6 +51,7 @@ struct StageIndex {
         var feeds: ObjectIdentifier?
         /// Stages that forward their subscriber to this one (AnyPublisher).
         var forwarders: [NodeID] = []
+        var causes: CausePolicy = .inline
     }
 
     static let retiredCapacity = 4096
@@ -57,14 +62,18 @@ struct StageIndex {
     private var retiredOrder = Deque<(key: StageKey, node: NodeID)>()
     private var bySubscription: [CombineIdentifier: Shared] = [:]
     private(set) var keys: [NodeID: Keys] = [:]
+    /// The inputs of asynchronous stages not yet turned into outputs; forgotten with them.
+    var causeLinks = CauseLinks()
 
     // MARK: - Stages
 
     mutating func insert(_ node: NodeID, key: StageKey, owner: NodeID?, parent: NodeID?,
-                         publishes: ObjectIdentifier? = nil, feeds: ObjectIdentifier? = nil) {
-        bySubscriber[key] = Stage(node: node, owner: owner)
+                         publishes: ObjectIdentifier? = nil, feeds: ObjectIdentifier? = nil,
+                         causes: CausePolicy = .inline) {
+        let ownerCauses = owner.flatMap { keys[$0]?.causes } ?? .inline
+        bySubscriber[key] = Stage(node: node, owner: owner, causes: causes, ownerCauses: ownerCauses)
         retired[key] = nil
-        keys[node] = Keys(key: key, parent: parent, publishes: publishes, feeds: feeds)
+        keys[node] = Keys(key: key, parent: parent, publishes: publishes, feeds: feeds, causes: causes)
     }
 
     /// A stage with no subscriber of OpenCombine's (a task): known by its node only.
@@ -149,6 +158,7 @@ struct StageIndex {
     /// go with it.
     mutating func retire(_ node: NodeID, links: inout SubjectLinkIndex) {
         guard let k = keys.removeValue(forKey: node) else { return }
+        if k.causes != .inline { causeLinks.forget(node) }
         if bySubscriber[k.key]?.node == node {
             bySubscriber[k.key] = nil
             retired[k.key] = node
@@ -173,6 +183,7 @@ struct StageIndex {
               let k = keys[orphan.node], k.parent == nil else { return nil }
         keys[orphan.node]?.parent = parent
         orphan.owner = parent
+        orphan.ownerCauses = keys[parent]?.causes ?? .inline
         bySubscriber[key] = orphan
         return orphan.node
     }

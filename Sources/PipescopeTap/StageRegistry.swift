@@ -38,6 +38,15 @@ package final class StageRegistry: @unchecked Sendable {
         var publishes: ObjectIdentifier?
         /// The subject this stage's subscriber delivers into, if any.
         var feeds: ObjectIdentifier?
+        /// How its operator turns inputs into outputs (by its publisher's type).
+        var causes: CausePolicy = .inline
+    }
+
+    /// An event recorded for a delivery: the stage it belongs to and its number (0 if it
+    /// was dropped), for the frame the tap pushes while the subscriber runs.
+    struct Delivered {
+        var stage: Stage
+        var event: EventID
     }
 
     private struct State {
@@ -57,6 +66,29 @@ package final class StageRegistry: @unchecked Sendable {
 
         mutating func append(_ event: RawEvent, text: String, as payload: RawEvent.Payload = .text) -> Bool {
             ring.append(event, text: text, as: payload, halfFull: &halfFullPending)
+        }
+
+        /// The cause of an output of `stage` recorded while `context` is the thread's
+        /// innermost delivery or cancel: the input it is receiving; for an asynchronous
+        /// operator emitting on its own (a scheduler's thread), the input ``CauseLinks``
+        /// kept for it; otherwise whatever it runs inside (a subject sent to from another
+        /// pipeline's sink), or nothing.
+        @inline(__always)
+        mutating func cause(of stage: Stage, _ context: ThreadFrames.Cause) -> EventID {
+            if stage.causes == .inline { return context.event }
+            if context.inputOf == stage.node, context.event != 0 {
+                stages.causeLinks.used(context.event, by: stage.node)
+                return context.event
+            }
+            return stages.causeLinks.take(for: stage.node, policy: stage.causes) ?? context.event
+        }
+
+        /// `stage` delivered event `id` into its owner's operator: an input the owner keeps
+        /// if it emits later.
+        @inline(__always)
+        mutating func delivered(_ id: EventID, by stage: Stage) {
+            guard stage.ownerCauses != .inline, id != 0, let owner = stage.owner else { return }
+            stages.causeLinks.received(id, by: owner, policy: stage.ownerCauses)
         }
     }
 
@@ -106,7 +138,8 @@ package final class StageRegistry: @unchecked Sendable {
         withState { st in
             let owner: NodeID?
             if let f = s.forwarder, st.stages.isLive(f) { owner = st.stages.ownerOf(f) } else { owner = s.parent }
-            st.stages.insert(id, key: s.key, owner: owner, parent: s.parent, publishes: s.publishes, feeds: s.feeds)
+            st.stages.insert(id, key: s.key, owner: owner, parent: s.parent, publishes: s.publishes, feeds: s.feeds,
+                             causes: s.causes)
             _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), info: info, stack: stack,
                                halfFull: &st.halfFullPending)
             if let forwarder = s.forwarder {
@@ -161,11 +194,18 @@ package final class StageRegistry: @unchecked Sendable {
         }
     }
 
-    func cancel(subscription: CombineIdentifier, cause: CancelCause) {
+    /// Records a cancel caused by `context` (the cancel or delivery it happens inside);
+    /// returns its number, 0 when it was not recorded (unknown, or cancelled already).
+    func cancel(subscription: CombineIdentifier, cause: CancelCause, context: ThreadFrames.Cause,
+                thread: UInt32) -> EventID {
         let time = eventTicks()
-        withState { st in
-            guard let shared = st.stages.cancel(subscription, links: &st.links) else { return }
-            _ = st.append(RawEvent(kind: .cancelled, node: shared.owner, time: time, cause: cause))
+        return withState { st in
+            guard let shared = st.stages.cancel(subscription, links: &st.links) else { return 0 }
+            var event = RawEvent(kind: .cancelled, node: shared.owner, time: time, cause: cause)
+            event.causedBy = context.event
+            event.thread = thread
+            let id = st.ring.nextID
+            return st.append(event) ? id : 0
         }
     }
 
@@ -175,32 +215,43 @@ package final class StageRegistry: @unchecked Sendable {
     /// the policy asks for one, is made here on the delivering thread with the lock
     /// released, then attached to the event already in the buffer. `paused`: the gate is
     /// closed (the user is stepping), so every value is described.
-    func value<Value>(subscriber: StageKey, _ value: Value, paused: Bool) -> Stage? {
+    /// `context` is the thread's innermost delivery or cancel (what the value happens
+    /// inside), `thread` its ``ThreadDirectory`` number. Returns the stage and the
+    /// value's number.
+    func value<Value>(subscriber: StageKey, _ value: Value, paused: Bool, context: ThreadFrames.Cause,
+                      thread: UInt32) -> Delivered? {
         let time = eventTicks()
         let scalar = Scalar(value)
         let isString = Value.self == String.self
         var position: UInt64 = 0
-        let (stage, describe) = withState { st -> (Stage?, Bool) in
+        let (delivered, describe) = withState { st -> (Delivered?, Bool) in
             guard let stage = st.stages.delivery(subscriber) else { return (nil, false) }
             var event = RawEvent(kind: .value, node: stage.node, time: time)
+            event.causedBy = st.cause(of: stage, context)
+            event.thread = thread
+            let id = st.ring.nextID
+            let appended: Bool
+            var describe = false
             switch st.capture.decide(node: stage.node, described: stage.described,
                                      isScalar: scalar != nil || isString, paused: paused) {
             case .bare:
-                break
+                appended = st.append(event)
             case .scalar:
                 if let scalar {
                     event.setScalar(scalar)
+                    appended = st.append(event)
                 } else {
-                    _ = st.append(event, text: unsafeBitCast(value, to: String.self), as: .string)
-                    return (stage, false)
+                    appended = st.append(event, text: unsafeBitCast(value, to: String.self), as: .string)
                 }
             case .describe:
                 st.stages.markDescribed(subscriber, window: st.capture.window)
                 position = st.ring.appended
-                return (stage, st.append(event))
+                appended = st.append(event)
+                describe = appended
             }
-            _ = st.append(event)
-            return (stage, false)
+            guard appended else { return (Delivered(stage: stage, event: 0), false) }
+            st.delivered(id, by: stage)
+            return (Delivered(stage: stage, event: id), describe)
         }
         if describe {
             let text = ValueCapture.describe(value)
@@ -208,23 +259,36 @@ package final class StageRegistry: @unchecked Sendable {
             // lock (it is only a String); the stage's next value is described instead.
             _ = withState { $0.ring.setText(text, at: position) }
         }
-        return stage
+        return delivered
     }
 
-    /// Records the demand a subscriber returned from `receive(_:)`, when there is any.
-    func demand(node: NodeID, _ demand: Subscribers.Demand) {
-        guard demand != .none else { return }
-        let time = eventTicks()
+    /// A value's delivery ended: records how long its subscriber took (on the value, or
+    /// as a ``EventKind/delivered`` event when the value has gone out already) and the
+    /// demand the subscriber returned, when there is any. One lock for both.
+    func endDelivery(node: NodeID, event: EventID, selfTicks: Int64, totalTicks: Int64,
+                     demand: Subscribers.Demand, thread: UInt32) {
         withState { st in
-            _ = st.append(RawEvent(kind: .demand, node: node, time: time, demand: demand.wire))
+            if event != 0, !st.ring.setTiming(of: event, selfTicks: selfTicks, totalTicks: totalTicks) {
+                var late = RawEvent(kind: .delivered, node: node, time: eventTicks())
+                late.causedBy = event
+                late.thread = thread
+                late.selfTicks = selfTicks
+                late.totalTicks = totalTicks
+                _ = st.append(late)
+            }
+            if demand != .none {
+                _ = st.append(RawEvent(kind: .demand, node: node, time: eventTicks(), demand: demand.wire))
+            }
         }
     }
 
     /// Records a completion; a failure's error is described here, on the delivering
     /// thread, before the lock is taken, and not kept.
-    func completion<Failure: Error>(subscriber: StageKey, _ completion: Subscribers.Completion<Failure>) -> Stage? {
+    func completion<Failure: Error>(subscriber: StageKey, _ completion: Subscribers.Completion<Failure>,
+                                    context: ThreadFrames.Cause, thread: UInt32) -> Delivered? {
         let time = eventTicks()
         var event = RawEvent(kind: .finished, node: 0, time: time)
+        event.thread = thread
         var text: String?
         if case .failure(let error) = completion {
             event.kind = .failed
@@ -233,9 +297,12 @@ package final class StageRegistry: @unchecked Sendable {
         return withState { st in
             guard let stage = st.stages.delivery(subscriber) else { return nil }
             event.node = stage.node
-            if let text { _ = st.append(event, text: text) } else { _ = st.append(event) }
+            event.causedBy = st.cause(of: stage, context)
+            let id = st.ring.nextID
+            let appended = if let text { st.append(event, text: text) } else { st.append(event) }
+            if appended, stage.ownerCauses == .inOrder { st.delivered(id, by: stage) }
             st.stages.retire(stage.node, links: &st.links)
-            return stage
+            return Delivered(stage: stage, event: appended ? id : 0)
         }
     }
 
@@ -243,8 +310,9 @@ package final class StageRegistry: @unchecked Sendable {
 
     /// What cancelling a stage from the inspector will touch.
     package enum CancelTarget {
-        /// The subscription to cancel, the stage that owns it, and every stage sharing it.
-        case subscription(any Subscription, owner: NodeID, stages: [NodeID])
+        /// The subscription to cancel, the stage that owns it, every stage sharing it, and
+        /// the cancel's number (the cancels it sets off upstream are caused by it).
+        case subscription(any Subscription, owner: NodeID, stages: [NodeID], event: EventID)
         case ended
         case unknown
         /// A value-type subscription: nothing to hold on to and call.
@@ -263,8 +331,10 @@ package final class StageRegistry: @unchecked Sendable {
             guard let target = st.stages.cancelTarget(node) else { return .ended }
             guard let subscription = target.shared.object as? any Subscription else { return .notCancellable }
             _ = st.stages.cancel(target.id, links: &st.links)
-            _ = st.append(RawEvent(kind: .cancelled, node: target.shared.owner, time: time, cause: .inspector))
-            return .subscription(subscription, owner: target.shared.owner, stages: target.shared.stages)
+            let id = st.ring.nextID
+            let recorded = st.append(RawEvent(kind: .cancelled, node: target.shared.owner, time: time, cause: .inspector))
+            return .subscription(subscription, owner: target.shared.owner, stages: target.shared.stages,
+                                 event: recorded ? id : 0)
         }
     }
 

@@ -45,8 +45,8 @@ package final class Tap: _Introspection, @unchecked Sendable {
                 forwarder = node
                 key = outer
             }
-        case .delivering(_, let owner)?:
-            parent = owner
+        case .delivering(let delivery)?:
+            parent = delivery.owner
         case .unknown?, .cancelling?, nil:
             parent = nil
         }
@@ -60,7 +60,8 @@ package final class Tap: _Introspection, @unchecked Sendable {
         let request = StageRegistry.Subscribe(
             key: key, parent: parent, forwarder: forwarder,
             publishes: SubjectIdentity.subject(publishedBy: publisher),
-            feeds: SubjectIdentity.subject(fedBy: subscriber, typeName: subscriberNames.full))
+            feeds: SubjectIdentity.subject(fedBy: subscriber, typeName: subscriberNames.full),
+            causes: labelled == nil ? names.causes : .inline)
         // The stack is walked here, before the registry takes its lock; it only copies it.
         let node = CallStack.withAddresses(enabled: locate, frames: frames) { stack in
             if locate { afterCapture?() }
@@ -97,8 +98,11 @@ package final class Tap: _Introspection, @unchecked Sendable {
         let frames = ThreadFrames.current
         let byOwner = !frames.isCancelling && (frames.releasingOwner > 0 || OwnerRelease.isReleasingOwner())
         let cause: CancelCause = byOwner ? .owner : .downstream
-        frames.push(.cancelling)
-        registry.cancel(subscription: subscription.combineIdentifier, cause: cause)
+        let context = frames.cause
+        let event = registry.cancel(subscription: subscription.combineIdentifier, cause: cause, context: context,
+                                    thread: frames.number)
+        // A cancel that was not recorded (cancelled already) passes its own cause on.
+        frames.push(.cancelling(event: event != 0 ? event : context.event))
     }
 
     package func didCancel(subscription: any Subscription) {
@@ -107,22 +111,27 @@ package final class Tap: _Introspection, @unchecked Sendable {
 
     // MARK: - Values and completions
 
+    /// Records the value with its cause (``ThreadFrames/cause``) and starts timing its
+    /// delivery: the subscriber's code runs between this and `didReceive`.
     package func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
         let key = StageKey(subscriber)
         ThreadFrames.with(key: frameKey) { frames in
-            gate.pass(node: registry.node(of: key), kind: .value, thread: frames.label)
-            let stage = registry.value(subscriber: key, input, paused: gate.isPaused)
-            frames.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)
+            frames.blocked &+= gate.pass(node: registry.node(of: key), kind: .value, thread: frames.label)
+            if let delivered = registry.value(subscriber: key, input, paused: gate.isPaused, context: frames.cause,
+                                              thread: frames.number) {
+                frames.beginDelivery(node: delivered.stage.node, owner: delivered.stage.owner, event: delivered.event)
+            } else {
+                frames.push(.unknown)
+            }
         }
     }
 
     package func didReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input,
                                             resultingDemand: Subscribers.Demand) {
         ThreadFrames.with(key: frameKey) { frames in
-            if resultingDemand != .none, case .delivering(let node, _)? = frames.top {
-                registry.demand(node: node, resultingDemand)
-            }
-            frames.pop()
+            guard let ended = frames.endDelivery() else { return }
+            registry.endDelivery(node: ended.delivery.node, event: ended.delivery.event, selfTicks: ended.selfTicks,
+                                 totalTicks: ended.totalTicks, demand: resultingDemand, thread: frames.number)
         }
     }
 
@@ -132,14 +141,19 @@ package final class Tap: _Introspection, @unchecked Sendable {
         let frames = ThreadFrames.current
         let kind: EventKind
         if case .failure = completion { kind = .failed } else { kind = .finished }
-        gate.pass(node: registry.node(of: key), kind: kind, thread: frames.label)
-        let stage = registry.completion(subscriber: key, completion)
-        frames.push(stage.map { .delivering(node: $0.node, owner: $0.owner) } ?? .unknown)
+        frames.blocked &+= gate.pass(node: registry.node(of: key), kind: kind, thread: frames.label)
+        if let delivered = registry.completion(subscriber: key, completion, context: frames.cause, thread: frames.number) {
+            frames.beginDelivery(node: delivered.stage.node, owner: delivered.stage.owner, event: delivered.event)
+        } else {
+            frames.push(.unknown)
+        }
     }
 
+    /// A completion's time counts as its downstream's, not its upstream's own code; it is
+    /// not recorded by itself.
     package func didReceive<Downstream: Subscriber>(subscriber: Downstream,
                                             completion: Subscribers.Completion<Downstream.Failure>) {
-        ThreadFrames.current.pop()
+        _ = ThreadFrames.current.endDelivery()
     }
 
     // MARK: - Helpers

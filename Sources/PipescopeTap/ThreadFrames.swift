@@ -15,13 +15,38 @@ package final class ThreadFrames: @unchecked Sendable {
     package enum Frame {
         /// Inside the subscribe of `node`, whose subscriber is `subscriber`.
         case subscribing(node: NodeID, subscriber: StageKey)
-        /// Delivering to the subscriber of stage `node`; that subscriber belongs to the
-        /// operator of stage `owner` (the node's parent; nil when it is a root's sink).
-        case delivering(node: NodeID, owner: NodeID?)
+        /// Delivering an event to the subscriber of a stage (see ``Delivery``).
+        case delivering(Delivery)
         /// A stage Pipescope does not know (subscribed before start): nothing to link to.
         case unknown
-        /// Inside a cancel: cancels made from here are its cascade upstream.
-        case cancelling
+        /// Inside a cancel, recorded as `event` (0 when it was not recorded): cancels made
+        /// from here are its cascade upstream, and are caused by it.
+        case cancelling(event: EventID)
+    }
+
+    /// A value or completion being delivered to the subscriber of stage `node`; that
+    /// subscriber belongs to the operator of stage `owner` (the node's parent; nil when it
+    /// is a root's sink).
+    package struct Delivery {
+        var node: NodeID
+        var owner: NodeID?
+        /// The event being delivered: what happens inside is caused by it. 0 if dropped.
+        var event: EventID
+        /// Ticks when the subscriber's code began.
+        var start: Int64
+        /// Ticks spent in deliveries nested inside this one: the stages downstream.
+        var inner: Int64 = 0
+        /// ``ThreadFrames/blocked`` when it began: time at the gate is nobody's code.
+        var blockedAtStart: Int64
+    }
+
+    /// What an event recorded now happened because of.
+    package struct Cause {
+        /// The nearest delivery or cancel on this thread; 0 for none.
+        var event: EventID = 0
+        /// The stage whose operator receives that delivery (the stage whose input it
+        /// is), when the nearest is a delivery.
+        var inputOf: NodeID?
     }
 
     /// The stack, in a buffer of our own: frames are plain data (no references), so a
@@ -31,10 +56,13 @@ package final class ThreadFrames: @unchecked Sendable {
     @exclusivity(unchecked) private var capacity = 16
     /// A readable name for the thread: "main", its Thread name, or "worker N".
     let label: String
+    /// Its number in the ``ThreadDirectory``, which events record.
+    let number: UInt32
 
     private init(label: String) {
         assert(_isPOD(Frame.self), "frames are popped without being deinitialized")
         self.label = label
+        number = ThreadDirectory.register(label)
         frames = .allocate(capacity: capacity)
     }
 
@@ -49,11 +77,66 @@ package final class ThreadFrames: @unchecked Sendable {
         return false
     }
 
+    /// The cause of an event recorded now: the innermost delivery or cancel, looking
+    /// through subscribes (an inner publisher subscribed while delivering emits inside
+    /// that delivery); an unknown stage's delivery links to nothing.
+    @inline(__always)
+    var cause: Cause {
+        var i = depth - 1
+        while i >= 0 {
+            switch frames[i] {
+            case .delivering(let d): return Cause(event: d.event, inputOf: d.owner)
+            case .cancelling(let event): return Cause(event: event)
+            case .unknown: return Cause()
+            case .subscribing: i -= 1
+            }
+        }
+        return Cause()
+    }
+
+    /// Ticks this thread spent waiting at the gate, since it was first seen.
+    @exclusivity(unchecked) var blocked: Int64 = 0
+
+    /// Starts a delivery of `event` to the subscriber of `node`.
+    @inline(__always)
+    func beginDelivery(node: NodeID, owner: NodeID?, event: EventID) {
+        push(.delivering(Delivery(node: node, owner: owner, event: event, start: eventTicks(), blockedAtStart: blocked)))
+    }
+
+    /// Ends the delivery on top: pops it, counts its time in the delivery it was nested
+    /// in, and returns it with its ticks in its subscriber's own code and in all (gate
+    /// waits excluded). Nil when the top is not a delivery (it is popped all the same).
+    @inline(__always)
+    func endDelivery() -> (delivery: Delivery, selfTicks: Int64, totalTicks: Int64)? {
+        guard depth > 0 else { return nil }
+        depth -= 1
+        guard case .delivering(let d) = frames[depth] else { return nil }
+        let total = max(0, eventTicks() &- d.start &- (blocked &- d.blockedAtStart))
+        var i = depth - 1
+        while i >= 0 {
+            if case .delivering(var outer) = frames[i] {
+                outer.inner &+= total
+                frames[i] = .delivering(outer)
+                break
+            }
+            i -= 1
+        }
+        return (d, max(0, total &- d.inner), total)
+    }
+
     @inline(__always)
     func push(_ frame: Frame) {
         if depth == capacity { grow() }
         (frames + depth).initialize(to: frame)
         depth += 1
+    }
+
+    /// Runs `body` as the cancel recorded as `event`: the cancels it sets off upstream
+    /// are caused by it (an inspector's cancel, made outside any hook).
+    package func cancelling<R>(as event: EventID, _ body: () -> R) -> R {
+        push(.cancelling(event: event))
+        defer { pop() }
+        return body()
     }
 
     @inline(__always)

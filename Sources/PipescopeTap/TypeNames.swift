@@ -4,14 +4,20 @@
 /// `String(describing:)` of a generic type costs microseconds; a program has few
 /// distinct publisher types, so the names are cached by type identity.
 final class TypeNames: @unchecked Sendable {
-    struct Names { let short: String; let full: String }
+    struct Names {
+        let short: String
+        let full: String
+        /// How its outputs follow from its inputs, by its short name.
+        let causes: CausePolicy
+    }
 
     private let cache = LockedBox<[ObjectIdentifier: Names]>([:])
 
     func names(of type: Any.Type) -> Names {
         let key = ObjectIdentifier(type)
         if let hit = cache.withLockedValue({ $0[key] }) { return hit }
-        let names = Names(short: Self.shortName(qualified: String(reflecting: type)), full: String(describing: type))
+        let short = Self.shortName(qualified: String(reflecting: type))
+        let names = Names(short: short, full: String(describing: type), causes: CausePolicy(operatorName: short))
         cache.withLockedValue { $0[key] = names }
         return names
     }

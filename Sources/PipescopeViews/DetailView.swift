@@ -45,6 +45,7 @@ public enum DetailView {
             ("values \(node.values)  last \(theme.text(node.lastValue ?? "—"))", .plain),
         ]
         if let capture = captureLine(node, state: state, theme: theme) { lines.append((capture, theme.dim)) }
+        for line in timeLines(node, width: area.width) { lines.append((line, .plain)) }
         if !node.recentRequests.isEmpty {
             lines.append((requestsLine(node, theme: theme), theme.dim))
         }
@@ -142,6 +143,24 @@ public enum DetailView {
         return node.lastValue == nil
             ? "values not described (v describes every value)"
             : "newer values not described: sampled, 1 per \(FlushInterval.text) (v: all)"
+    }
+
+    /// How long the stage's operator takes per value it receives ("time own p50 2.1 ms
+    /// p99 4.0 ms max 9.1 ms (1,204) · with downstream p50 2.3 ms"), and a root's sink.
+    static func timeLines(_ node: NodeSummary, width: Int) -> [String] {
+        guard let times = node.times else { return [] }
+        func figures(_ h: TimeHistogram) -> String {
+            "p50 \(Format.nanos(h.p50)) p99 \(Format.nanos(h.p99)) max \(Format.nanos(h.max)) (\(Format.count(h.count)))"
+        }
+        var lines: [String] = []
+        if times.own.count > 0 {
+            lines += wrap("time own \(figures(times.own)) · with downstream p50 \(Format.nanos(times.withDownstream.p50))"
+                          + " p99 \(Format.nanos(times.withDownstream.p99))", width: width, maxLines: 2)
+        }
+        if times.sink.count > 0 {
+            lines += wrap("time in its \(node.subscriber) \(figures(times.sink))", width: width, maxLines: 2)
+        }
+        return lines
     }
 
     /// "requests +1 12:00:01.000 · +1 12:00:01.250 (returned)", newest last.

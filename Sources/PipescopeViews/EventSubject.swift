@@ -17,7 +17,7 @@ enum EventSubject {
         switch e.kind {
         case .ownerReleased: return owner(e.other, named: e.text, in: state)
         case .unknown, .subscribe, .subscription, .request, .value, .demand, .finished, .failed, .cancelled,
-             .forward, .adopt, .feeds, .owned, .contractBroken:
+             .forward, .adopt, .feeds, .owned, .contractBroken, .delivered:
             break  // about a stage
         }
         guard e.node != 0 else { return "(no stage)" }

@@ -99,7 +99,7 @@ public enum HintBar {
                 switch event.kind {
                 case .ownerReleased: what = "\(subject) released"
                 case .unknown, .subscribe, .subscription, .request, .value, .demand, .finished, .failed, .cancelled,
-                     .forward, .adopt, .feeds, .owned, .contractBroken:
+                     .forward, .adopt, .feeds, .owned, .contractBroken, .delivered:
                     what = "\(Format.word(for: event.kind)) at \(subject)"
                 }
                 text += theme.text(" · event \(cursor): \(what), \(Format.time(event.time))")

@@ -12,6 +12,9 @@ import TerminalKit
 ///    120-column terminal's tree pane is this (the detail pane spells the status out);
 /// 3. else no location, and the status in full again.
 ///
+/// TIME (the stage's operator's own time per value, p50) shows when it fits without
+/// changing any of that: it gives way before the location does.
+///
 /// ```swift
 /// let c = TreeColumns(width: 64, locationWidth: 21)   // the tree pane of a 120x40 screen
 /// (c.label, c.status, c.location)                     // (20, 2, 21)
@@ -23,6 +26,8 @@ struct TreeColumns: Equatable {
     static let demand = 6
     static let outstanding = 5
     static let values = 7
+    /// TIME's width when shown: `12.5 ms` and a space.
+    static let time = 9
     /// The widest location shown.
     static let locationLimit = 28
     /// The narrowest location column: `…e.swift:120` still says which line.
@@ -34,9 +39,19 @@ struct TreeColumns: Equatable {
     var status: Int
     /// 0: no location column.
     var location: Int
+    /// 0: no TIME column.
+    var time = 0
 
     /// `locationWidth`: the widest location among the rows on screen (0: none has one).
     init(width: Int, locationWidth: Int) {
+        let without = TreeColumns(fitting: width, locationWidth: locationWidth)
+        var with = TreeColumns(fitting: width - Self.time, locationWidth: locationWidth)
+        with.time = Self.time
+        let same = with.status == without.status && (with.location > 0) == (without.location > 0)
+        self = same && with.label >= Self.compactLabel ? with : without
+    }
+
+    private init(fitting width: Int, locationWidth: Int) {
         let wanted = min(locationWidth, Self.locationLimit)
         func fit(status: Int, minimumLabel: Int) -> TreeColumns? {
             // What STAGE and LOCATION share, less the space between them.
@@ -55,11 +70,15 @@ struct TreeColumns: Equatable {
         }
     }
 
-    init(label: Int, status: Int, location: Int) {
+    init(label: Int, status: Int, location: Int, time: Int = 0) {
         self.label = label
         self.status = status
         self.location = location
+        self.time = time
     }
+
+    /// Where LOCATION starts, from the row's left edge.
+    var locationOffset: Int { label + status + Self.demand + Self.outstanding + Self.values + 2 + time }
 
     /// Whether the status shows its word, not only its glyph.
     var spellsStatus: Bool { status >= Self.statusWord }
@@ -69,6 +88,7 @@ struct TreeColumns: Equatable {
         var text = Format.pad("STAGE", label) + Format.pad(spellsStatus ? "STATUS" : "", status)
             + Format.pad("REQ", Self.demand, right: true) + Format.pad("OUT", Self.outstanding, right: true)
             + Format.pad("VALUES", Self.values + 1, right: true)
+        if time > 0 { text += Format.pad("TIME", time, right: true) }
         if location > 0 { text += " " + "LOCATION" }
         return text
     }

@@ -191,8 +191,7 @@ public enum TreeView {
     /// Where the stage was made: its own location plain, its pipeline's dimmed.
     private static func renderLocation(_ placed: StageLocation, columns: TreeColumns, theme: Theme, y: Int, x: Int,
                                        into buffer: inout ScreenBuffer) {
-        let column = x + columns.label + columns.status + TreeColumns.demand + TreeColumns.outstanding
-            + TreeColumns.values + 2
+        let column = x + columns.locationOffset
         buffer.put(columns.fit(placed.location, ellipsis: theme.glyphs.ellipsis), x: column, y: y,
                    style: placed.isInherited ? theme.dim : .plain, maxWidth: columns.location)
     }
@@ -209,5 +208,9 @@ public enum TreeView {
         buffer.put(Format.pad(outstanding, TreeColumns.outstanding, right: true), x: rx, y: y)
         rx += TreeColumns.outstanding
         buffer.put(Format.pad(Format.count(node.values), TreeColumns.values + 1, right: true), x: rx, y: y)
+        rx += TreeColumns.values + 1
+        if columns.time > 0, let own = node.times?.own, own.count > 0 {
+            buffer.put(Format.pad(Format.nanos(own.p50), columns.time, right: true), x: rx, y: y)
+        }
     }
 }

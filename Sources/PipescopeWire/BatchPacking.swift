@@ -93,10 +93,16 @@ public enum BatchPacking {
         p.causes = causes
         p.textEvents = textEvents
         p.texts = texts
-        p.causeDeltas = causeDeltas
-        p.eventThreads = eventThreads
-        p.selfNs = selfNanos
-        p.totalNs = totalNanos
+        // A batch with no cause, thread or timing at all (a recording's old events, a
+        // test's) leaves the columns out, as a probe that predates them does.
+        if causeDeltas.contains(where: { $0 != 0 }) || eventThreads.contains(where: { $0 != 0 }) {
+            p.causeDeltas = causeDeltas
+            p.eventThreads = eventThreads
+        }
+        if totalNanos.contains(where: { $0 != 0 }) || selfNanos.contains(where: { $0 != 0 }) {
+            p.selfNs = selfNanos
+            p.totalNs = totalNanos
+        }
         p.newStrings = added
         p.trailer = batch.trailer.wire
         return p
@@ -137,9 +143,8 @@ public enum BatchPacking {
         guard eventThreads.count == causeDeltas.count, totalNanos.count == selfNanos.count else {
             throw FrameError.malformed("a packed batch whose cause or timing columns have different lengths")
         }
-        // Numbers count back from the trailer's sequence (0: a probe that sent none).
-        let sequence = p.domainTrailer.sequence
-        let firstID: EventID = sequence >= UInt64(count) && sequence > 0 ? sequence - UInt64(count) + 1 : 0
+        // Numbers count back from the trailer's sequence (as EventBatch.numbered does).
+        let firstID = EventBatch.firstID(sequence: p.domainTrailer.sequence, count: count) ?? 0
         for i in 0..<count {
             let kind = EventKind(wireNumber: kinds[i])
             node = node &+ UInt64(bitPattern: nodeDeltas[i])

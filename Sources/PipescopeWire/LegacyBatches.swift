@@ -15,6 +15,7 @@ extension EventBatch {
         t.resumedBecause = b.resumedBecause
         t.lastValues = b.lastValues
         trailer = BatchTrailer(wire: t)
+        self = numbered()
     }
 }
 

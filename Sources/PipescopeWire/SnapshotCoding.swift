@@ -65,6 +65,13 @@ extension NodeSummary {
         recentRequests = s.recentRequests.suffix(Self.recentRequestLimit).map {
             DemandRequest(time: $0.timeNs, demand: Demand(wire: $0.demand), returned: $0.returned)
         }
+        if s.hasOwnTime || s.hasWithDownstreamTime || s.hasSinkTime {
+            var t = StageTimes()
+            t.own = TimeHistogram(wire: s.ownTime)
+            t.withDownstream = TimeHistogram(wire: s.withDownstreamTime)
+            t.sink = TimeHistogram(wire: s.sinkTime)
+            times = t
+        }
     }
 
     public var wire: WireNodeState {
@@ -90,7 +97,28 @@ extension NodeSummary {
         s.recentRequests = recentRequests.map { r in
             .with { $0.timeNs = r.time; $0.demand = r.demand.wire; $0.returned = r.returned }
         }
+        if let times {
+            s.ownTime = times.own.wire
+            s.withDownstreamTime = times.withDownstream.wire
+            s.sinkTime = times.sink.wire
+        }
         return s
+    }
+}
+
+extension TimeHistogram {
+    init(wire h: WireTimeHistogram) {
+        self.init(count: Int(clamping: h.count), max: h.max, total: h.total, first: Int(h.first), counts: h.counts)
+    }
+
+    var wire: WireTimeHistogram {
+        var h = WireTimeHistogram()
+        h.count = UInt64(count)
+        h.max = max
+        h.total = total
+        h.first = UInt32(buckets.first)
+        h.counts = buckets.counts
+        return h
     }
 }
 

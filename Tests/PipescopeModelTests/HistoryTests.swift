@@ -358,4 +358,23 @@ final class HistoryTests: XCTestCase {
         XCTAssertNil(history.event(numbered: 8)?.position)
         XCTAssertEqual(history.event(numbered: 2)?.position, 2)
     }
+
+    /// Delivery times come back exactly up to 2.1 s, and in microseconds beyond, so past
+    /// graphs fold the same times as the live one.
+    func testDeliveryTimesComeBack() {
+        var b = BatchBuilder()
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map"])
+        for nanos: Int64 in [1, 2_147_483_647, 3_000_000_123] {
+            b.add(.value, 1) { $0.selfNanos = nanos; $0.totalNanos = nanos * 2; $0.thread = "main" }
+        }
+        var history = History()
+        var live = Graph()
+        history.append(b.build(), folding: &live)
+        let back = (history.end - 2...history.end).compactMap { history.event(at: $0) }
+        XCTAssertEqual(back.map(\.selfNanos), [1, 2_147_483_647, 3_000_000_000])
+        XCTAssertEqual(back.map(\.totalNanos), [2, 4_294_967_000, 6_000_000_000])
+        let past = history.graph(at: history.end)[1]?.times?.sink
+        XCTAssertEqual(past?.count, 3, "a past graph folds the times too")
+        XCTAssertEqual(past?.max, 3_000_000_000, "the slow one to the microsecond")
+    }
 }

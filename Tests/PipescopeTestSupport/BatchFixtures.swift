@@ -30,12 +30,12 @@ public struct BatchBuilder {
     }
 
     /// The batch built so far, with `sequence` set to the number of events in it unless
-    /// given.
+    /// given, and its events numbered back from it as a probe numbers them.
     public func build(sequence: UInt64? = nil, dropped: UInt64 = 0) -> EventBatch {
         var b = batch
         b.trailer.sequence = sequence ?? UInt64(b.events.count)
         b.trailer.dropped = dropped
-        return b
+        return b.numbered()
     }
 
     // MARK: - Events

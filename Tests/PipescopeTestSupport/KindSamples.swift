@@ -26,15 +26,25 @@ public enum KindSamples {
         case .adopt, .feeds: event.node = 4
         case .owned: (event.node, event.other) = (1, 7)
         case .ownerReleased: (event.node, event.other) = (0, 7)
-        case .unknown, .subscribe, .request, .value, .demand, .finished, .failed, .cancelled, .contractBroken: break
+        case .unknown, .subscribe, .request, .value, .demand, .finished, .failed, .cancelled, .contractBroken,
+             .delivered: break
         }
+        if kind.payload.caused { event.thread = "worker 1" }
+        if kind.payload.timed { (event.selfNanos, event.totalNanos) = (1_500, 4_000) }
         return event
     }
 
-    /// The four stages, then one event of each of `kinds`.
+    /// The four stages, then one event of each of `kinds`, numbered as a probe numbers
+    /// them (the batch's sequence is its last event's number), each that records a cause
+    /// caused by the event before it.
     public static func batch(_ kinds: [EventKind]) -> EventBatch {
         var batch = stages()
         batch.events += kinds.map(event)
+        for i in batch.events.indices {
+            batch.events[i].id = EventID(i + 1)
+            if batch.events[i].kind.payload.caused, i > 0 { batch.events[i].causedBy = EventID(i) }
+        }
+        batch.trailer.sequence = EventID(batch.events.count)
         return batch
     }
 

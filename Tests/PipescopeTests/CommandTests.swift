@@ -229,11 +229,11 @@ final class CancelShapesTests: XCTestCase {
     private func cancel(_ op: String, where predicate: (NodeSummary) -> Bool = { _ in true }) throws -> Graph {
         probe.flush()
         let node = try XCTUnwrap(probe.graph.nodes.values.filter { $0.operatorName == op && predicate($0) }.min { $0.id < $1.id })
-        guard case .subscription(let subscription, _, _) = probe.registry.cancelFromInspector(node: node.id) else {
+        guard case .subscription(let subscription, _, _, let event) = probe.registry.cancelFromInspector(node: node.id) else {
             XCTFail("#\(node.id) \(op) could not be cancelled")
             return probe.graph
         }
-        subscription.cancel()
+        ThreadFrames.current.cancelling(as: event) { subscription.cancel() }
         probe.flush()
         return probe.graph
     }

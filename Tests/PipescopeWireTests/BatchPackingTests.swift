@@ -39,6 +39,7 @@ final class BatchPackingTests: XCTestCase {
             gate: GateState(paused: true, pending: [PendingEvent(ticket: 3, node: 2, kind: .value, thread: "worker 1",
                                                                  sinceNanos: 99)],
                             resumedBecause: ""))
+        batch = batch.numbered()
 
         var writer = WireStreamWriter(), reader = WireStreamReader()
         let back = try travel([batch], writer: &writer, reader: &reader)
@@ -159,7 +160,10 @@ final class BatchPackingTests: XCTestCase {
             sequence: 77, dropped: 3,
             gate: GateState(paused: true, pending: [PendingEvent(ticket: 1, node: 2, kind: .value, thread: "main", sinceNanos: 5)]),
             lastValues: [1: "50"]))
-        XCTAssertEqual(batch.events, BatchFixtures.realisticBatch().events)
+        var numbered = BatchFixtures.realisticBatch()
+        numbered.trailer.sequence = 77
+        XCTAssertEqual(batch.events, numbered.numbered().events, "numbered back from the sequence")
+        XCTAssertEqual(batch.events.last?.id, 77)
     }
 
     /// Version 1 sent one message per event.

@@ -41,7 +41,11 @@ final class EventKindTests: XCTestCase {
             wire.other = event.other
             wire.cause = event.cause?.wire ?? .causeNone
             wire.text = event.text
-            XCTAssertEqual(StageEvent(wire: wire), event, "\(event.kind)")
+            // Version 1 predates numbers, causes, threads and timings.
+            var expected = event
+            (expected.id, expected.causedBy, expected.thread) = (0, 0, "")
+            (expected.selfNanos, expected.totalNanos) = (0, 0)
+            XCTAssertEqual(StageEvent(wire: wire), expected, "\(event.kind)")
         }
     }
 
@@ -125,6 +129,15 @@ final class EventKindTests: XCTestCase {
                 XCTAssertEqual(graph.owners[7]?.releasedNanos, t)
             case .contractBroken:
                 XCTAssertEqual(graph[3]?.contractBroken, [event.text])
+            case .delivered:
+                XCTAssertEqual(graph[3]?.values, 0, "a late timing is not a value")
+            }
+            if kind.payload.timed {
+                // Stage 3's value ran the code of its downstream, stage 2.
+                XCTAssertEqual(graph[2]?.times?.own.count, 1)
+                XCTAssertEqual(graph[2]?.times?.own.max, 1_500)
+                XCTAssertEqual(graph[2]?.times?.withDownstream.max, 4_000)
+                XCTAssertNil(graph[3]?.times)
             }
             if kind != .unknown {
                 let changed = graph.snapshot().nodes != before.snapshot().nodes || graph.owners != before.owners

@@ -110,7 +110,7 @@ public struct CauseChain: Equatable, Sendable {
         case .failed: return event.text
         case .cancelled: return event.cause?.rawValue
         case .unknown, .subscribe, .subscription, .request, .value, .demand, .finished, .forward, .adopt, .feeds,
-             .owned, .ownerReleased, .contractBroken:
+             .owned, .ownerReleased, .contractBroken, .delivered:
             return nil
         }
     }

@@ -87,7 +87,7 @@ public enum CauseChainText {
         case .finished: return "\(hop.receiver) got finished"
         case .failed: return "\(hop.receiver) got failed: \(hop.detail ?? "")"
         case .unknown, .subscribe, .subscription, .request, .demand, .cancelled, .forward, .adopt, .feeds, .owned,
-             .ownerReleased, .contractBroken:
+             .ownerReleased, .contractBroken, .delivered:
             return nil
         }
     }
@@ -114,7 +114,7 @@ public enum CauseChainText {
             let by = hop.detail.map { $0 == CancelCause.downstream.rawValue ? "" : " by \($0)" } ?? ""
             return "cancelled\(by)" + (isOrigin ? on : "")
         case .unknown, .subscribe, .subscription, .request, .demand, .forward, .adopt, .feeds, .owned, .ownerReleased,
-             .contractBroken:
+             .contractBroken, .delivered:
             return hop.kind.rawValueName
         }
     }

@@ -20,6 +20,11 @@ public struct History: Sendable {
     private var entries = Deque<HistoryEntry>()
     /// The threads the events happened on, each name once.
     private var threads = ThreadNames()
+    /// Events' numbers: from `position` on, each event's number is one more than the
+    /// one before (`id` 0: unnumbered), until the next run. A new run starts where
+    /// numbers jump (events the probe dropped or skipped, a recording without numbers):
+    /// at most one per batch, so an entry needs no number of its own.
+    private var idRuns: [(position: Int, id: EventID)] = []
     /// The probe's recent caused events as of the last snapshot (``GraphSnapshot/recent``),
     /// in id order: causes from before this history began.
     public private(set) var earlier: [StageEvent] = []
@@ -53,6 +58,7 @@ public struct History: Sendable {
     public mutating func reset(to graph: Graph, recent: [StageEvent] = []) {
         base = graph
         threads = ThreadNames()
+        idRuns.removeAll()
         earlier = recent.filter { $0.id != 0 }.sorted { $0.id < $1.id }
         entries.removeAll()
         texts.removeAll()
@@ -114,6 +120,7 @@ public struct History: Sendable {
             if event.id == 0, firstID != 0 { event.id = firstID + UInt64(i) }
             let thread = event.kind.payload.caused ? threads.index(of: event.thread) : 0
             let entry = HistoryEntry(event, text: event.text, thread: thread)
+            if idRuns.isEmpty || id(at: end + 1) != event.id { idRuns.append((end + 1, event.id)) }
             if entry.hasText, !entry.textInline { texts.append((end, event.text)) }
             entries.append(entry)
             if event.kind == .subscribe, let info = infos[event.node] { graph.insert(info) }
@@ -198,7 +205,21 @@ public struct History: Sendable {
     }
 
     private func event(_ entry: HistoryEntry, index: Int) -> StageEvent {
-        entry.event(text: entry.inlineText ?? (entry.hasText ? text(at: index) : ""), thread: threads.name(entry.thread))
+        entry.event(text: entry.inlineText ?? (entry.hasText ? text(at: index) : ""), thread: threads.name(entry.thread),
+                    id: id(at: index + 1))
+    }
+
+    /// The number of the event at `position` by its run (0 when unnumbered); a position
+    /// after the newest gets the number the newest run would give it.
+    private func id(at position: Int) -> EventID {
+        var low = 0, high = idRuns.count
+        while low < high {
+            let mid = (low + high) / 2
+            if idRuns[mid].position <= position { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return 0 }
+        let run = idRuns[low - 1]
+        return run.id == 0 ? 0 : run.id + EventID(position - run.position)
     }
 
     // MARK: - Events by number
@@ -206,26 +227,33 @@ public struct History: Sendable {
     /// The number of the oldest kept event; nil when none is kept or they have none (a
     /// recording made before events were numbered).
     public var firstID: EventID? {
-        guard let id = entries.first?.id, id != 0 else { return nil }
-        return id
+        guard !entries.isEmpty else { return nil }
+        let id = id(at: start + 1)
+        return id == 0 ? nil : id
     }
 
     /// The number of the newest kept event; nil as for ``firstID``.
     public var lastID: EventID? {
-        guard let id = entries.last?.id, id != 0 else { return nil }
-        return id
+        guard !entries.isEmpty else { return nil }
+        let id = id(at: end)
+        return id == 0 ? nil : id
     }
 
-    /// The position of the event numbered `id`, by binary search (numbers increase with
-    /// position); nil when it is not kept (evicted, skipped, or never numbered).
+    /// The position of the event numbered `id`, by binary search over the runs of
+    /// numbers (they increase with position); nil when it is not kept (evicted, skipped,
+    /// or never numbered).
     public func position(ofEvent id: EventID) -> Int? {
         guard id != 0 else { return nil }
-        var low = 0, high = entries.count
+        var low = 0, high = idRuns.count
         while low < high {
             let mid = (low + high) / 2
-            if entries[mid].id < id { low = mid + 1 } else { high = mid }
+            if idRuns[mid].id <= id { low = mid + 1 } else { high = mid }
         }
-        return low < entries.count && entries[low].id == id ? start + low + 1 : nil
+        guard low > 0, idRuns[low - 1].id != 0 else { return nil }
+        let run = idRuns[low - 1]
+        let position = run.position + Int(id - run.id)
+        let runEnd = low < idRuns.count ? idRuns[low].position : end + 1
+        return position < runEnd && position > start && position <= end ? position : nil
     }
 
     /// The event numbered `id`: from the history, else from the probe's recent causes
@@ -289,5 +317,8 @@ public struct History: Sendable {
             checkpoints.removeFirst()
         }
         while let oldest = texts.first, oldest.index < start { texts.removeFirst() }
+        // Keep the run the oldest kept event is in.
+        let firstKept = idRuns.lastIndex { $0.position <= start + 1 } ?? 0
+        if firstKept > 0 { idRuns.removeFirst(firstKept) }
     }
 }

@@ -1,6 +1,6 @@
 import PipescopeGraph
 
-/// One event as the history keeps it: 40 bytes instead of a ``StageEvent``'s 112.
+/// One event as the history keeps it: 40 bytes instead of a ``StageEvent``'s 128.
 ///
 /// An event has a demand or another stage's id, never both (``EventKind/payload``), so
 /// one number holds whichever its kind has. A value has neither, so a value text of up
@@ -8,23 +8,27 @@ import PipescopeGraph
 /// text) is kept in that number. Longer text (a failure, a value's description) lives
 /// beside the entries, keyed by position.
 ///
-/// What caused the event is kept as its distance back from the event's own number
-/// (``causeBack``, 4 bytes: a cause is always earlier), and its thread as an index into
-/// the history's table of thread names (2 bytes); the cancel cause and the two text flags
-/// share a byte. So: node, time, number, id (8 each), cause distance (4), thread (2),
-/// kind and flags (1 each): 40 bytes, 8 more than before causes were kept.
+/// The event's own number is not in the entry: numbers run on by one from event to
+/// event, so the history keeps where each run starts (``History``'s `idRuns`). What
+/// caused the event is kept as its distance back from that number (``causeBack``, 4
+/// bytes: a cause is always earlier); its thread as an index into the history's table of
+/// thread names (2 bytes); a value's delivery times in 4 bytes each (``PackedNanos``);
+/// the cancel cause and the two text flags share a byte. So: node, time, number (8
+/// each), cause distance, own and total time (4 each), thread (2), kind and flags (1
+/// each): 40 bytes, 8 more than before causes and times were kept.
 struct HistoryEntry: Sendable {
     var node: NodeID
     var time: Int64
     /// The demand of request and demand events (-1 unlimited), the other stage (or owner)
     /// of the kinds that link two things; 0 otherwise.
     var number: Int64
-    /// ``StageEvent/id``: 0 when unknown.
-    var id: EventID
     /// `id - causedBy`: 0 when the event caused itself or its cause is unknown;
     /// ``causeTooFar`` when the cause is more than 4 billion events back (so older than
     /// any history or probe keeps).
     var causeBack: UInt32
+    /// ``StageEvent/selfNanos`` and ``StageEvent/totalNanos`` (see ``PackedNanos``).
+    var selfTime: UInt32
+    var totalTime: UInt32
     /// The thread's index in ``ThreadNames`` (0: unknown).
     var thread: UInt16
     var kind: EventKind
@@ -47,8 +51,9 @@ struct HistoryEntry: Sendable {
         node = event.node
         time = event.time
         kind = event.kind
-        id = event.id
         self.thread = thread
+        selfTime = PackedNanos.pack(event.selfNanos)
+        totalTime = PackedNanos.pack(event.totalNanos)
         if event.causedBy == 0 || event.causedBy >= event.id {
             causeBack = 0
         } else {
@@ -69,9 +74,9 @@ struct HistoryEntry: Sendable {
         }
     }
 
-    /// ``StageEvent/causedBy``: 0 when none or unknown, and when further back than
-    /// 4 billion events (see ``causeIsTooFar``).
-    var causedBy: EventID {
+    /// ``StageEvent/causedBy`` of the event numbered `id`: 0 when none or unknown, and
+    /// when further back than 4 billion events (see ``causeIsTooFar``).
+    func causedBy(id: EventID) -> EventID {
         causeBack == 0 || causeBack == Self.causeTooFar || EventID(causeBack) >= id ? 0 : id - EventID(causeBack)
     }
 
@@ -90,13 +95,15 @@ struct HistoryEntry: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The event again; `text` is looked up by the history when ``hasText``, `thread` is
-    /// the name of the entry's thread.
-    func event(text: String, thread: String = "") -> StageEvent {
+    /// The event numbered `id` again; `text` is looked up by the history when
+    /// ``hasText``, `thread` is the name of the entry's thread.
+    func event(text: String, thread: String = "", id: EventID = 0) -> StageEvent {
         var e = StageEvent(kind, node: node, time: time, cause: CancelCause(code: cause), text: text)
         e.id = id
-        e.causedBy = causedBy
+        e.causedBy = causedBy(id: id)
         e.thread = thread
+        e.selfNanos = PackedNanos.unpack(selfTime)
+        e.totalNanos = PackedNanos.unpack(totalTime)
         guard !textInline else { return e }  // a value: it has neither demand nor other stage
         switch kind.payload.field {
         case .demand: e.demand = Demand(wire: number)
@@ -128,5 +135,19 @@ struct ThreadNames: Sendable {
 
     func name(_ index: UInt16) -> String {
         Int(index) < names.count ? names[Int(index)] : Self.overflow
+    }
+}
+
+/// A delivery time in 4 bytes: nanoseconds up to 2.1 s exactly; longer ones in
+/// microseconds (to 35 minutes), with the top bit set.
+enum PackedNanos {
+    static func pack(_ nanos: Int64) -> UInt32 {
+        guard nanos > 0 else { return 0 }
+        if nanos < 0x8000_0000 { return UInt32(nanos) }
+        return 0x8000_0000 | UInt32(min(nanos / 1_000, 0x7FFF_FFFF))
+    }
+
+    static func unpack(_ packed: UInt32) -> Int64 {
+        packed & 0x8000_0000 == 0 ? Int64(packed) : Int64(packed & 0x7FFF_FFFF) * 1_000
     }
 }

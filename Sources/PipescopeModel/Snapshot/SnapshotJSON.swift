@@ -27,6 +27,12 @@ import PipescopeGraph
 /// `offset` says where in the image. All three are null (and `frames` empty) when no
 /// location is known.
 ///
+/// `time` is how long the stage's own operator took per value it received, in
+/// nanoseconds, without the stages downstream that it called: `{"count": N, "p50": N,
+/// "p99": N, "max": N}` (percentiles within 12%, count and max exact); null for a source
+/// (it receives no values) and before the first value. A root also has `sinkTime`, the
+/// same for its subscriber's own code (a `sink` closure).
+///
 /// `pipelines` are the pipelines table's rows, one object per pipeline, built as the
 /// table builds them and in its default order (RATE descending, ties by id), keyed by
 /// each ``TableColumn``'s ``TableColumn/jsonKey`` with its ``TableColumn/json`` value:
@@ -97,6 +103,9 @@ public enum SnapshotJSON {
         var location: LocationJSON?
         var frames: [LocationJSON]
         var locationFrom: NodeID?
+        /// Its operator's own time per value received; a root's sink's time.
+        var time: TimeJSON?
+        var sinkTime: TimeJSON?
 
         init(_ n: NodeSummary, in graph: Graph) {
             id = n.id
@@ -120,11 +129,14 @@ public enum SnapshotJSON {
             // The whole group that passes one subscription object, without this stage.
             let owner = n.subscriptionOwner ?? n.id
             sharedWith = ([owner] + (graph[owner]?.sharers ?? [])).filter { $0 != n.id }.sorted()
+            time = n.times.flatMap { TimeJSON($0.own) }
+            sinkTime = n.times.flatMap { TimeJSON($0.sink) }
         }
 
         enum CodingKeys: String, CodingKey {
             case id, parent, `operator`, publisherType, subscriber, status, demand, values, lastValue
             case cause, error, sharedWith, orphaned, feeds, owner, location, frames, locationFrom
+            case time, sinkTime
         }
 
         func encode(to encoder: Encoder) throws {
@@ -147,6 +159,22 @@ public enum SnapshotJSON {
             try c.encode(location, forKey: .location)
             try c.encode(frames, forKey: .frames)
             try c.encode(locationFrom, forKey: .locationFrom)
+            try c.encode(time, forKey: .time)
+            if parent == nil { try c.encode(sinkTime, forKey: .sinkTime) }
+        }
+    }
+
+    /// Nanoseconds per value: `{"count": N, "p50": N, "p99": N, "max": N}`; nil before
+    /// the first.
+    struct TimeJSON: Encodable {
+        var count: Int
+        var p50: Int64
+        var p99: Int64
+        var max: Int64
+
+        init?(_ h: TimeHistogram) {
+            guard h.count > 0 else { return nil }
+            (count, p50, p99, max) = (h.count, h.p50, h.p99, h.max)
         }
     }
 

@@ -67,7 +67,7 @@ public struct PipelineActivity: Sendable {
         switch kind {
         case .adopt, .feeds: return true
         case .unknown, .subscribe, .subscription, .request, .value, .demand, .finished, .failed, .cancelled,
-             .forward, .owned, .ownerReleased, .contractBroken:
+             .forward, .owned, .ownerReleased, .contractBroken, .delivered:
             return false
         }
     }

@@ -46,7 +46,7 @@ extension AppState {
                         lanes[id]?.end(at: e.time)
                         touched[id] = nil
                     }
-                case .subscribe, .forward, .adopt, .feeds, .owned, .ownerReleased, .contractBroken, .unknown:
+                case .subscribe, .forward, .adopt, .feeds, .owned, .ownerReleased, .contractBroken, .delivered, .unknown:
                     break  // the graph draws the life; these are not marks of their own
                 }
             }

@@ -199,6 +199,11 @@ public nonisolated enum Pipescope_V1_EventKind: SwiftProtobuf.Enum, Swift.CaseIt
 
   /// `node` broke the promise it was declared with (.pipescopeExpect): `text` says how.
   case eventContractBroken // = 14
+
+  /// How long a value's delivery took, sent when it ended after the batch carrying the
+  /// value had gone (a slow subscriber): `node` is the value's stage, its cause the value
+  /// (cause_deltas), its times in self_ns and total_ns.
+  case eventDelivered // = 15
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -222,6 +227,7 @@ public nonisolated enum Pipescope_V1_EventKind: SwiftProtobuf.Enum, Swift.CaseIt
     case 12: self = .eventOwned
     case 13: self = .eventOwnerReleased
     case 14: self = .eventContractBroken
+    case 15: self = .eventDelivered
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -243,6 +249,7 @@ public nonisolated enum Pipescope_V1_EventKind: SwiftProtobuf.Enum, Swift.CaseIt
     case .eventOwned: return 12
     case .eventOwnerReleased: return 13
     case .eventContractBroken: return 14
+    case .eventDelivered: return 15
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -264,6 +271,7 @@ public nonisolated enum Pipescope_V1_EventKind: SwiftProtobuf.Enum, Swift.CaseIt
     .eventOwned,
     .eventOwnerReleased,
     .eventContractBroken,
+    .eventDelivered,
   ]
 
 }
@@ -649,11 +657,63 @@ public nonisolated struct Pipescope_V1_NodeState: @unchecked Sendable {
     set {_uniqueStorage()._contractBroken = newValue}
   }
 
+  /// How long its operator's own code took per value received, with the stages it called,
+  /// and (a root) its sink's code: absent before the first timed value.
+  public var ownTime: Pipescope_V1_TimeHistogram {
+    get {_storage._ownTime ?? Pipescope_V1_TimeHistogram()}
+    set {_uniqueStorage()._ownTime = newValue}
+  }
+  /// Returns true if `ownTime` has been explicitly set.
+  public var hasOwnTime: Bool {_storage._ownTime != nil}
+  /// Clears the value of `ownTime`. Subsequent reads from it will return its default value.
+  public mutating func clearOwnTime() {_uniqueStorage()._ownTime = nil}
+
+  public var withDownstreamTime: Pipescope_V1_TimeHistogram {
+    get {_storage._withDownstreamTime ?? Pipescope_V1_TimeHistogram()}
+    set {_uniqueStorage()._withDownstreamTime = newValue}
+  }
+  /// Returns true if `withDownstreamTime` has been explicitly set.
+  public var hasWithDownstreamTime: Bool {_storage._withDownstreamTime != nil}
+  /// Clears the value of `withDownstreamTime`. Subsequent reads from it will return its default value.
+  public mutating func clearWithDownstreamTime() {_uniqueStorage()._withDownstreamTime = nil}
+
+  public var sinkTime: Pipescope_V1_TimeHistogram {
+    get {_storage._sinkTime ?? Pipescope_V1_TimeHistogram()}
+    set {_uniqueStorage()._sinkTime = newValue}
+  }
+  /// Returns true if `sinkTime` has been explicitly set.
+  public var hasSinkTime: Bool {_storage._sinkTime != nil}
+  /// Clears the value of `sinkTime`. Subsequent reads from it will return its default value.
+  public mutating func clearSinkTime() {_uniqueStorage()._sinkTime = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// Durations in nanoseconds, four buckets per power of two: bucket b (8 or more) counts
+/// durations in [m, m + w) where w = 2^(b/4 - 2) and m = (4 + b % 4) * w; buckets 0 to 3
+/// hold 0 to 3 ns. `counts` covers buckets first ... first + counts.count - 1.
+public nonisolated struct Pipescope_V1_TimeHistogram: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var count: UInt64 = 0
+
+  public var max: Int64 = 0
+
+  public var total: Int64 = 0
+
+  public var first: UInt32 = 0
+
+  public var counts: [UInt32] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 /// An owner (a CancellableBag) that has held stages.
@@ -1376,7 +1436,7 @@ nonisolated extension Pipescope_V1_CancelCause: SwiftProtobuf._ProtoNameProvidin
 }
 
 nonisolated extension Pipescope_V1_EventKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0EVENT_UNKNOWN\0\u{1}EVENT_SUBSCRIBE\0\u{1}EVENT_SUBSCRIPTION\0\u{1}EVENT_REQUEST\0\u{1}EVENT_VALUE\0\u{1}EVENT_DEMAND\0\u{1}EVENT_FINISHED\0\u{1}EVENT_FAILED\0\u{1}EVENT_CANCELLED\0\u{1}EVENT_FORWARD\0\u{1}EVENT_ADOPT\0\u{1}EVENT_FEEDS\0\u{1}EVENT_OWNED\0\u{1}EVENT_OWNER_RELEASED\0\u{1}EVENT_CONTRACT_BROKEN\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0EVENT_UNKNOWN\0\u{1}EVENT_SUBSCRIBE\0\u{1}EVENT_SUBSCRIPTION\0\u{1}EVENT_REQUEST\0\u{1}EVENT_VALUE\0\u{1}EVENT_DEMAND\0\u{1}EVENT_FINISHED\0\u{1}EVENT_FAILED\0\u{1}EVENT_CANCELLED\0\u{1}EVENT_FORWARD\0\u{1}EVENT_ADOPT\0\u{1}EVENT_FEEDS\0\u{1}EVENT_OWNED\0\u{1}EVENT_OWNER_RELEASED\0\u{1}EVENT_CONTRACT_BROKEN\0\u{1}EVENT_DELIVERED\0")
 }
 
 nonisolated extension Pipescope_V1_CommandKind: SwiftProtobuf._ProtoNameProviding {
@@ -1638,7 +1698,7 @@ nonisolated extension Pipescope_V1_SourceLocation: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NodeState"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}info\0\u{1}status\0\u{1}cause\0\u{1}error\0\u{1}requested\0\u{1}values\0\u{3}has_last_value\0\u{3}last_value\0\u{3}subscription_owner\0\u{3}ended_ns\0\u{3}forwards_to\0\u{1}orphaned\0\u{1}feeds\0\u{3}after_end\0\u{3}last_value_ns\0\u{3}recent_requests\0\u{1}owner\0\u{3}owner_name\0\u{3}contract_broken\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}info\0\u{1}status\0\u{1}cause\0\u{1}error\0\u{1}requested\0\u{1}values\0\u{3}has_last_value\0\u{3}last_value\0\u{3}subscription_owner\0\u{3}ended_ns\0\u{3}forwards_to\0\u{1}orphaned\0\u{1}feeds\0\u{3}after_end\0\u{3}last_value_ns\0\u{3}recent_requests\0\u{1}owner\0\u{3}owner_name\0\u{3}contract_broken\0\u{3}own_time\0\u{3}with_downstream_time\0\u{3}sink_time\0")
 
   fileprivate class _StorageClass {
     var _info: Pipescope_V1_NodeInfo? = nil
@@ -1660,6 +1720,9 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
     var _owner: UInt64 = 0
     var _ownerName: String = String()
     var _contractBroken: [String] = []
+    var _ownTime: Pipescope_V1_TimeHistogram? = nil
+    var _withDownstreamTime: Pipescope_V1_TimeHistogram? = nil
+    var _sinkTime: Pipescope_V1_TimeHistogram? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -1689,6 +1752,9 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
       _owner = source._owner
       _ownerName = source._ownerName
       _contractBroken = source._contractBroken
+      _ownTime = source._ownTime
+      _withDownstreamTime = source._withDownstreamTime
+      _sinkTime = source._sinkTime
     }
   }
 
@@ -1726,6 +1792,9 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
         case 17: try { try decoder.decodeSingularUInt64Field(value: &_storage._owner) }()
         case 18: try { try decoder.decodeSingularStringField(value: &_storage._ownerName) }()
         case 19: try { try decoder.decodeRepeatedStringField(value: &_storage._contractBroken) }()
+        case 20: try { try decoder.decodeSingularMessageField(value: &_storage._ownTime) }()
+        case 21: try { try decoder.decodeSingularMessageField(value: &_storage._withDownstreamTime) }()
+        case 22: try { try decoder.decodeSingularMessageField(value: &_storage._sinkTime) }()
         default: break
         }
       }
@@ -1795,6 +1864,15 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
       if !_storage._contractBroken.isEmpty {
         try visitor.visitRepeatedStringField(value: _storage._contractBroken, fieldNumber: 19)
       }
+      try { if let v = _storage._ownTime {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
+      } }()
+      try { if let v = _storage._withDownstreamTime {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 21)
+      } }()
+      try { if let v = _storage._sinkTime {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -1823,10 +1901,63 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
         if _storage._owner != rhs_storage._owner {return false}
         if _storage._ownerName != rhs_storage._ownerName {return false}
         if _storage._contractBroken != rhs_storage._contractBroken {return false}
+        if _storage._ownTime != rhs_storage._ownTime {return false}
+        if _storage._withDownstreamTime != rhs_storage._withDownstreamTime {return false}
+        if _storage._sinkTime != rhs_storage._sinkTime {return false}
         return true
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_TimeHistogram: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TimeHistogram"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}count\0\u{1}max\0\u{1}total\0\u{1}first\0\u{1}counts\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.count) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.max) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.total) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.first) }()
+      case 5: try { try decoder.decodeRepeatedUInt32Field(value: &self.counts) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.count != 0 {
+      try visitor.visitSingularUInt64Field(value: self.count, fieldNumber: 1)
+    }
+    if self.max != 0 {
+      try visitor.visitSingularInt64Field(value: self.max, fieldNumber: 2)
+    }
+    if self.total != 0 {
+      try visitor.visitSingularInt64Field(value: self.total, fieldNumber: 3)
+    }
+    if self.first != 0 {
+      try visitor.visitSingularUInt32Field(value: self.first, fieldNumber: 4)
+    }
+    if !self.counts.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.counts, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_TimeHistogram, rhs: Pipescope_V1_TimeHistogram) -> Bool {
+    if lhs.count != rhs.count {return false}
+    if lhs.max != rhs.max {return false}
+    if lhs.total != rhs.total {return false}
+    if lhs.first != rhs.first {return false}
+    if lhs.counts != rhs.counts {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
