@@ -94,7 +94,7 @@ public struct CauseChain: Equatable, Sendable {
     private static func hop(_ event: StageEvent, position: Int?, history: History, names: Names) -> CauseHop {
         var hop = CauseHop(
             id: event.id, position: position, stage: event.node, operatorName: names.operatorName(event.node),
-            receiver: names.receiver(of: event.node), value: event.kind == .value ? event.text : nil,
+            receiver: names.receiver(of: event.node), receiverStage: names.parent(of: event.node), value: event.kind == .value ? event.text : nil,
             kind: event.kind, detail: detail(of: event), thread: event.thread, time: event.time,
             location: names.graph.location(of: event.node).flatMap { $0.isInherited ? nil : $0.location.short })
         if event.kind == .value, gathers(hop.operatorName) {

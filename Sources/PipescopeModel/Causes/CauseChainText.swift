@@ -92,7 +92,8 @@ public enum CauseChainText {
         }
     }
 
-    /// What the hop did: `46`, `23→46` (its input, when the cause delivered into it),
+    /// What the hop did: `46`, `23→46` (its input, when the cause is a value delivered
+    /// into this stage: not a flatMap's outer value that made an inner),
     /// `gathered 3 → [1, 2, 3]`, `sent 23 on main` (the origin), `cancelled`.
     static func what(_ hop: CauseHop, cause: CauseHop?, isOrigin: Bool) -> String {
         let on = hop.thread.isEmpty ? "" : " on \(hop.thread)"
@@ -103,7 +104,8 @@ public enum CauseChainText {
             if let gathered = hop.gathered {
                 return "gathered \(gathered.count)\(hop.gatheredAll ? "" : "+") → \(out)"
             }
-            if let cause, cause.kind == .value, let input = cause.value, !input.isEmpty, let output = hop.value,
+            if let cause, cause.kind == .value, cause.receiverStage == hop.stage, let input = cause.value, !input.isEmpty,
+               let output = hop.value,
                !output.isEmpty, input != output {
                 return "\(input)→\(output)"
             }

@@ -15,6 +15,8 @@ public struct CauseHop: Equatable, Sendable {
     public var operatorName: String
     /// Who received it: the downstream stage's operator, or the root's subscriber ("Sink").
     public var receiver: String
+    /// The downstream stage it was delivered to; nil for a root (its sink).
+    public var receiverStage: NodeID?
     /// The value as text; nil for a completion, failure or cancel. Empty for a value the
     /// probe did not describe.
     public var value: String?
@@ -35,7 +37,8 @@ public struct CauseHop: Equatable, Sendable {
     /// its subscribe) is earlier than the history kept, so earlier inputs are missing.
     public var gatheredAll = true
 
-    public init(id: EventID, position: Int?, stage: NodeID, operatorName: String, receiver: String, value: String?,
+    public init(id: EventID, position: Int?, stage: NodeID, operatorName: String, receiver: String,
+                receiverStage: NodeID? = nil, value: String?,
                 kind: EventKind, detail: String? = nil, thread: String, time: Int64, location: String? = nil,
                 gathered: [GatheredInput]? = nil, gatheredAll: Bool = true) {
         self.id = id
@@ -43,6 +46,7 @@ public struct CauseHop: Equatable, Sendable {
         self.stage = stage
         self.operatorName = operatorName
         self.receiver = receiver
+        self.receiverStage = receiverStage
         self.value = value
         self.kind = kind
         self.detail = detail
