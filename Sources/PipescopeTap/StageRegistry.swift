@@ -47,6 +47,8 @@ package final class StageRegistry: @unchecked Sendable {
     struct Delivered {
         var stage: Stage
         var event: EventID
+        /// The ticks it was stamped with: when its subscriber's code starts.
+        var time: Int64
     }
 
     private struct State {
@@ -249,9 +251,9 @@ package final class StageRegistry: @unchecked Sendable {
                 appended = st.append(event)
                 describe = appended
             }
-            guard appended else { return (Delivered(stage: stage, event: 0), false) }
+            guard appended else { return (Delivered(stage: stage, event: 0, time: time), false) }
             st.delivered(id, by: stage)
-            return (Delivered(stage: stage, event: id), describe)
+            return (Delivered(stage: stage, event: id, time: time), describe)
         }
         if describe {
             let text = ValueCapture.describe(value)
@@ -262,23 +264,29 @@ package final class StageRegistry: @unchecked Sendable {
         return delivered
     }
 
-    /// A value's delivery ended: records how long its subscriber took (on the value, or
-    /// as a ``EventKind/delivered`` event when the value has gone out already) and the
-    /// demand the subscriber returned, when there is any. One lock for both.
-    func endDelivery(node: NodeID, event: EventID, selfTicks: Int64, totalTicks: Int64,
-                     demand: Subscribers.Demand, thread: UInt32) {
+    /// Records how long values' deliveries took: on each value, or as a
+    /// ``EventKind/delivered`` event when the value has gone out already. One lock for a
+    /// thread's outermost delivery and everything nested in it (``ThreadFrames``).
+    func record(_ timings: UnsafeBufferPointer<ThreadFrames.Timing>, thread: UInt32) {
+        let time = eventTicks()
         withState { st in
-            if event != 0, !st.ring.setTiming(of: event, selfTicks: selfTicks, totalTicks: totalTicks) {
-                var late = RawEvent(kind: .delivered, node: node, time: eventTicks())
-                late.causedBy = event
+            for t in timings where !st.ring.setTiming(of: t.event, selfTicks: t.selfTicks, totalTicks: t.totalTicks) {
+                var late = RawEvent(kind: .delivered, node: t.node, time: time)
+                late.causedBy = t.event
                 late.thread = thread
-                late.selfTicks = selfTicks
-                late.totalTicks = totalTicks
+                late.selfTicks = t.selfTicks
+                late.totalTicks = t.totalTicks
                 _ = st.append(late)
             }
-            if demand != .none {
-                _ = st.append(RawEvent(kind: .demand, node: node, time: eventTicks(), demand: demand.wire))
-            }
+        }
+    }
+
+    /// Records the demand a subscriber returned from `receive(_:)`, when there is any.
+    func demand(node: NodeID, _ demand: Subscribers.Demand) {
+        guard demand != .none else { return }
+        let time = eventTicks()
+        withState { st in
+            _ = st.append(RawEvent(kind: .demand, node: node, time: time, demand: demand.wire))
         }
     }
 
@@ -302,7 +310,7 @@ package final class StageRegistry: @unchecked Sendable {
             let appended = if let text { st.append(event, text: text) } else { st.append(event) }
             if appended, stage.ownerCauses == .inOrder { st.delivered(id, by: stage) }
             st.stages.retire(stage.node, links: &st.links)
-            return Delivered(stage: stage, event: appended ? id : 0)
+            return Delivered(stage: stage, event: appended ? id : 0, time: time)
         }
     }
 

@@ -119,7 +119,8 @@ package final class Tap: _Introspection, @unchecked Sendable {
             frames.blocked &+= gate.pass(node: registry.node(of: key), kind: .value, thread: frames.label)
             if let delivered = registry.value(subscriber: key, input, paused: gate.isPaused, context: frames.cause,
                                               thread: frames.number) {
-                frames.beginDelivery(node: delivered.stage.node, owner: delivered.stage.owner, event: delivered.event)
+                frames.beginDelivery(node: delivered.stage.node, owner: delivered.stage.owner, event: delivered.event,
+                                     start: delivered.time)
             } else {
                 frames.push(.unknown)
             }
@@ -129,9 +130,10 @@ package final class Tap: _Introspection, @unchecked Sendable {
     package func didReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input,
                                             resultingDemand: Subscribers.Demand) {
         ThreadFrames.with(key: frameKey) { frames in
-            guard let ended = frames.endDelivery() else { return }
-            registry.endDelivery(node: ended.delivery.node, event: ended.delivery.event, selfTicks: ended.selfTicks,
-                                 totalTicks: ended.totalTicks, demand: resultingDemand, thread: frames.number)
+            let node: NodeID? = if case .delivering(let d)? = frames.top { d.node } else { nil }
+            let due = frames.endDelivery()
+            if resultingDemand != .none, let node { registry.demand(node: node, resultingDemand) }
+            if due { frames.takeTimings { registry.record($0, thread: frames.number) } }
         }
     }
 
@@ -143,7 +145,8 @@ package final class Tap: _Introspection, @unchecked Sendable {
         if case .failure = completion { kind = .failed } else { kind = .finished }
         frames.blocked &+= gate.pass(node: registry.node(of: key), kind: kind, thread: frames.label)
         if let delivered = registry.completion(subscriber: key, completion, context: frames.cause, thread: frames.number) {
-            frames.beginDelivery(node: delivered.stage.node, owner: delivered.stage.owner, event: delivered.event)
+            frames.beginDelivery(node: delivered.stage.node, owner: delivered.stage.owner, event: delivered.event,
+                                 start: delivered.time)
         } else {
             frames.push(.unknown)
         }
@@ -153,7 +156,8 @@ package final class Tap: _Introspection, @unchecked Sendable {
     /// not recorded by itself.
     package func didReceive<Downstream: Subscriber>(subscriber: Downstream,
                                             completion: Subscribers.Completion<Downstream.Failure>) {
-        _ = ThreadFrames.current.endDelivery()
+        let frames = ThreadFrames.current
+        if frames.endDelivery(keep: false) { frames.takeTimings { registry.record($0, thread: frames.number) } }
     }
 
     // MARK: - Helpers

@@ -66,7 +66,10 @@ package final class ThreadFrames: @unchecked Sendable {
         frames = .allocate(capacity: capacity)
     }
 
-    deinit { frames.deallocate() }
+    deinit {
+        frames.deallocate()
+        timings.deallocate()
+    }
 
     @inline(__always)
     package var top: Frame? { depth > 0 ? frames[depth - 1] : nil }
@@ -97,31 +100,61 @@ package final class ThreadFrames: @unchecked Sendable {
     /// Ticks this thread spent waiting at the gate, since it was first seen.
     @exclusivity(unchecked) var blocked: Int64 = 0
 
-    /// Starts a delivery of `event` to the subscriber of `node`.
+    /// Starts a delivery of `event` to the subscriber of `node`, its subscriber's code
+    /// starting at `start` ticks (the time the event was stamped with).
     @inline(__always)
-    func beginDelivery(node: NodeID, owner: NodeID?, event: EventID) {
-        push(.delivering(Delivery(node: node, owner: owner, event: event, start: eventTicks(), blockedAtStart: blocked)))
+    func beginDelivery(node: NodeID, owner: NodeID?, event: EventID, start: Int64) {
+        push(.delivering(Delivery(node: node, owner: owner, event: event, start: start, blockedAtStart: blocked)))
     }
 
+    /// A delivery's time, kept on its thread until the outermost delivery ends and
+    /// recorded then, under one lock for them all (``takeTimings()``).
+    package struct Timing {
+        var node: NodeID
+        var event: EventID
+        var selfTicks: Int64
+        var totalTicks: Int64
+    }
+
+    /// Timings not yet recorded: at most ``timingCapacity``.
+    @exclusivity(unchecked) private var timings: UnsafeMutablePointer<Timing> = .allocate(capacity: ThreadFrames.timingCapacity)
+    @exclusivity(unchecked) private var timingCount = 0
+    static let timingCapacity = 32
+
     /// Ends the delivery on top: pops it, counts its time in the delivery it was nested
-    /// in, and returns it with its ticks in its subscriber's own code and in all (gate
-    /// waits excluded). Nil when the top is not a delivery (it is popped all the same).
+    /// in, and keeps its timing (its subscriber's own code, and in all; gate waits
+    /// excluded; `keep` false: a completion, not timed itself). Returns whether timings
+    /// are due to be recorded: the outermost delivery ended, or the buffer is full.
     @inline(__always)
-    func endDelivery() -> (delivery: Delivery, selfTicks: Int64, totalTicks: Int64)? {
-        guard depth > 0 else { return nil }
+    func endDelivery(keep: Bool = true) -> Bool {
+        guard depth > 0 else { return false }
         depth -= 1
-        guard case .delivering(let d) = frames[depth] else { return nil }
+        guard case .delivering(let d) = frames[depth] else { return false }
         let total = max(0, eventTicks() &- d.start &- (blocked &- d.blockedAtStart))
+        var outermost = true
         var i = depth - 1
         while i >= 0 {
             if case .delivering(var outer) = frames[i] {
                 outer.inner &+= total
                 frames[i] = .delivering(outer)
+                outermost = false
                 break
             }
             i -= 1
         }
-        return (d, max(0, total &- d.inner), total)
+        if keep, d.event != 0 {
+            (timings + timingCount).initialize(to: Timing(node: d.node, event: d.event,
+                                                          selfTicks: max(0, total &- d.inner), totalTicks: total))
+            timingCount += 1
+        }
+        return timingCount > 0 && (outermost || timingCount == Self.timingCapacity)
+    }
+
+    /// The timings kept so far, oldest first, handed to `body` and forgotten.
+    @inline(__always)
+    func takeTimings(_ body: (UnsafeBufferPointer<Timing>) -> Void) {
+        body(UnsafeBufferPointer(start: timings, count: timingCount))
+        timingCount = 0
     }
 
     @inline(__always)

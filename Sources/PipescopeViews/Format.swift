@@ -37,13 +37,7 @@ enum Format {
     }
 
     /// A short duration: 850 ns, 12 µs, 2.1 ms, 1.3 s.
-    static func nanos(_ nanos: Int64) -> String {
-        let n = Double(max(0, nanos))
-        if n < 1_000 { return "\(Int(n)) ns" }
-        if n < 1_000_000 { return n < 10_000 ? String(format: "%.1f µs", n / 1e3) : String(format: "%.0f µs", n / 1e3) }
-        if n < 1e9 { return n < 1e7 ? String(format: "%.1f ms", n / 1e6) : String(format: "%.0f ms", n / 1e6) }
-        return String(format: "%.1f s", n / 1e9)
-    }
+    static func nanos(_ nanos: Int64) -> String { CellText.duration(nanos) }
 
     /// 250 ms, 2 s, 1.5 min.
     static func duration(_ nanos: Int64) -> String {

@@ -26,7 +26,7 @@ public enum TableView {
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         let start = min(table.offset, max(0, table.rows.count - body.height))
         let visible = table.rows.dropFirst(max(0, start)).prefix(body.height)
-        let columns = TableColumns(width: area.width, locationWidth: table.locationWidth)
+        let columns = TableColumns(width: area.width, locationWidth: table.locationWidth, timed: table.timed)
         renderHeader(table, columns: columns, theme: theme, x: area.x, y: area.y, width: area.width, into: &buffer)
         if table.rows.isEmpty {
             EmptyPane.render(state, theme: theme, area: body, into: &buffer)
@@ -93,6 +93,7 @@ public enum TableView {
         case .location: return (fit(text, width: width, theme: theme), theme.dim, true)
         case .status: return (theme.glyph(row.status) + " " + text, theme.style(row.status), false)
         case .stages, .values: return (text, .plain, false)
+        case .time: return (theme.text(text), .plain, true)
         case .rate: return (text, row.rate > 0 ? Style(bold: true) : theme.dim, false)
         case .lastMinute:
             let counts = state.table.activity.counts(of: row.id, at: now)

@@ -12,8 +12,9 @@ import TerminalKit
 ///    120-column terminal's tree pane is this (the detail pane spells the status out);
 /// 3. else no location, and the status in full again.
 ///
-/// TIME (the stage's operator's own time per value, p50) shows when it fits without
-/// changing any of that: it gives way before the location does.
+/// TIME (the stage's operator's own time per value, p50) appears only when a visible
+/// stage has been timed, and when it fits without changing any of that: it gives way
+/// before the location does.
 ///
 /// ```swift
 /// let c = TreeColumns(width: 64, locationWidth: 21)   // the tree pane of a 120x40 screen
@@ -43,8 +44,13 @@ struct TreeColumns: Equatable {
     var time = 0
 
     /// `locationWidth`: the widest location among the rows on screen (0: none has one).
-    init(width: Int, locationWidth: Int) {
+    /// `timed`: whether a stage on screen has a TIME to show.
+    init(width: Int, locationWidth: Int, timed: Bool = false) {
         let without = TreeColumns(fitting: width, locationWidth: locationWidth)
+        guard timed else {
+            self = without
+            return
+        }
         var with = TreeColumns(fitting: width - Self.time, locationWidth: locationWidth)
         with.time = Self.time
         let same = with.status == without.status && (with.location > 0) == (without.location > 0)

@@ -21,7 +21,8 @@ public enum TreeView {
         let locations = visible.map { $0.ownerHeader == nil && $0.group?.id.key.isOwner != true
             ? graph.location(of: $0.group?.newest ?? $0.id) : nil }
         let columns = TreeColumns(width: area.width,
-                                  locationWidth: locations.map { $0?.location.short.terminalWidth ?? 0 }.max() ?? 0)
+                                  locationWidth: locations.map { $0?.location.short.terminalWidth ?? 0 }.max() ?? 0,
+                                  timed: visible.contains { (graph[$0.id]?.times?.own.count ?? 0) > 0 })
         buffer.putTruncated(columns.header, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim,
                             glyphs: theme.glyphs)
 

@@ -10,6 +10,7 @@ final class SnapshotJSONTests: XCTestCase {
     private let nodeKeys: Set<String> = [
         "id", "parent", "operator", "publisherType", "subscriber", "status", "demand", "values", "lastValue",
         "cause", "error", "sharedWith", "orphaned", "feeds", "owner", "location", "frames", "locationFrom",
+        "time",
     ]
 
     private func parse(_ graph: Graph) throws -> (document: [String: Any], nodes: [[String: Any]]) {
@@ -35,8 +36,37 @@ final class SnapshotJSONTests: XCTestCase {
         XCTAssertEqual(document["dropped"] as? Int, 9)
         XCTAssertEqual(nodes.count, 8)
         for node in nodes {
-            XCTAssertEqual(Set(node.keys), nodeKeys, "\(node)")
+            let root = node["parent"] is NSNull
+            XCTAssertEqual(Set(node.keys), nodeKeys.union(root ? ["sinkTime"] : []), "\(node)")
+            XCTAssertTrue(node["time"] is NSNull, "nothing was timed")
         }
+    }
+
+    /// `time` is a stage's own operator's time per value it received; a root's
+    /// `sinkTime` its subscriber's. Stage 2 (Map) received stage 3's values.
+    func testTimesAreNanosecondsPerValue() throws {
+        var b = BatchBuilder(start: BatchBuilder.baseNanos)
+        BatchFixtures.filterMapSubject(into: &b)
+        var batch = b.build()
+        for i in batch.events.indices where batch.events[i].kind == .value {
+            let onSubject = batch.events[i].node == 3
+            batch.events[i].selfNanos = onSubject ? 2_000_000 : 1_000
+            batch.events[i].totalNanos = onSubject ? 2_100_000 : 1_000
+        }
+        let (_, nodes) = try parse(Graph.folding(batch))
+        let byID = Dictionary(uniqueKeysWithValues: nodes.map { ($0["id"] as! Int, $0) })
+        let map = try XCTUnwrap(byID[2]?["time"] as? [String: Any])
+        XCTAssertEqual(map["count"] as? Int, 5, "the subject's five values ran the Map's closure")
+        XCTAssertEqual(map["max"] as? Int, 2_000_000)
+        let p50 = try XCTUnwrap(map["p50"] as? Int)
+        XCTAssertLessThan(abs(p50 - 2_000_000), 250_000, "within a bucket (12%)")
+        XCTAssertTrue(byID[3]?["time"] is NSNull, "a source receives no values")
+        XCTAssertEqual((byID[1]?["sinkTime"] as? [String: Any])?["max"] as? Int, 1_000)
+        XCTAssertNil(byID[2]?["sinkTime"], "only roots have a sink")
+        // The table's TIME is the costliest code of the pipeline: the Map's.
+        let (document, _) = try parse(Graph.folding(batch))
+        let pipelines = try XCTUnwrap(document["pipelines"] as? [[String: Any]])
+        XCTAssertEqual(pipelines.first?["slowestNanos"] as? Int, p50)
     }
 
     func testLintsAreListedWithNameNodeAndMessage() throws {

@@ -35,7 +35,7 @@ final class SnapshotPipelinesTests: XCTestCase {
         XCTAssertEqual(rows.map { $0["id"] as? Int }, [1, 3, 10], "no rates in a snapshot: RATE ties, so by id")
         let keys = Set(TableColumn.allCases.compactMap(\.jsonKey))
         XCTAssertEqual(keys, ["warnings", "id", "name", "location", "status", "stages", "rate", "values",
-                              "createdNanos", "lastEventNanos"])
+                              "slowestNanos", "createdNanos", "lastEventNanos"])
         for row in rows {
             XCTAssertEqual(Set(row.keys), keys, "\(row)")
             XCTAssertEqual(row["rate"] as? Double, 0, "a snapshot has no event history")

@@ -16,10 +16,12 @@ final class TableColumnListTests: XCTestCase {
     func rows() -> (a: PipelineRow, b: PipelineRow) {
         let a = PipelineRow(id: 1, name: PipelineName(parts: ["Just", "Sink"], named: false), location: "A.swift:1",
                             status: .active, stages: 2, rate: 1, values: 3, createdNanos: now - 90 * second,
-                            lastEventNanos: now - 20 * second, warnings: 1)
+                            lastEventNanos: now - 20 * second, warnings: 1,
+                            slowest: SlowStage(node: 1, name: "Sink", p50: 900))
         let b = PipelineRow(id: 2, name: PipelineName(parts: ["Timer", "Map", "Sink"], named: false),
                             location: "B.swift:2", status: .finished, stages: 3, rate: 40, values: 12_345,
-                            createdNanos: now - 5 * second, lastEventNanos: now - 2 * second, warnings: 4)
+                            createdNanos: now - 5 * second, lastEventNanos: now - 2 * second, warnings: 4,
+                            slowest: SlowStage(node: 3, name: "Map", p50: 2_100_000))
         return (a, b)
     }
 
@@ -48,7 +50,7 @@ final class TableColumnListTests: XCTestCase {
         XCTAssertEqual(list.map(\.id), TableColumn.ID.allCases, "one descriptor per id, in display order")
 
         // Drawn: wide enough for all, each title over its own column, each cell its text.
-        let columns = TableColumns(width: 200, locationWidth: 9)
+        let columns = TableColumns(width: 200, locationWidth: 9, timed: true)
         XCTAssertEqual(columns.shown.map(\.column), list)
         let (header, row) = drawn(b, columns: columns, width: 200)
         for placed in columns.shown {
@@ -120,10 +122,10 @@ final class TableColumnListTests: XCTestCase {
 
     func testNarrowTablesDropColumnsInTheListsDropOrder() {
         let dropOrder = TableColumn.allCases.filter { $0.dropOrder != nil }.sorted { $0.dropOrder! < $1.dropOrder! }
-        XCTAssertEqual(dropOrder.map(\.id), [.location, .age, .stages, .lastMinute, .lastEvent, .values])
+        XCTAssertEqual(dropOrder.map(\.id), [.location, .age, .stages, .time, .lastMinute, .lastEvent, .values])
         var dropped: [TableColumn.ID] = []
         for width in stride(from: 200, through: 20, by: -1) {
-            let columns = TableColumns(width: width, locationWidth: 20)
+            let columns = TableColumns(width: width, locationWidth: 20, timed: true)
             for column in TableColumn.allCases where !columns.shows(column) && !dropped.contains(column.id) {
                 dropped.append(column.id)
             }

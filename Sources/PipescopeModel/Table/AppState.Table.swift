@@ -30,7 +30,7 @@ extension AppState {
         /// The table's width inside its box, from the resize message.
         public internal(set) var width = 78
         /// The columns shown at ``width``.
-        public var columns: TableColumns { TableColumns(width: width, locationWidth: locationWidth) }
+        public var columns: TableColumns { TableColumns(width: width, locationWidth: locationWidth, timed: timed) }
         /// Where the selected row was when the rows were last built, for when it leaves.
         private(set) var selectedIndex = 0
         /// The user chose the selected pipeline (rather than it being the first shown),
@@ -38,6 +38,8 @@ extension AppState {
         private(set) var chosen = false
         /// The widest location, for the LOCATION column (0: none).
         public private(set) var locationWidth = 0
+        /// Whether a row has a TIME (TIME is shown only then).
+        public private(set) var timed = false
         private var names: [NodeID: (stages: Int, name: PipelineName)] = [:]
         /// The sort changed: the rows need sorting again, not rebuilding.
         private var isUnsorted = false
@@ -115,12 +117,14 @@ extension AppState {
                 if hideEnded, graph.isEnded(id) { continue }
                 var stages = 0
                 var warnings = 0
+                var slowest: SlowStage?
                 var last = max(activity.lastEventNanos(of: id), root.createdNanos)
                 stack.append(id)
                 while let current = stack.popLast() {
                     guard let node = graph[current] else { continue }
                     stages += 1
                     if !warningsAt.isEmpty { warnings += warningsAt[current] ?? 0 }
+                    if node.times != nil { slowest = SlowStage.slower(slowest, SlowStage.of(node)) }
                     last = max(last, node.lastValueNanos ?? 0, node.endedNanos ?? 0, node.createdNanos,
                                node.recentRequests.last?.time ?? 0)
                     stack.append(contentsOf: node.children)
@@ -137,9 +141,10 @@ extension AppState {
                 rows.append(PipelineRow(
                     id: id, name: name, location: location, status: root.status,
                     stages: stages, rate: activity.rate(of: id, at: now), values: root.values,
-                    createdNanos: root.createdNanos, lastEventNanos: last, warnings: warnings))
+                    createdNanos: root.createdNanos, lastEventNanos: last, warnings: warnings, slowest: slowest))
             }
             locationWidth = widest
+            timed = rows.contains { $0.slowest != nil }
             // Numbered once here, so sorting by them (on every `<` `>` `i`) compares numbers.
             let nameOrders = TextOrder.numbers(rows.map(\.name.text))
             let locationOrders = TextOrder.numbers(rows.map(\.location))

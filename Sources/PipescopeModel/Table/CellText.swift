@@ -26,6 +26,15 @@ public enum CellText {
     }
 
     /// 42s, 12m, 3h, 2d: the largest whole unit.
+    /// A short duration: 850 ns, 12 µs, 2.1 ms, 1.3 s.
+    public static func duration(_ nanos: Int64) -> String {
+        let n = Double(max(0, nanos))
+        if n < 1_000 { return "\(Int(n)) ns" }
+        if n < 1_000_000 { return n < 10_000 ? String(format: "%.1f µs", n / 1e3) : String(format: "%.0f µs", n / 1e3) }
+        if n < 1e9 { return n < 1e7 ? String(format: "%.1f ms", n / 1e6) : String(format: "%.0f ms", n / 1e6) }
+        return String(format: "%.1f s", n / 1e9)
+    }
+
     public static func age(_ nanos: Int64) -> String {
         let s = max(0, nanos / 1_000_000_000)
         switch s {

@@ -23,6 +23,9 @@ public struct PipelineRow: Hashable, Sendable {
     public var lastEventNanos: Int64
     /// Lifecycle warnings on its stages.
     public var warnings: Int
+    /// Its costliest code: the stage whose operator (or the root's sink) takes the most
+    /// per value, by p50 (nil before any value was timed).
+    public var slowest: SlowStage?
     /// The places of its name and of its location among those of the rows it was built
     /// with (``TextOrder``), set by the table so that sorting by either compares
     /// numbers; nil: sorting compares the texts.
@@ -30,7 +33,7 @@ public struct PipelineRow: Hashable, Sendable {
     public internal(set) var locationOrder: Int64?
 
     public init(id: NodeID, name: PipelineName, location: String, status: NodeStatus, stages: Int, rate: Double,
-                values: Int, createdNanos: Int64, lastEventNanos: Int64, warnings: Int) {
+                values: Int, createdNanos: Int64, lastEventNanos: Int64, warnings: Int, slowest: SlowStage? = nil) {
         self.id = id
         self.name = name
         self.location = location
@@ -41,6 +44,37 @@ public struct PipelineRow: Hashable, Sendable {
         self.createdNanos = createdNanos
         self.lastEventNanos = lastEventNanos
         self.warnings = warnings
+        self.slowest = slowest
+    }
+}
+
+/// The costliest code in a pipeline: whose it is and its p50 per value.
+public struct SlowStage: Hashable, Sendable {
+    /// The stage whose operator it is (for a sink, the root).
+    public var node: NodeID
+    /// The operator, or the sink's description ("Sink").
+    public var name: String
+    public var p50: Int64
+
+    public init(node: NodeID, name: String, p50: Int64) {
+        self.node = node
+        self.name = name
+        self.p50 = p50
+    }
+
+    /// The slower of the two, by p50.
+    static func slower(_ a: SlowStage?, _ b: SlowStage?) -> SlowStage? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return b.p50 > a.p50 ? b : a
+    }
+
+    /// A stage's own operator and (a root's) sink, whichever costs more.
+    static func of(_ node: NodeSummary) -> SlowStage? {
+        guard let times = node.times else { return nil }
+        let own = times.own.count > 0 ? SlowStage(node: node.id, name: node.operatorName, p50: times.own.p50) : nil
+        let sink = times.sink.count > 0 ? SlowStage(node: node.id, name: node.subscriber, p50: times.sink.p50) : nil
+        return slower(own, sink)
     }
 }
 

@@ -19,7 +19,7 @@ import PipescopeGraph
 public struct TableColumn: Identifiable, Sendable, CustomStringConvertible {
     /// Which column it is: what the view styles it by.
     public enum ID: String, Sendable, CaseIterable {
-        case warnings, id, name, location, status, stages, rate, lastMinute, values, age, lastEvent
+        case warnings, id, name, location, status, stages, rate, lastMinute, values, time, age, lastEvent
     }
 
     /// How wide a column is, counting the one blank column after it.
@@ -32,6 +32,8 @@ public struct TableColumn: Identifiable, Sendable, CustomStringConvertible {
         /// As wide as the longest location among the rows, at most `maximum`, plus the
         /// gap; not shown when no row has one.
         case widestLocation(maximum: Int)
+        /// This wide when a row has been timed; not shown before.
+        case whenTimed(Int)
 
         /// A ``rest(preferred:minimum:)`` width's two numbers; nil for the others.
         public var rest: (preferred: Int, minimum: Int)? {
@@ -123,11 +125,11 @@ extension TableColumn: CaseIterable {
     /// The columns in the order they are drawn and `<` `>` move through.
     ///
     /// Dropped while PIPELINE would be narrower than 19 columns, first to last: LOCATION,
-    /// AGE, STAGES, LAST MINUTE (the sparkline), LAST, VALUES. So 120 columns show them
-    /// all, and 80 (78 inside the box) show ⚠ ID PIPELINE STATUS RATE, the sparkline,
-    /// VALUES and LAST.
+    /// AGE, STAGES, TIME, LAST MINUTE (the sparkline), LAST, VALUES. So 140 columns show
+    /// them all, 120 all but LOCATION, and 80 (78 inside the box) show ⚠ ID PIPELINE
+    /// STATUS RATE, the sparkline, VALUES and LAST.
     public static let allCases: [TableColumn] = [
-        .warnings, .id, .name, .location, .status, .stages, .rate, .lastMinute, .values, .age, .lastEvent,
+        .warnings, .id, .name, .location, .status, .stages, .rate, .lastMinute, .values, .time, .age, .lastEvent,
     ]
 
     /// `⚠N`: lifecycle warnings on its stages (blank for none).
@@ -177,14 +179,23 @@ extension TableColumn: CaseIterable {
     /// The last minute's events as a sparkline, drawn by the view from the table's
     /// activity (a row does not carry it): no text, no sort, no JSON.
     public static let lastMinute = TableColumn(
-        .lastMinute, title: "LAST MINUTE", width: .fixed(13), alignment: .left, dropOrder: 3,
+        .lastMinute, title: "LAST MINUTE", width: .fixed(13), alignment: .left, dropOrder: 4,
         sort: nil, jsonKey: nil, text: { _, _ in "" })
 
     /// Values delivered to the subscriber.
     public static let values = TableColumn(
-        .values, title: "VALUES", width: .fixed(8), alignment: .right, dropOrder: 5,
+        .values, title: "VALUES", width: .fixed(8), alignment: .right, dropOrder: 6,
         sort: .number { Int64($0.values) }, jsonKey: "values",
         text: { row, _ in CellText.count(row.values) }, json: { .integer(Int64($0.values)) })
+
+    /// Its costliest code per value (p50) and whose it is: `2.1 ms Map`; sorting by it
+    /// finds the operator that costs most. JSON (`slowestNanos`): that p50 in
+    /// nanoseconds, or null before any value was timed.
+    public static let time = TableColumn(
+        .time, title: "TIME", spokenTitle: "time per value", width: .whenTimed(17), alignment: .left, dropOrder: 3,
+        sort: .number { $0.slowest?.p50 ?? -1 }, jsonKey: "slowestNanos",
+        text: { row, _ in row.slowest.map { "\(CellText.duration($0.p50)) \($0.name)" } ?? "" },
+        json: { $0.slowest.map { .integer($0.p50) } ?? .null })
 
     /// How long ago the root was made; ascending is youngest first. JSON has the time
     /// itself (nanoseconds since 1970 on the program's clock), not an age.
@@ -196,7 +207,7 @@ extension TableColumn: CaseIterable {
     /// How long ago its newest event was (`-`: none known); ascending is the most recent
     /// first. JSON has the time itself, or null.
     public static let lastEvent = TableColumn(
-        .lastEvent, title: "LAST", width: .fixed(6), alignment: .right, dropOrder: 4,
+        .lastEvent, title: "LAST", width: .fixed(6), alignment: .right, dropOrder: 5,
         sort: .number { -$0.lastEventNanos }, jsonKey: "lastEventNanos",
         text: { row, now in row.lastEventNanos > 0 ? CellText.age(now - row.lastEventNanos) : "-" },
         json: { $0.lastEventNanos > 0 ? .integer($0.lastEventNanos) : .null })

@@ -3,7 +3,8 @@
 /// sort through the sortable ones among them.
 ///
 /// Each column is as wide as its ``TableColumn/width`` says, counting the blank column
-/// after it. LOCATION is shown only when a pipeline has one. While the column that takes
+/// after it. LOCATION is shown only when a pipeline has one, TIME only when one has
+/// been timed. While the column that takes
 /// the rest (PIPELINE) would be narrower than it prefers, the droppable columns go in
 /// their ``TableColumn/dropOrder``: LOCATION, AGE, STAGES, the sparkline, LAST, VALUES.
 ///
@@ -27,14 +28,15 @@ public struct TableColumns: Sendable {
     public private(set) var shown: [Placed] = []
 
     /// Lays out `list` in `width` columns; `locationWidth` is the longest location
-    /// among the rows (0: none).
-    public init(width: Int, locationWidth: Int, list: [TableColumn] = TableColumn.allCases) {
+    /// among the rows (0: none); `timed`: whether a row has a TIME.
+    public init(width: Int, locationWidth: Int, timed: Bool = false, list: [TableColumn] = TableColumn.allCases) {
         self.list = list
         var widths: [TableColumn.ID: Int] = [:]
         for column in list {
             switch column.width {
             case .fixed(let n): widths[column.id] = n
             case .widestLocation(let maximum): widths[column.id] = locationWidth > 0 ? min(maximum, locationWidth) + 1 : 0
+            case .whenTimed(let n): widths[column.id] = timed ? n : 0
             case .rest: break
             }
         }
