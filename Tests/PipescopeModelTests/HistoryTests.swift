@@ -1,6 +1,6 @@
 import Foundation
 import PipescopeGraph
-import PipescopeModel
+@testable import PipescopeModel
 import PipescopeTestSupport
 import PipescopeWire
 import XCTest
@@ -376,5 +376,11 @@ final class HistoryTests: XCTestCase {
         let past = history.graph(at: history.end)[1]?.times?.sink
         XCTAssertEqual(past?.count, 3, "a past graph folds the times too")
         XCTAssertEqual(past?.max, 3_000_000_000, "the slow one to the microsecond")
+    }
+
+    /// An entry is 40 bytes with its cause, thread and delivery times (32 before them).
+    func testAnEntryIs40Bytes() {
+        XCTAssertEqual(MemoryLayout<HistoryEntry>.size, 40)
+        XCTAssertEqual(MemoryLayout<HistoryEntry>.stride, 40)
     }
 }

@@ -1,6 +1,6 @@
 import PipescopeGraph
 
-/// One event as the history keeps it: 40 bytes instead of a ``StageEvent``'s 128.
+/// One event as the history keeps it: 40 bytes instead of a ``StageEvent``'s 120.
 ///
 /// An event has a demand or another stage's id, never both (``EventKind/payload``), so
 /// one number holds whichever its kind has. A value has neither, so a value text of up
