@@ -79,6 +79,8 @@ extension EventKind {
     /// - `PipescopeGraph/Graph.swift`: the fold
     /// - `PipescopeModel/Timeline/AppState.Timeline.swift`: which kinds mark a timeline lane
     /// - `PipescopeModel/Table/PipelineActivity.swift`: which kinds move stages between pipelines
+    /// - `PipescopeModel/Causes/CauseChain.swift`: what a hop of a value's chain says beside its value
+    /// - `PipescopeModel/Causes/CauseChainText.swift`: a chain's words for each kind
     /// - `PipescopeViews/EventLogView.swift`: the event log's words
     /// - `PipescopeViews/EventSubject.swift`: whom the event is about (a stage or an owner)
     /// - `PipescopeViews/Format.swift`: the kind in a word

@@ -13,9 +13,18 @@ public struct GraphSnapshot: Hashable, Sendable {
     /// Events the inspector never got because it fell behind: the snapshot replaces them.
     /// 0 for the first snapshot.
     public var skippedEvents: UInt64 = 0
+    /// The probe's most recent caused events (values, completions, cancels: at most
+    /// ``recentLimit``, oldest first, value texts clipped as the tap clipped them), with
+    /// their numbers, causes and threads: an inspector that attaches, or resynchronises,
+    /// follows a chain that started before its history through them.
+    public var recent: [StageEvent] = []
+
+    /// How many caused events a probe keeps for ``recent``.
+    public static let recentLimit = 4_096
 
     public init(nodes: [NodeSummary] = [], owners: [UInt64: Owner] = [:], dropped: UInt64 = 0,
-                sequence: UInt64 = 0, skippedEvents: UInt64 = 0) {
+                sequence: UInt64 = 0, skippedEvents: UInt64 = 0, recent: [StageEvent] = []) {
+        self.recent = recent
         self.nodes = nodes
         self.owners = owners
         self.dropped = dropped

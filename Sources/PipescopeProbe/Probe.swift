@@ -31,6 +31,8 @@ public final class Probe: @unchecked Sendable {
         var clock = TickClock()
         var lastPrune: Int64 = 0
         var dropped: UInt64 = 0
+        /// The last caused events, for snapshots (``GraphSnapshot/recent``).
+        var recent = RecentCauses()
     }
 
     /// `bufferCapacity` bounds the events held between two flushes.
@@ -98,6 +100,7 @@ public final class Probe: @unchecked Sendable {
         return state.withLockedValue { state in
             // The ring numbers events; a batch's sequence is its last event's number.
             state.sequence = max(state.sequence, lastID)
+            state.recent.record(batch.events, firstID: lastID &- UInt64(batch.events.count) &+ 1)
             batch.trailer = BatchTrailer(sequence: state.sequence, dropped: dropped,
                                          droppedSinceLast: dropped &- state.dropped, gate: gate)
             state.dropped = dropped
@@ -150,6 +153,10 @@ public final class Probe: @unchecked Sendable {
 
     /// The graph as a snapshot, cut at the last flush.
     public func snapshot() -> GraphSnapshot {
-        state.withLockedValue { $0.graph.snapshot() }
+        state.withLockedValue { state in
+            var snapshot = state.graph.snapshot()
+            snapshot.recent = state.recent.events
+            return snapshot
+        }
     }
 }

@@ -72,6 +72,9 @@ public enum KeyMap {
         KeyBinding(keys: [.character("c")], label: "c", action: .cancelSelected,
                    help: "cancel the selected stage, or a table row's root (shows what it reaches first)", hint: nil),
         KeyBinding(keys: [.character("y")], label: "y", action: .confirm, help: "confirm the cancel", hint: nil),
+        KeyBinding(keys: [.character("e")], label: "e", action: .explain,
+                   help: "explain: where this value came from (the event selected in the log, else the stage's last value)",
+                   hint: nil),
         KeyBinding(keys: [.character("w")], label: "w", action: .toggleLints,
                    help: "list the lifecycle warnings (⚠ in the tree)", hint: "w warnings"),
         KeyBinding(keys: [.character("?")], label: "?", action: .toggleHelp, help: "show or hide this help", hint: "? help"),
@@ -188,6 +191,8 @@ public enum KeyMap {
                     ownHint(.toggleHelp, or: "help"), quit]
         case .confirmingCancel:
             return [hint(.confirm, does: "cancel"), "any other key keeps it", quit]
+        case .explaining:
+            return [hint(.explain, does: "or " + (label(for: .dismiss) ?? "Esc") + " close"), "↑↓ scroll", quit]
         case .filtering:
             return filterHints
         case .browsing:

@@ -54,6 +54,8 @@ public enum ScreenView {
             LintsOverlay.render(state, theme: theme, area: body, into: &buffer)
         case .confirmingCancel(let preview):
             ConfirmCancelOverlay.render(preview, state: state, theme: theme, area: body, into: &buffer)
+        case .explaining(let explanation):
+            ExplainOverlay.render(explanation, theme: theme, area: body, into: &buffer)
         case .browsing, .filtering:
             break
         }

@@ -54,7 +54,7 @@ public enum HintBar {
                 + "   \(state.tree.matches.count) match\(state.tree.matches.count == 1 ? "" : "es")  "
                 + KeyMap.filterHints.joined(separator: "  ")
             buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width, style: Style(bold: true), glyphs: theme.glyphs)
-        case .help, .warnings, .confirmingCancel:
+        case .help, .warnings, .confirmingCancel, .explaining:
             renderLayerKeys(state, theme: theme, area: area, into: &buffer)
         }
     }
@@ -68,7 +68,8 @@ public enum HintBar {
             return
         }
         let key = KeyMap.label(for: ignored) ?? "that key"
-        let open = state.layer.isHelp ? "the help is open" : "the warnings are open"
+        let open = state.layer.isHelp ? "the help is open"
+            : state.layer.isExplaining ? "the explanation is open" : "the warnings are open"
         let text = " \(key) does nothing while \(open)  " + keys
         buffer.putTruncated(theme.text(text), x: area.x, y: area.y, maxWidth: area.width,
                             style: Style(foreground: theme.colors ? .red : nil, bold: true), glyphs: theme.glyphs)

@@ -123,11 +123,14 @@ extension TimeHistogram {
 }
 
 extension GraphSnapshot {
-    public init(wire s: WireSnapshot) {
+    /// The snapshot a probe sent. Its recent events (``recent``) whose columns disagree
+    /// throw ``FrameError/malformed(_:)``.
+    public init(wire s: WireSnapshot) throws {
         var owners: [UInt64: Owner] = [:]
         for o in s.owners { owners[o.id] = Owner(name: o.name, releasedNanos: o.releasedNs == 0 ? nil : o.releasedNs) }
         self.init(nodes: s.nodes.map(NodeSummary.init(wire:)), owners: owners, dropped: s.dropped,
-                  sequence: s.sequence, skippedEvents: s.skippedEvents)
+                  sequence: s.sequence, skippedEvents: s.skippedEvents,
+                  recent: s.hasRecent ? try RecentCoding.events(s.recent) : [])
     }
 
     /// The snapshot as it travels, without the string table (the stream adds it).
@@ -140,6 +143,7 @@ extension GraphSnapshot {
         s.dropped = dropped
         s.sequence = sequence
         s.skippedEvents = skippedEvents
+        if !recent.isEmpty { s.recent = RecentCoding.wire(recent) }
         return s
     }
 }

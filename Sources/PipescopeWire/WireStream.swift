@@ -52,6 +52,6 @@ public struct WireStreamReader: Sendable {
     /// A snapshot; its string table replaces the stream's.
     public mutating func snapshot(_ snapshot: WireSnapshot) throws -> GraphSnapshot {
         try table.load(snapshot.strings)
-        return GraphSnapshot(wire: snapshot)
+        return try GraphSnapshot(wire: snapshot)
     }
 }

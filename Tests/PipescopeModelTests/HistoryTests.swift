@@ -1,5 +1,6 @@
+import Foundation
 import PipescopeGraph
-import PipescopeModel
+@testable import PipescopeModel
 import PipescopeTestSupport
 import PipescopeWire
 import XCTest
@@ -193,7 +194,7 @@ final class HistoryTests: XCTestCase {
     /// The client keeps at most 48 bytes per event of ordinary traffic (values over
     /// 100 stages, the first value of each described once per batch, as the probe's
     /// default policy does for values that are not scalars), checkpoints aside.
-    /// The history keeps each event in 32 bytes by its kind's payload: every kind comes
+    /// The history keeps each event in 40 bytes by its kind's payload: every kind comes
     /// back as it went in, with a short text, a long one, and none.
     func testEveryKindComesBackFromTheHistory() {
         for text in ["", "short", "a text longer than eight bytes"] {
@@ -245,10 +246,11 @@ final class HistoryTests: XCTestCase {
     }
 
     /// Probes send the text of every scalar value (numbers, short strings): those texts
-    /// live inside the 32-byte entries, so such traffic costs no more than bare events.
+    /// live inside the 40-byte entries (32 before causes were kept), so such traffic costs
+    /// no more than bare events.
     func testScalarValueTextsCostNothingExtra() {
         let history = valueTraffic { batch, i in String(batch * 1_000 + i) }
-        XCTAssertLessThanOrEqual(history.bytesPerEvent, 33, "\(history.bytesPerEvent) bytes per event")
+        XCTAssertLessThanOrEqual(history.bytesPerEvent, 40, "\(history.bytesPerEvent) bytes per event")
         XCTAssertEqual(history.event(at: history.end)?.text, "99999")
         XCTAssertEqual(history.event(at: history.end - 1)?.text, "99998")
     }
@@ -282,5 +284,103 @@ final class HistoryTests: XCTestCase {
             history.append(b.build(), folding: &live)
         }
         return history
+    }
+
+    // MARK: - Causes
+
+    /// A recording written and read back keeps every event's number, cause and thread,
+    /// in the history and in the snapshot's recent causes, so a replay's chains are the
+    /// live ones.
+    func testARecordingKeepsNumbersCausesAndThreads() throws {
+        let path = NSTemporaryDirectory() + "/pipescope-causes-\(UUID().uuidString).pipescope"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var b = BatchBuilder()
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map", "ReceiveOn", "PassthroughSubject"])  // #11…#19
+        b.add(.value, 3) { $0.text = "23"; $0.thread = "main"; $0.causedBy = 7 }              // #20, cause in the snapshot
+        b.add(.value, 2) { $0.text = "23"; $0.thread = "worker 1"; $0.causedBy = 20 }
+        b.add(.value, 1) { $0.text = "a text longer than eight bytes"; $0.thread = "worker 1"; $0.causedBy = 21 }
+        b.add(.cancelled, 1) { $0.thread = "worker 1"; $0.causedBy = 22; $0.cause = .downstream }
+        var batch = b.build(sequence: 23)
+        // Numbered as the probe numbers them (the packer counts causes back from them).
+        for i in batch.events.indices { batch.events[i].id = EventID(11 + i) }
+        var origin = StageEvent(.value, node: 9, time: BatchBuilder.baseNanos - 1_000, text: "7")
+        (origin.id, origin.thread) = (7, "main")
+        var snapshot = GraphSnapshot(sequence: 10)
+        snapshot.recent = [origin]
+
+        let writer = try RecordingWriter(path: path)
+        var welcome = ServerMessage()
+        welcome.welcome.processName = "causes"
+        writer.append(welcome)
+        writer.append(snapshot)
+        writer.append(batch)
+        writer.close()
+
+        var recording = try RecordingReader(path: path)
+        var stream = WireStreamReader()
+        var state = AppState(targetName: "causes")
+        while let message = try recording.next() {
+            switch message.body {
+            case .snapshot(let s)?: _ = reduce(&state, .snapshot(try stream.snapshot(s)))
+            case .packed(let p)?: _ = reduce(&state, .batch(try stream.batch(p)))
+            default: break
+            }
+        }
+        let log = state.cursor.log
+        let kept = (log.end - 3...log.end).compactMap { log.event(at: $0) }
+        XCTAssertEqual(kept.map(\.id), [20, 21, 22, 23])
+        XCTAssertEqual(kept.map(\.causedBy), [7, 20, 21, 22])
+        XCTAssertEqual(kept.map(\.thread), ["main", "worker 1", "worker 1", "worker 1"])
+        XCTAssertEqual(kept.map(\.text), ["23", "23", "a text longer than eight bytes", ""])
+        XCTAssertEqual(log.event(at: log.start + 1)?.id, 11)
+        XCTAssertEqual(log.event(at: log.start + 1)?.thread, "", "a subscribe records no thread of its own")
+        XCTAssertEqual(log.earlier, [origin])
+        XCTAssertEqual(log.position(ofEvent: 21), log.end - 2)
+        let chain = try XCTUnwrap(CauseChain.at(log.end, in: log, graph: state.cursor.graph))
+        XCTAssertEqual(chain.hops.map(\.id), [23, 22, 21, 20, 7])
+        XCTAssertEqual(chain.end, .origin)
+    }
+
+    /// A resynchronising snapshot's recent causes fill the gap the inspector missed.
+    func testAResyncKeepsTheRecentCausesOfTheGap() {
+        var history = History()
+        var graph = Graph()
+        var b = BatchBuilder()
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map"])
+        history.append(b.build(sequence: 3), folding: &graph)
+        var missed = StageEvent(.value, node: 1, time: BatchBuilder.baseNanos, text: "1")
+        missed.id = 8
+        var alreadyKept = missed
+        alreadyKept.id = 2
+        history.resync(to: graph, recent: [missed, alreadyKept])
+        XCTAssertEqual(history.earlier.map(\.id), [8], "#2 is in the history already")
+        XCTAssertEqual(history.event(numbered: 8)?.event, missed)
+        XCTAssertNil(history.event(numbered: 8)?.position)
+        XCTAssertEqual(history.event(numbered: 2)?.position, 2)
+    }
+
+    /// Delivery times come back exactly up to 2.1 s, and in microseconds beyond, so past
+    /// graphs fold the same times as the live one.
+    func testDeliveryTimesComeBack() {
+        var b = BatchBuilder()
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map"])
+        for nanos: Int64 in [1, 2_147_483_647, 3_000_000_123] {
+            b.add(.value, 1) { $0.selfNanos = nanos; $0.totalNanos = nanos * 2; $0.thread = "main" }
+        }
+        var history = History()
+        var live = Graph()
+        history.append(b.build(), folding: &live)
+        let back = (history.end - 2...history.end).compactMap { history.event(at: $0) }
+        XCTAssertEqual(back.map(\.selfNanos), [1, 2_147_483_647, 3_000_000_000])
+        XCTAssertEqual(back.map(\.totalNanos), [2, 4_294_967_000, 6_000_000_000])
+        let past = history.graph(at: history.end)[1]?.times?.sink
+        XCTAssertEqual(past?.count, 3, "a past graph folds the times too")
+        XCTAssertEqual(past?.max, 3_000_000_000, "the slow one to the microsecond")
+    }
+
+    /// An entry is 40 bytes with its cause, thread and delivery times (32 before them).
+    func testAnEntryIs40Bytes() {
+        XCTAssertEqual(MemoryLayout<HistoryEntry>.size, 40)
+        XCTAssertEqual(MemoryLayout<HistoryEntry>.stride, 40)
     }
 }

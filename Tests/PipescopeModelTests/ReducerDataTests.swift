@@ -10,11 +10,17 @@ final class ReducerDataTests: XCTestCase {
     private let t0 = ModelFixtures.t0
     private let second = ModelFixtures.second
 
-    private func batch(events count: Int, firstID: NodeID = 1, start: Int64 = ModelFixtures.t0) -> EventBatch {
+    /// `count` events (a Timer's subscribe and its values), numbered up to `sequence`
+    /// (default: `count`) as a probe numbers them.
+    private func batch(events count: Int, firstID: NodeID = 1, start: Int64 = ModelFixtures.t0,
+                       sequence: UInt64? = nil) -> EventBatch {
         var b = BatchBuilder(start: start)
         b.subscribe(firstID, op: "Timer", subscriber: "Sink")
         for _ in 1..<count { b.value(firstID) }
-        return b.build()
+        var batch = b.build(sequence: sequence)
+        let first = batch.trailer.sequence - UInt64(count) + 1
+        for i in batch.events.indices { batch.events[i].id = first + UInt64(i) }
+        return batch
     }
 
     func testSnapshotThenBatchesUpdateGraphAndHistory() {
@@ -37,6 +43,7 @@ final class ReducerDataTests: XCTestCase {
         var expected = second.batch.events
         expected[0].text = "2"
         expected[1].text = "20"
+        for i in expected.indices { expected[i].id = 97 + UInt64(i) }  // numbered back from the sequence, 99
         XCTAssertEqual((1...state.cursor.log.end).compactMap { state.cursor.log.event(at: $0) }, expected)
         XCTAssertEqual(state.cursor.graph[2]?.values, 2)
         XCTAssertEqual(state.cursor.graph[2]?.lastValue, "20")
@@ -53,7 +60,7 @@ final class ReducerDataTests: XCTestCase {
         state.historyLimit = 1000
         var all: [StageEvent] = []
         for i in 0..<5 {
-            let b = batch(events: 600, firstID: NodeID(i + 1), start: t0 + Int64(i) * second)
+            let b = batch(events: 600, firstID: NodeID(i + 1), start: t0 + Int64(i) * second, sequence: UInt64(i + 1) * 600)
             all += b.events
             _ = reduce(&state, .batch(b))
             XCTAssertLessThanOrEqual(state.cursor.log.end - state.cursor.log.start, 1000 + History.checkpointStride)

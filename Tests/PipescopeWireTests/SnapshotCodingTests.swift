@@ -34,15 +34,58 @@ final class SnapshotCodingTests: XCTestCase {
         XCTAssertEqual(loaded, graph)
     }
 
-    func testFailedStageWithEmptyErrorKeepsAnEmptyError() {
+    func testFailedStageWithEmptyErrorKeepsAnEmptyError() throws {
         var state = WireNodeState()
         state.info = BatchFixtures.info(id: 1, op: "TryMap", subscriber: "Sink").wire
         state.status = .failed
         var snapshot = WireSnapshot()
         snapshot.nodes = [state]
         var g = Graph()
-        g.load(GraphSnapshot(wire: snapshot))
+        g.load(try GraphSnapshot(wire: snapshot))
         XCTAssertEqual(g[1]?.error, "")
         XCTAssertEqual(g[1]?.status, .failed)
+    }
+
+    /// The probe's recent caused events cross in a snapshot with their numbers, causes,
+    /// threads, texts and cancel causes: ids with gaps, a cause far back, one that caused
+    /// itself, two threads, a failure, a finish and cancels by two causes.
+    func testRecentCausesSurviveTheWire() throws {
+        func event(_ kind: EventKind, _ node: NodeID, id: EventID, cause: EventID, thread: String,
+                   text: String = "", cancel: CancelCause? = nil) -> StageEvent {
+            var e = StageEvent(kind, node: node, time: BatchBuilder.baseNanos + Int64(id) * 1_000, cause: cancel,
+                               text: text)
+            e.id = id
+            e.causedBy = cause
+            e.thread = thread
+            return e
+        }
+        let recent = [
+            event(.value, 3, id: 7, cause: 0, thread: "main", text: "23"),
+            event(.value, 2, id: 8, cause: 7, thread: "main", text: "46"),
+            event(.value, 1, id: 12, cause: 8, thread: "worker 1", text: "a clipped descrip…"),
+            event(.failed, 1, id: 13, cause: 12, thread: "worker 1", text: "Oops"),
+            event(.finished, 4, id: 40, cause: 1, thread: "main"),
+            event(.cancelled, 2, id: 41, cause: 40, thread: "main", cancel: .downstream),
+            event(.cancelled, 3, id: 1_000_000, cause: 41, thread: "", cancel: .inspector),
+        ]
+        var snapshot = Graph.folding(BatchFixtures.realisticBatch()).snapshot()
+        snapshot.recent = recent
+        var writer = WireStreamWriter(), reader = WireStreamReader()
+        let back = try reader.snapshot(ServerMessage.decode(payload: writer.message(snapshot).framed().dropFirst(4)).snapshot)
+        XCTAssertEqual(back.recent, recent)
+        XCTAssertEqual(back, snapshot)
+        XCTAssertEqual(back.recent.map(\.causedBy), [0, 7, 8, 12, 1, 40, 41])
+    }
+
+    /// Columns of recent events that disagree are a clear error, not a crash.
+    func testRecentColumnsThatDisagreeAreMalformed() {
+        var recent = WireRecentEvents()
+        recent.idDeltas = [1, 1]
+        recent.causeDeltas = [0]
+        var snapshot = WireSnapshot()
+        snapshot.recent = recent
+        XCTAssertThrowsError(try GraphSnapshot(wire: snapshot)) { error in
+            XCTAssertEqual("\(error)".contains("recent events"), true, "\(error)")
+        }
     }
 }

@@ -44,9 +44,9 @@ extension AppState {
             var live = Graph()
             live.load(snapshot)
             if keepingHistory {
-                log.resync(to: live)
+                log.resync(to: live, recent: snapshot.recent)
             } else {
-                log.reset(to: live)
+                log.reset(to: live, recent: snapshot.recent)
                 goLive()
             }
             liveGraph = live

@@ -11,11 +11,23 @@ import PipescopeGraph
 /// live on in the checkpoints' graphs.
 public struct History: Sendable {
     public static let checkpointStride = 512
+    /// The most recent causes from probes' snapshots kept across resynchronisations.
+    public static let earlierLimit = 16_384
 
     /// The graph before the first kept event.
     private var base = Graph()
-    /// The events, 32 bytes each (see ``HistoryEntry``).
+    /// The events, 40 bytes each (see ``HistoryEntry``).
     private var entries = Deque<HistoryEntry>()
+    /// The threads the events happened on, each name once.
+    private var threads = ThreadNames()
+    /// Events' numbers: from `position` on, each event's number is one more than the
+    /// one before (`id` 0: unnumbered), until the next run. A new run starts where
+    /// numbers jump (events the probe dropped or skipped, a recording without numbers):
+    /// at most one per batch, so an entry needs no number of its own.
+    private var idRuns: [(position: Int, id: EventID)] = []
+    /// The probe's recent caused events as of the last snapshot (``GraphSnapshot/recent``),
+    /// in id order: causes from before this history began.
+    public private(set) var earlier: [StageEvent] = []
     /// The text of the events that have one, by absolute index, in order.
     private var texts = Deque<(index: Int, text: String)>()
     /// Absolute position of `entries[0]`: events evicted so far.
@@ -41,9 +53,13 @@ public struct History: Sendable {
     /// Absolute position after the newest event.
     public var end: Int { start + entries.count }
 
-    /// Starts over from a snapshot (attach, reconnect).
-    public mutating func reset(to graph: Graph) {
+    /// Starts over from a snapshot (attach, reconnect); `recent` is the probe's recent
+    /// caused events (``GraphSnapshot/recent``), for chains that start before it.
+    public mutating func reset(to graph: Graph, recent: [StageEvent] = []) {
         base = graph
+        threads = ThreadNames()
+        idRuns.removeAll()
+        earlier = recent.filter { $0.id != 0 }.sorted { $0.id < $1.id }
         entries.removeAll()
         texts.removeAll()
         checkpoints.removeAll()
@@ -53,8 +69,16 @@ public struct History: Sendable {
 
     /// Continues from a snapshot after a gap (the probe skipped this inspector because it
     /// fell behind): history before the gap stays, and positions after it start from
-    /// `graph`.
-    public mutating func resync(to graph: Graph) {
+    /// `graph`. The snapshot's `recent` caused events join ``earlier``: they fill the gap
+    /// for chains.
+    public mutating func resync(to graph: Graph, recent: [StageEvent] = []) {
+        // The recent causes from before the history began and from the gap, each once,
+        // at most ``earlierLimit`` of them (the newest).
+        var byID: [EventID: StageEvent] = [:]
+        for event in earlier + recent where event.id != 0 && position(ofEvent: event.id) == nil {
+            byID[event.id] = event
+        }
+        earlier = Array(byID.values.sorted { $0.id < $1.id }.suffix(Self.earlierLimit))
         if checkpoints.last?.position == end { checkpoints.removeLast() }
         if entries.isEmpty {
             base = graph
@@ -85,10 +109,18 @@ public struct History: Sendable {
             }
         }
         var stride = Self.stride(for: graph)
+        // Numbers count back from the trailer's sequence, as on the wire, for a batch that
+        // did not travel (an in-process probe's); 0 when it has none.
+        let count = UInt64(batch.events.count)
+        let sequence = batch.trailer.sequence
+        let firstID: EventID = sequence >= count && sequence > 0 ? sequence - count + 1 : 0
         for (i, original) in batch.events.enumerated() {
             var event = original
             if let text = textAt[i] { event.text = text }
-            let entry = HistoryEntry(event, text: event.text)
+            if event.id == 0, firstID != 0 { event.id = firstID + UInt64(i) }
+            let thread = event.kind.payload.caused ? threads.index(of: event.thread) : 0
+            let entry = HistoryEntry(event, text: event.text, thread: thread)
+            if idRuns.isEmpty || id(at: end + 1) != event.id { idRuns.append((end + 1, event.id)) }
             if entry.hasText, !entry.textInline { texts.append((end, event.text)) }
             entries.append(entry)
             if event.kind == .subscribe, let info = infos[event.node] { graph.insert(info) }
@@ -173,7 +205,74 @@ public struct History: Sendable {
     }
 
     private func event(_ entry: HistoryEntry, index: Int) -> StageEvent {
-        entry.event(text: entry.inlineText ?? (entry.hasText ? text(at: index) : ""))
+        entry.event(text: entry.inlineText ?? (entry.hasText ? text(at: index) : ""), thread: threads.name(entry.thread),
+                    id: id(at: index + 1))
+    }
+
+    /// The number of the event at `position` by its run (0 when unnumbered); a position
+    /// after the newest gets the number the newest run would give it.
+    private func id(at position: Int) -> EventID {
+        var low = 0, high = idRuns.count
+        while low < high {
+            let mid = (low + high) / 2
+            if idRuns[mid].position <= position { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return 0 }
+        let run = idRuns[low - 1]
+        return run.id == 0 ? 0 : run.id + EventID(position - run.position)
+    }
+
+    // MARK: - Events by number
+
+    /// The number of the oldest kept event; nil when none is kept or they have none (a
+    /// recording made before events were numbered).
+    public var firstID: EventID? {
+        guard !entries.isEmpty else { return nil }
+        let id = id(at: start + 1)
+        return id == 0 ? nil : id
+    }
+
+    /// The number of the newest kept event; nil as for ``firstID``.
+    public var lastID: EventID? {
+        guard !entries.isEmpty else { return nil }
+        let id = id(at: end)
+        return id == 0 ? nil : id
+    }
+
+    /// The position of the event numbered `id`, by binary search over the runs of
+    /// numbers (they increase with position); nil when it is not kept (evicted, skipped,
+    /// or never numbered).
+    public func position(ofEvent id: EventID) -> Int? {
+        guard id != 0 else { return nil }
+        var low = 0, high = idRuns.count
+        while low < high {
+            let mid = (low + high) / 2
+            if idRuns[mid].id <= id { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0, idRuns[low - 1].id != 0 else { return nil }
+        let run = idRuns[low - 1]
+        let position = run.position + Int(id - run.id)
+        let runEnd = low < idRuns.count ? idRuns[low].position : end + 1
+        return position < runEnd && position > start && position <= end ? position : nil
+    }
+
+    /// The event numbered `id`: from the history, else from the probe's recent causes
+    /// (``earlier``); its position when the history has it.
+    public func event(numbered id: EventID) -> (position: Int?, event: StageEvent)? {
+        if let position = position(ofEvent: id), let event = event(at: position) { return (position, event) }
+        var low = 0, high = earlier.count
+        while low < high {
+            let mid = (low + high) / 2
+            if earlier[mid].id < id { low = mid + 1 } else { high = mid }
+        }
+        return low < earlier.count && earlier[low].id == id ? (nil, earlier[low]) : nil
+    }
+
+    /// Whether the event at `position` had a cause the entry could not number (more than
+    /// 4 billion events back).
+    public func causeIsTooFar(at position: Int) -> Bool {
+        let i = position - start - 1
+        return entries.indices.contains(i) && entries[i].causeIsTooFar
     }
 
     /// The text of the event at absolute `index` (binary search: texts are in order).
@@ -218,5 +317,8 @@ public struct History: Sendable {
             checkpoints.removeFirst()
         }
         while let oldest = texts.first, oldest.index < start { texts.removeFirst() }
+        // Keep the run the oldest kept event is in.
+        let firstKept = idRuns.lastIndex { $0.position <= start + 1 } ?? 0
+        if firstKept > 0 { idRuns.removeFirst(firstKept) }
     }
 }

@@ -8,6 +8,8 @@ public enum Action: Hashable, Sendable {
     case toggleHelp
     /// Show or hide the list of warnings.
     case toggleLints
+    /// Show where the selected event, or the selected stage's last value, came from.
+    case explain
     case dismiss
     case quit
     /// Ask to cancel the selected stage (a confirmation comes first).

@@ -89,6 +89,7 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     case .toggleHelp:
         state.layer = .help(Overlay())
     case .toggleLints: state.layer = .warnings(Overlay())
+    case .explain: state.layer = .explaining(Explanation.of(state))
     case .dismiss:
         if state.session.notice == nil { state.tree.filter = "" }
         state.session.notice = nil

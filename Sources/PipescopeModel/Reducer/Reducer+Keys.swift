@@ -11,6 +11,7 @@ import PipescopeGraph
 /// | help             | `toggleHelp`, `dismiss` close; `toggleLints` switches; `quit`; the arrows and pages scroll | ignored, kept in the overlay's `ignoredKey` |
 /// | warnings         | `toggleLints`, `dismiss` close; `toggleHelp` switches; `quit` | ignored, kept in the overlay's `ignoredKey` |
 /// | confirmingCancel | `confirm` sends the cancel; `quit`                        | keeps the stage, says so    |
+/// | explaining       | `explain`, `dismiss` close; `quit`; the arrows and pages scroll | ignored, kept in the overlay's `ignoredKey` |
 func apply(_ action: Action, to state: inout AppState) -> [Effect] {
     switch state.layer {
     case .browsing:
@@ -24,7 +25,35 @@ func apply(_ action: Action, to state: inout AppState) -> [Effect] {
         return readOverlay(action, overlay, help: false, &state)
     case .confirmingCancel(let preview):
         return confirmCancel(preview, action, &state)
+    case .explaining(let explanation):
+        return readExplanation(action, explanation, &state)
     }
+}
+
+/// The explanation covers the middle of the screen and keeps the keys: `e` or Esc
+/// closes it, `q` quits, the arrows and pages scroll (the view stops at its last line),
+/// any other key does nothing (the hint bar says so).
+private func readExplanation(_ action: Action, _ open: Explanation, _ state: inout AppState) -> [Effect] {
+    var explanation = open
+    explanation.overlay.ignoredKey = nil
+    let page = Explanation.visibleLines(height: state.geometry.height)
+    let width = Explanation.boxWidth(bodyWidth: state.geometry.width) - 3
+    let last = max(0, explanation.lines(width: width).count - page)
+    func scroll(by delta: Int) { explanation.overlay.offset = min(max(0, explanation.overlay.offset + delta), last) }
+    switch action {
+    case .quit: return [.quit]
+    case .dismiss, .explain:
+        state.layer = .browsing
+        return []
+    case .moveUp: scroll(by: -1)
+    case .moveDown: scroll(by: 1)
+    case .pageUp: scroll(by: -page)
+    case .pageDown: scroll(by: page)
+    case .home: explanation.overlay.offset = 0
+    default: explanation.overlay.ignoredKey = action
+    }
+    state.layer = .explaining(explanation)
+    return []
 }
 
 /// Typing the filter: the tree filters as you type, and the first match is selected.

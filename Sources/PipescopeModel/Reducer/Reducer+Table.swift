@@ -76,6 +76,10 @@ private func browseTable(_ action: Action, _ state: inout AppState) -> [Effect]?
         state.layer = .filtering
     case .toggleWatch:
         state.session.notice = Notice(text: "watch a stage in the pipeline's tree: Enter opens it, then v", isError: false)
+    case .explain where state.cursor.position == nil:
+        // What the pipeline's sink got last: its root's last value.
+        guard let root = state.table.selected else { return nil }
+        state.layer = .explaining(Explanation.of(state, stage: root))
     case .collapse, .expand, .focusNext, .focusPrevious, .toggleLogFilter:
         break
     default:

@@ -26,13 +26,21 @@ public enum KeyLayer: Equatable, Sendable {
     case warnings(Overlay)
     /// Cancelling a stage waits for `y`; the preview names everything it reaches.
     case confirmingCancel(CancelPreview)
+    /// Where a value came from is open (`e`): its chain, or why there is none.
+    case explaining(Explanation)
 
-    /// The open help's or warnings' state; nil for the other layers.
+    /// The open help's, warnings' or explanation's state; nil for the other layers.
     public var overlay: Overlay? {
         switch self {
         case .help(let overlay), .warnings(let overlay): return overlay
+        case .explaining(let explanation): return explanation.overlay
         case .browsing, .filtering, .confirmingCancel: return nil
         }
+    }
+
+    public var isExplaining: Bool {
+        if case .explaining = self { return true }
+        return false
     }
 
     public var isHelp: Bool {

@@ -753,31 +753,106 @@ public nonisolated struct Pipescope_V1_DemandRequest: Sendable {
 }
 
 /// The whole graph at one instant: what an inspector needs to start drawing at once.
-public nonisolated struct Pipescope_V1_Snapshot: Sendable {
+public nonisolated struct Pipescope_V1_Snapshot: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var nodes: [Pipescope_V1_NodeState] = []
+  public var nodes: [Pipescope_V1_NodeState] {
+    get {_storage._nodes}
+    set {_uniqueStorage()._nodes = newValue}
+  }
 
   /// Total events the probe dropped since it started (buffer full).
-  public var dropped: UInt64 = 0
+  public var dropped: UInt64 {
+    get {_storage._dropped}
+    set {_uniqueStorage()._dropped = newValue}
+  }
 
   /// The sequence number of the last event folded into this snapshot.
-  public var sequence: UInt64 = 0
+  public var sequence: UInt64 {
+    get {_storage._sequence}
+    set {_uniqueStorage()._sequence = newValue}
+  }
 
   /// The whole string table as it stands: entry i has id i + 1. PackedBatches that follow
   /// refer to these ids and add to the table. Carried here so that an inspector that
   /// attaches late, or that missed batches, can read the next batch.
-  public var strings: [String] = []
+  public var strings: [String] {
+    get {_storage._strings}
+    set {_uniqueStorage()._strings = newValue}
+  }
 
   /// Events sent while this inspector's socket was full, which it therefore never got.
   /// The snapshot replaces them: 0 for the first snapshot, more when the inspector was too
   /// slow and the probe resynchronised it instead of blocking the program.
-  public var skippedEvents: UInt64 = 0
+  public var skippedEvents: UInt64 {
+    get {_storage._skippedEvents}
+    set {_uniqueStorage()._skippedEvents = newValue}
+  }
 
   /// Owners of the snapshot's stages, and whether they were released.
-  public var owners: [Pipescope_V1_OwnerState] = []
+  public var owners: [Pipescope_V1_OwnerState] {
+    get {_storage._owners}
+    set {_uniqueStorage()._owners = newValue}
+  }
+
+  /// The probe's most recent caused events (added to version 3 without a version bump:
+  /// older readers skip it). A chain ("where did this value come from") walks back
+  /// through causes; an inspector that attaches late, or was resynchronised, has no
+  /// history before this snapshot, so the probe sends what it kept of the recent past.
+  public var recent: Pipescope_V1_RecentEvents {
+    get {_storage._recent ?? Pipescope_V1_RecentEvents()}
+    set {_uniqueStorage()._recent = newValue}
+  }
+  /// Returns true if `recent` has been explicitly set.
+  public var hasRecent: Bool {_storage._recent != nil}
+  /// Clears the value of `recent`. Subsequent reads from it will return its default value.
+  public mutating func clearRecent() {_uniqueStorage()._recent = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// Caused events (VALUE, FINISHED, FAILED, CANCELLED), oldest first, in columns like a
+/// PackedBatch's, one entry per event in each column unless said otherwise. Unlike a
+/// batch's, these events are not consecutive (only caused kinds are kept), so each
+/// carries its number.
+public nonisolated struct Pipescope_V1_RecentEvents: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The event's number minus the previous event's (the first: its number).
+  public var idDeltas: [UInt64] = []
+
+  /// Its number minus its cause's; 0 when it caused itself or the cause is unknown.
+  public var causeDeltas: [UInt64] = []
+
+  public var kinds: [UInt32] = []
+
+  public var nodes: [UInt64] = []
+
+  /// The time minus the previous event's; the first relative to base_time_ns.
+  public var baseTimeNs: Int64 = 0
+
+  public var timeDeltas: [Int64] = []
+
+  /// Index into thread_names (the names each once: a few threads carry most events).
+  public var threads: [UInt32] = []
+
+  public var threadNames: [String] = []
+
+  /// One entry per CANCELLED event, in order: a CancelCause's number.
+  public var cancelCauses: [UInt32] = []
+
+  /// Text (a value as the tap clipped it, a failure) of the events at these indices.
+  public var textEvents: [UInt32] = []
+
+  public var texts: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1970,7 +2045,119 @@ nonisolated extension Pipescope_V1_DemandRequest: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}dropped\0\u{1}sequence\0\u{1}strings\0\u{3}skipped_events\0\u{1}owners\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}dropped\0\u{1}sequence\0\u{1}strings\0\u{3}skipped_events\0\u{1}owners\0\u{1}recent\0")
+
+  fileprivate class _StorageClass {
+    var _nodes: [Pipescope_V1_NodeState] = []
+    var _dropped: UInt64 = 0
+    var _sequence: UInt64 = 0
+    var _strings: [String] = []
+    var _skippedEvents: UInt64 = 0
+    var _owners: [Pipescope_V1_OwnerState] = []
+    var _recent: Pipescope_V1_RecentEvents? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _nodes = source._nodes
+      _dropped = source._dropped
+      _sequence = source._sequence
+      _strings = source._strings
+      _skippedEvents = source._skippedEvents
+      _owners = source._owners
+      _recent = source._recent
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeRepeatedMessageField(value: &_storage._nodes) }()
+        case 2: try { try decoder.decodeSingularUInt64Field(value: &_storage._dropped) }()
+        case 3: try { try decoder.decodeSingularUInt64Field(value: &_storage._sequence) }()
+        case 4: try { try decoder.decodeRepeatedStringField(value: &_storage._strings) }()
+        case 5: try { try decoder.decodeSingularUInt64Field(value: &_storage._skippedEvents) }()
+        case 6: try { try decoder.decodeRepeatedMessageField(value: &_storage._owners) }()
+        case 7: try { try decoder.decodeSingularMessageField(value: &_storage._recent) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._nodes.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._nodes, fieldNumber: 1)
+      }
+      if _storage._dropped != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._dropped, fieldNumber: 2)
+      }
+      if _storage._sequence != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._sequence, fieldNumber: 3)
+      }
+      if !_storage._strings.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._strings, fieldNumber: 4)
+      }
+      if _storage._skippedEvents != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._skippedEvents, fieldNumber: 5)
+      }
+      if !_storage._owners.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._owners, fieldNumber: 6)
+      }
+      try { if let v = _storage._recent {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+      } }()
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_Snapshot, rhs: Pipescope_V1_Snapshot) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._nodes != rhs_storage._nodes {return false}
+        if _storage._dropped != rhs_storage._dropped {return false}
+        if _storage._sequence != rhs_storage._sequence {return false}
+        if _storage._strings != rhs_storage._strings {return false}
+        if _storage._skippedEvents != rhs_storage._skippedEvents {return false}
+        if _storage._owners != rhs_storage._owners {return false}
+        if _storage._recent != rhs_storage._recent {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_RecentEvents: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RecentEvents"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}id_deltas\0\u{3}cause_deltas\0\u{1}kinds\0\u{1}nodes\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}threads\0\u{3}thread_names\0\u{3}cancel_causes\0\u{3}text_events\0\u{1}texts\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1978,46 +2165,71 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.nodes) }()
-      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.dropped) }()
-      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.sequence) }()
-      case 4: try { try decoder.decodeRepeatedStringField(value: &self.strings) }()
-      case 5: try { try decoder.decodeSingularUInt64Field(value: &self.skippedEvents) }()
-      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.owners) }()
+      case 1: try { try decoder.decodeRepeatedUInt64Field(value: &self.idDeltas) }()
+      case 2: try { try decoder.decodeRepeatedUInt64Field(value: &self.causeDeltas) }()
+      case 3: try { try decoder.decodeRepeatedUInt32Field(value: &self.kinds) }()
+      case 4: try { try decoder.decodeRepeatedUInt64Field(value: &self.nodes) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.baseTimeNs) }()
+      case 6: try { try decoder.decodeRepeatedSInt64Field(value: &self.timeDeltas) }()
+      case 7: try { try decoder.decodeRepeatedUInt32Field(value: &self.threads) }()
+      case 8: try { try decoder.decodeRepeatedStringField(value: &self.threadNames) }()
+      case 9: try { try decoder.decodeRepeatedUInt32Field(value: &self.cancelCauses) }()
+      case 10: try { try decoder.decodeRepeatedUInt32Field(value: &self.textEvents) }()
+      case 11: try { try decoder.decodeRepeatedStringField(value: &self.texts) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.idDeltas.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.idDeltas, fieldNumber: 1)
+    }
+    if !self.causeDeltas.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.causeDeltas, fieldNumber: 2)
+    }
+    if !self.kinds.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.kinds, fieldNumber: 3)
+    }
     if !self.nodes.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.nodes, fieldNumber: 1)
+      try visitor.visitPackedUInt64Field(value: self.nodes, fieldNumber: 4)
     }
-    if self.dropped != 0 {
-      try visitor.visitSingularUInt64Field(value: self.dropped, fieldNumber: 2)
+    if self.baseTimeNs != 0 {
+      try visitor.visitSingularInt64Field(value: self.baseTimeNs, fieldNumber: 5)
     }
-    if self.sequence != 0 {
-      try visitor.visitSingularUInt64Field(value: self.sequence, fieldNumber: 3)
+    if !self.timeDeltas.isEmpty {
+      try visitor.visitPackedSInt64Field(value: self.timeDeltas, fieldNumber: 6)
     }
-    if !self.strings.isEmpty {
-      try visitor.visitRepeatedStringField(value: self.strings, fieldNumber: 4)
+    if !self.threads.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.threads, fieldNumber: 7)
     }
-    if self.skippedEvents != 0 {
-      try visitor.visitSingularUInt64Field(value: self.skippedEvents, fieldNumber: 5)
+    if !self.threadNames.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.threadNames, fieldNumber: 8)
     }
-    if !self.owners.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.owners, fieldNumber: 6)
+    if !self.cancelCauses.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.cancelCauses, fieldNumber: 9)
+    }
+    if !self.textEvents.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.textEvents, fieldNumber: 10)
+    }
+    if !self.texts.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.texts, fieldNumber: 11)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Pipescope_V1_Snapshot, rhs: Pipescope_V1_Snapshot) -> Bool {
+  public static func ==(lhs: Pipescope_V1_RecentEvents, rhs: Pipescope_V1_RecentEvents) -> Bool {
+    if lhs.idDeltas != rhs.idDeltas {return false}
+    if lhs.causeDeltas != rhs.causeDeltas {return false}
+    if lhs.kinds != rhs.kinds {return false}
     if lhs.nodes != rhs.nodes {return false}
-    if lhs.dropped != rhs.dropped {return false}
-    if lhs.sequence != rhs.sequence {return false}
-    if lhs.strings != rhs.strings {return false}
-    if lhs.skippedEvents != rhs.skippedEvents {return false}
-    if lhs.owners != rhs.owners {return false}
+    if lhs.baseTimeNs != rhs.baseTimeNs {return false}
+    if lhs.timeDeltas != rhs.timeDeltas {return false}
+    if lhs.threads != rhs.threads {return false}
+    if lhs.threadNames != rhs.threadNames {return false}
+    if lhs.cancelCauses != rhs.cancelCauses {return false}
+    if lhs.textEvents != rhs.textEvents {return false}
+    if lhs.texts != rhs.texts {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

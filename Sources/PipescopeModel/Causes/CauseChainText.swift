@@ -1,0 +1,150 @@
+import PipescopeGraph
+
+/// A ``CauseChain`` as text: one line (the status line, a bug report) or one hop a line
+/// (the explain overlay).
+///
+/// ```
+/// Sink got 46 ← Filter 46 ← Map 23→46 (2.1 ms, thread worker 1) ← ReceiveOn 23 ← PassthroughSubject sent 23 on main
+/// ```
+/// A hop says its thread and the time since its cause where they change or matter: the
+/// thread when it differs from its cause's, the gap when the thread changes or the gap is
+/// 1 ms or more. The origin says its thread. A chain that stops early says why
+/// (``CauseChainEnd``).
+public enum CauseChainText {
+    /// The chain on one line, newest first.
+    public static func line(_ chain: CauseChain) -> String {
+        guard let first = chain.hops.first else { return "" }
+        var parts: [String] = []
+        if let head = head(first) { parts.append(head) }
+        for (i, hop) in chain.hops.enumerated() {
+            let cause = i + 1 < chain.hops.count ? chain.hops[i + 1] : nil
+            var part = hop.operatorName + " " + what(hop, cause: cause, isOrigin: cause == nil && chain.end == .origin)
+            if let cause, let note = note(hop, cause: cause) { part += " (\(note))" }
+            parts.append(part)
+        }
+        var text = parts.joined(separator: " ← ")
+        switch chain.end {
+        case .origin: break
+        case .earlierThanHistory(let id): text += " ← #\(id): earlier than the history kept"
+        case .tooFarBack: text += " ← earlier than the history kept"
+        case .notRecorded: text += " (no causes recorded: the recording predates them)"
+        case .kindHasNoCause: text += " (a \(first.kind) event records no cause)"
+        }
+        return text
+    }
+
+    /// The chain one hop a line, for the overlay: the receiver's line, then each hop
+    /// (`← Map #2  23→46  thread main  +2.1 ms  Feed.swift:12`), the inputs a gathering
+    /// stage gathered under it, and how the chain ends.
+    public static func lines(_ chain: CauseChain) -> [String] {
+        guard let first = chain.hops.first else { return [] }
+        var lines: [String] = []
+        if let head = head(first) { lines.append(head) }
+        for (i, hop) in chain.hops.enumerated() {
+            let cause = i + 1 < chain.hops.count ? chain.hops[i + 1] : nil
+            var fields = ["← \(hop.operatorName) #\(hop.stage)",
+                          what(hop, cause: cause, isOrigin: cause == nil && chain.end == .origin)]
+            fields.append("thread " + (hop.thread.isEmpty ? "?" : hop.thread))
+            if let cause { fields.append("+" + gap(hop.time - cause.time)) }
+            if let location = hop.location { fields.append(location) }
+            lines.append(fields.joined(separator: "  "))
+            if let gathered = hop.gathered {
+                for input in gathered {
+                    lines.append("    gathered \(valueText(input.value)) from #\(input.stage), thread "
+                        + (input.thread.isEmpty ? "?" : input.thread) + ", " + gap(hop.time - input.time) + " before")
+                }
+                if !hop.gatheredAll { lines.append("    and earlier inputs: earlier than the history kept") }
+            }
+        }
+        lines.append(endLine(chain))
+        return lines
+    }
+
+    /// How the chain ends, in a sentence.
+    public static func endLine(_ chain: CauseChain) -> String {
+        switch chain.end {
+        case .origin:
+            guard let last = chain.hops.last else { return "" }
+            return chain.hops.count == 1
+                ? "Origin: no recorded cause (\(last.operatorName) \(last.kind == .value ? "sent it" : "did it") by itself)"
+                : "Origin: \(last.operatorName) #\(last.stage), no recorded cause before it"
+        case .earlierThanHistory(let id):
+            return "Earlier than the history kept: its cause #\(id) is no longer kept"
+        case .tooFarBack:
+            return "Earlier than the history kept: its cause is too far back"
+        case .notRecorded:
+            return "No causes recorded: this recording was made before Pipescope recorded them"
+        case .kindHasNoCause:
+            return "A \(chain.hops.first?.kind.rawValueName ?? "") event records no cause"
+        }
+    }
+
+    /// "Sink got 46": the newest event as its receiver saw it; nil for a cancel (it goes
+    /// upstream, not to the receiver).
+    static func head(_ hop: CauseHop) -> String? {
+        switch hop.kind {
+        case .value: return "\(hop.receiver) got \(valueText(hop.value ?? ""))"
+        case .finished: return "\(hop.receiver) got finished"
+        case .failed: return "\(hop.receiver) got failed: \(hop.detail ?? "")"
+        case .unknown, .subscribe, .subscription, .request, .demand, .cancelled, .forward, .adopt, .feeds, .owned,
+             .ownerReleased, .contractBroken, .delivered:
+            return nil
+        }
+    }
+
+    /// What the hop did: `46`, `23→46` (its input, when the cause is a value delivered
+    /// into this stage: not a flatMap's outer value that made an inner),
+    /// `gathered 3 → [1, 2, 3]`, `sent 23 on main` (the origin), `cancelled`.
+    static func what(_ hop: CauseHop, cause: CauseHop?, isOrigin: Bool) -> String {
+        let on = hop.thread.isEmpty ? "" : " on \(hop.thread)"
+        switch hop.kind {
+        case .value:
+            let out = valueText(hop.value ?? "")
+            if isOrigin { return "sent \(out)\(on)" }
+            if let gathered = hop.gathered {
+                return "gathered \(gathered.count)\(hop.gatheredAll ? "" : "+") → \(out)"
+            }
+            if let cause, cause.kind == .value, cause.receiverStage == hop.stage, let input = cause.value, !input.isEmpty,
+               let output = hop.value,
+               !output.isEmpty, input != output {
+                return "\(input)→\(output)"
+            }
+            return out
+        case .finished: return "finished" + (isOrigin ? on : "")
+        case .failed: return "failed: \(hop.detail ?? "")" + (isOrigin ? on : "")
+        case .cancelled:
+            let by = hop.detail.map { $0 == CancelCause.downstream.rawValue ? "" : " by \($0)" } ?? ""
+            return "cancelled\(by)" + (isOrigin ? on : "")
+        case .unknown, .subscribe, .subscription, .request, .demand, .forward, .adopt, .feeds, .owned, .ownerReleased,
+             .contractBroken, .delivered:
+            return hop.kind.rawValueName
+        }
+    }
+
+    /// "2.1 ms, thread worker 1" when the thread changed from the cause's; "2.1 ms" when
+    /// the gap is 1 ms or more; nil when neither matters.
+    static func note(_ hop: CauseHop, cause: CauseHop) -> String? {
+        let elapsed = hop.time - cause.time
+        let moved = !hop.thread.isEmpty && hop.thread != cause.thread
+        if moved { return "\(gap(elapsed)), thread \(hop.thread)" }
+        return elapsed >= 1_000_000 ? gap(elapsed) : nil
+    }
+
+    /// A value's text, or "(not described)" for a value the probe kept no text of.
+    static func valueText(_ text: String) -> String { text.isEmpty ? "(not described)" : text }
+
+    /// 0 µs, 40 µs, 2.1 ms, 35 ms, 1.5 s, 2.0 min.
+    public static func gap(_ nanos: Int64) -> String {
+        let n = max(0, nanos)
+        if n < 1_000_000 { return "\(n / 1_000) µs" }
+        if n < 10_000_000 { return "\(n / 1_000_000).\(n / 100_000 % 10) ms" }
+        if n < 1_000_000_000 { return "\(n / 1_000_000) ms" }
+        if n < 60_000_000_000 { return "\(n / 1_000_000_000).\(n / 100_000_000 % 10) s" }
+        return "\(n / 60_000_000_000).\(n / 6_000_000_000 % 10) min"
+    }
+}
+
+extension EventKind {
+    /// The kind's name as the chain writes it ("value", "cancelled").
+    var rawValueName: String { "\(self)" }
+}
