@@ -53,7 +53,8 @@ struct TreeColumns: Equatable {
         }
         var with = TreeColumns(fitting: width - Self.time, locationWidth: locationWidth)
         with.time = Self.time
-        let same = with.status == without.status && (with.location > 0) == (without.location > 0)
+        // TIME gives way before LOCATION narrows or the status loses its word.
+        let same = with.status == without.status && with.location == without.location
         self = same && with.label >= Self.compactLabel ? with : without
     }
 

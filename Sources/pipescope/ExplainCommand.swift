@@ -1,19 +1,25 @@
 import ArgumentParser
 import Foundation
+import PipescopeGraph
 import PipescopeModel
 
-/// `pipescope explain TARGET [--json]`: where each active pipeline waits, for scripts and
-/// bug reports (``WaitReport``).
+/// `pipescope explain TARGET [--stage ID] [--json]`: where each active pipeline waits, or
+/// one stage's wait and where its last value came from, for scripts and bug reports
+/// (``WaitReport``, ``CauseChain``).
 struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Print where each active pipeline of a running program waits, and exit.",
+        abstract: "Print where each active pipeline of a running program waits (or where one stage's last value came from), and exit.",
         discussion: """
             One line per active pipeline, the waiting ones first: waits ↑ (demand is outstanding and \
             the named stage upstream sends nothing), held: demand 0 (its subscriber asks for nothing more), \
             no subscription (an upstream never sent one), or flowing. A wait is --stall-after seconds \
             without progress (2 by default). With --json: {"pipelines": [{"root", "name", "wait"}]}, \
-            wait being null or {"reason", "seconds", "at"} as in snapshot --json.
+            wait being null or {"reason", "seconds", "at"} as in snapshot --json. \
+            With --stage ID: that stage's wait, and the chain of causes of its last value back to \
+            its origin, one hop a line (with --json: {"stage", "value", "chain": [{"stage", \
+            "operator", "value", "thread", "time"}], "end", "wait"}, the chain newest first). \
+            The chain follows the causes the program still keeps (its last 4,096).
             """)
 
     @Argument(help: "The program's pid, its socket path, or tcp://host:port.")
@@ -21,6 +27,9 @@ struct ExplainCommand: ParsableCommand {
 
     @Flag(help: "Print JSON instead of one line per pipeline.")
     var json = false
+
+    @Option(help: ArgumentHelp("Explain this stage: its wait and where its last value came from.", valueName: "id"))
+    var stage: UInt64?
 
     @Option(help: "The program's PIPESCOPE_TOKEN, for tcp:// targets (default: $PIPESCOPE_TOKEN).")
     var token: String?
@@ -31,7 +40,55 @@ struct ExplainCommand: ParsableCommand {
         let session = InspectorSession.open(target: target, token: token)
         defer { session.connection.close() }
         let graph = session.graph
-        let report = WaitReport(graph, waits: lints.waits(graph, now: Int64(Date().timeIntervalSince1970 * 1e9)))
-        print(json ? report.json : report.text)
+        let now = Int64(Date().timeIntervalSince1970 * 1e9)
+        let waits = lints.waits(graph, now: now)
+        guard let stage else {
+            let report = WaitReport(graph, waits: waits)
+            print(json ? report.json : report.text)
+            return
+        }
+        guard graph[stage] != nil else {
+            fail("there is no stage #\(stage) in \(target) now (it may have ended and been pruned); "
+                 + "`pipescope snapshot \(target)` lists the stages it has")
+        }
+        var history = History()
+        history.reset(to: graph, recent: session.snapshot.recent)
+        let chain = CauseChain.lastValue(of: stage, upTo: nil, in: history, graph: graph)
+        print(json ? Self.json(stage, chain: chain, wait: waits[stage], now: now)
+                   : Self.text(stage, chain: chain, wait: waits[stage], graph: graph, now: now))
+    }
+
+    /// `#3 Map (Feed.swift:12): waits 41s for …`, then the chain of its last value, one
+    /// hop a line.
+    static func text(_ stage: NodeID, chain: CauseChain?, wait: Wait?, graph: Graph, now: Int64) -> String {
+        let node = graph[stage]
+        let state = wait?.sentence(of: stage, in: graph, now: now)
+            ?? (node?.status.isTerminal == true ? node!.status.rawValue : "flowing")
+        var lines = ["\(Wait.name(stage, in: graph)): \(state)"]
+        guard let chain else {
+            lines.append("It has delivered no value the program still keeps a record of.")
+            return lines.joined(separator: "\n")
+        }
+        lines.append("Its last value, and where it came from (newest first):")
+        lines.append(CauseChainText.line(chain))
+        lines += CauseChainText.lines(chain).map { "  " + $0 }
+        lines.append(CauseChainText.endLine(chain))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The chain's JSON (``CauseChainJSON``) with the stage's `wait` added; a stage with
+    /// no value kept: `{"stage": ID, "value": null, "chain": [], "end": "no value", …}`.
+    static func json(_ stage: NodeID, chain: CauseChain?, wait: Wait?, now: Int64) -> String {
+        var document: [String: Any] = ["stage": stage, "value": NSNull(), "chain": [Any](), "end": "no value"]
+        if let chain, let data = CauseChainJSON.render(chain).data(using: .utf8),
+           let parsed = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            document = parsed
+        }
+        document["wait"] = wait.map { w -> [String: Any] in
+            ["reason": w.reason.rawValue, "seconds": Double(w.nanos(at: now) / 1_000_000) / 1000, "at": w.at]
+        } ?? NSNull()
+        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 }
