@@ -72,7 +72,6 @@ struct ExplainCommand: ParsableCommand {
         lines.append("Its last value, and where it came from (newest first):")
         lines.append(CauseChainText.line(chain))
         lines += CauseChainText.lines(chain).map { "  " + $0 }
-        lines.append(CauseChainText.endLine(chain))
         return lines.joined(separator: "\n")
     }
 
