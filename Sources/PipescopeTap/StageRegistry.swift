@@ -2,13 +2,17 @@
 import PipescopeGraph
 import Synchronization
 
-/// The tap's state, behind its one lock: the only place that lock is taken.
+/// The tap's state, behind its one lock: the only type that takes that lock. This file
+/// holds what the program's threads call (subscribe, the hot path); what the inspector
+/// and the flush ask is in `StageRegistry+Commands.swift`, under the same rules.
 ///
 /// What it holds, each with its own rules at the top of its file:
 /// - ``EventRing``: the bounded buffer of events, its drop count and half-full signal;
 /// - ``StageIndex``: identities to stages, retirement, shared subscriptions, orphans;
 /// - ``SubjectLinkIndex``: subjects to the stages publishing from and feeding into them;
-/// - ``ValueCapture/Policy``: which values get text.
+/// - ``ValueCapture/Policy``: which values get text;
+/// - ``CauseLinks`` (inside ``StageIndex``): the inputs asynchronous stages have not yet
+///   turned into outputs, for the causes of their outputs.
 ///
 /// **The lock.** Every method takes it once (a sampled value description takes it twice:
 /// once to decide, once to attach the text made in between). Inside it: dictionary
@@ -51,7 +55,7 @@ package final class StageRegistry: @unchecked Sendable {
         var time: Int64
     }
 
-    private struct State {
+    struct State {
         var ring: EventRing
         var stages = StageIndex()
         var links = SubjectLinkIndex()
@@ -96,9 +100,9 @@ package final class StageRegistry: @unchecked Sendable {
 
     /// A pthread mutex (NIO's): ThreadSanitizer sees it. (Swift's `Mutex` takes a futex
     /// in code ThreadSanitizer does not instrument, so every access looked like a race.)
-    private let state: LockedBox<State>
+    let state: LockedBox<State>
     /// Node ids are handed out without the lock, so node info is built before taking it.
-    private let nextNode = Atomic<UInt64>(1)
+    let nextNode = Atomic<UInt64>(1)
     private let capacity: Int
     /// Whether new roots and inner publishers capture their call stack (``CallStack``).
     package let capturesLocations: Bool
@@ -113,7 +117,7 @@ package final class StageRegistry: @unchecked Sendable {
     /// Runs `body` under the lock, then, with the lock released, signals a half-full
     /// buffer if `body` made it so.
     @inline(__always)
-    private func withState<T>(_ body: (inout State) -> T) -> T {
+    func withState<T>(_ body: (inout State) -> T) -> T {
         var signal: (@Sendable () -> Void)?
         let result = state.withLockedValue { state -> T in
             let result = body(&state)
@@ -314,127 +318,7 @@ package final class StageRegistry: @unchecked Sendable {
         }
     }
 
-    // MARK: - Commands
-
-    /// What cancelling a stage from the inspector will touch.
-    package enum CancelTarget {
-        /// The subscription to cancel, the stage that owns it, every stage sharing it, and
-        /// the cancel's number (the cancels it sets off upstream are caused by it).
-        case subscription(any Subscription, owner: NodeID, stages: [NodeID], event: EventID)
-        case ended
-        case unknown
-        /// A value-type subscription: nothing to hold on to and call.
-        case notCancellable
-    }
-
-    /// Records an inspector cancel of the stage's subscription, then returns the
-    /// subscription so the caller can cancel it outside the lock. Cancelling a raw
-    /// subscription fires no hook, so this records it; the cancels it sets off
-    /// upstream fire hooks as usual.
-    package func cancelFromInspector(node: NodeID) -> CancelTarget {
-        let time = eventTicks()
-        let issued = nextNode.load(ordering: .relaxed)
-        return withState { st in
-            guard st.stages.isLive(node) else { return node < issued ? .ended : .unknown }
-            guard let target = st.stages.cancelTarget(node) else { return .ended }
-            guard let subscription = target.shared.object as? any Subscription else { return .notCancellable }
-            _ = st.stages.cancel(target.id, links: &st.links)
-            let id = st.ring.nextID
-            let recorded = st.append(RawEvent(kind: .cancelled, node: target.shared.owner, time: time, cause: .inspector))
-            return .subscription(subscription, owner: target.shared.owner, stages: target.shared.stages,
-                                 event: recorded ? id : 0)
-        }
-    }
-
-    package func setHalfFullHandler(_ handler: (@Sendable () -> Void)?) {
-        // The old handler is released after the lock (it may hold an event loop).
-        let old = state.withLockedValue { st -> (@Sendable () -> Void)? in
-            defer { st.onHalfFull = handler }
-            return st.onHalfFull
-        }
-        _ = old
-    }
-
-    /// `enabled`: any value text at all. `watched`: stages whose every value is described.
-    package func setCapture(enabled: Bool, watched nodes: Set<NodeID>) {
-        state.withLockedValue { st in
-            st.capture.enabled = enabled
-            st.capture.watched = nodes
-        }
-    }
-
-    /// The stages whose every value is described now.
-    var watchedStages: Set<NodeID> { state.withLockedValue { $0.capture.watched } }
-
-    /// Back to sampling for every stage (the inspectors that watched them have gone).
-    package func unwatchAll() {
-        state.withLockedValue { $0.capture.watched = [] }
-    }
-
-    // MARK: - Lifecycle: owners, tasks, contracts
-
-    /// Records an event made outside OpenCombine's callbacks (owners, tasks, contracts),
-    /// with its words if it has any.
-    package func record(_ event: RawEvent, text: String? = nil) {
-        withState { st in
-            if let text { _ = st.append(event, text: text) } else { _ = st.append(event) }
-        }
-    }
-
-    /// The stages among `nodes` that have not ended.
-    package func live(_ nodes: [NodeID]) -> [NodeID] {
-        state.withLockedValue { st in nodes.filter { st.stages.isLive($0) } }
-    }
-
-    /// A stage that is not an OpenCombine subscription (a task), active at once.
-    func startSynthetic(key: StageKey, stack: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
-                        info makeInfo: (NodeID) -> NodeInfo) -> NodeID {
-        let id = nextNode.add(1, ordering: .relaxed).oldValue
-        let info = makeInfo(id)
-        let time = eventTicks()
-        withState { st in
-            st.stages.insertSynthetic(id, key: key)
-            _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), info: info, stack: stack,
-                               halfFull: &st.halfFullPending)
-            _ = st.append(RawEvent(kind: .subscription, node: id, time: time, other: id))
-        }
-        return id
-    }
-
-    /// Ends a synthetic stage with `kind` (finished or cancelled by `cause`); a stage
-    /// that already ended is left alone.
-    func endSynthetic(_ node: NodeID, _ kind: EventKind, cause: CancelCause? = nil) {
-        let time = eventTicks()
-        withState { st in
-            guard st.stages.removeSynthetic(node) else { return }
-            _ = st.append(RawEvent(kind: kind, node: node, time: time, cause: cause))
-        }
-    }
-
-    // MARK: - Flush side
-
-    /// Takes everything buffered so far and opens a new value window. Returns the events
-    /// (with their texts and node infos) and the total dropped since the start. Hand the
-    /// buffers back with ``recycle(_:)``.
-    package func drain() -> (buffers: EventRing.Buffers, dropped: UInt64) {
-        state.withLockedValue { st in
-            st.capture.window &+= 1
-            if st.capture.window == 0 { st.capture.window = 1 }
-            return (st.ring.drain(), st.ring.dropped)
-        }
-    }
-
-    /// Takes back drained buffers, so the next drain need not allocate. What they hold
-    /// is released here, before the lock is taken.
-    package func recycle(_ buffers: consuming EventRing.Buffers) {
-        buffers.removeAll()
-        state.withLockedValue { $0.ring.recycle(&buffers) }
-    }
-
-    /// Stages the tap still maps (not yet ended). For tests and the memory report.
-    package var liveStageCount: Int { state.withLockedValue { $0.stages.liveCount } }
-
-    private static let emptySubscription = Subscriptions.empty.combineIdentifier
+    static let emptySubscription = Subscriptions.empty.combineIdentifier
 }
 
 extension Subscribers.Demand {
