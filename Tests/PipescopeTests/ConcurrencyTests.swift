@@ -119,11 +119,15 @@ final class Flusher: @unchecked Sendable {
     /// Every batch flushed, in order, when `keepBatches` is set.
     private(set) var batches: [EventBatchBox] = []
     private let keepBatches: Bool
+    /// Called with every batch, in order, on the flushing thread.
+    private let onBatch: (@Sendable (EventBatch) -> Void)?
 
-    init(probe: Probe, intervalMicros: UInt32 = 1_000, keepBatches: Bool = false) {
+    init(probe: Probe, intervalMicros: UInt32 = 1_000, keepBatches: Bool = false,
+         onBatch: (@Sendable (EventBatch) -> Void)? = nil) {
         self.probe = probe
         self.interval = intervalMicros
         self.keepBatches = keepBatches
+        self.onBatch = onBatch
         let thread = Thread { [self] in loop() }
         thread.name = "pipescope.test.flusher"
         thread.start()
@@ -133,6 +137,7 @@ final class Flusher: @unchecked Sendable {
         while isRunning {
             let batch = probe.flush()
             if keepBatches { record(batch) }
+            onBatch?(batch)
             usleep(interval)
         }
         condition.lock()
