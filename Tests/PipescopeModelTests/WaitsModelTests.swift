@@ -52,6 +52,25 @@ final class WaitsModelTests: XCTestCase {
         XCTAssertEqual(w.holders, [1])
     }
 
+    func testAFlatMapWhoseInnerIsInFlightIsNotStuck() {
+        // Sink ← FlatMap(1) ← Subject(2), and a Future(3) the FlatMap made for the
+        // subject's value 9 s in: the FlatMap has delivered nothing for 9 s, but work
+        // started a second ago.
+        var b = BatchBuilder(start: t0)
+        b.chain(from: 1, subscriber: "Sink", ops: ["FlatMap", "PassthroughSubject"])
+        b.now = t0 + 9 * second
+        b.value(2)
+        b.subscribe(3, parent: 1, op: "Future", subscriber: "FlatMap")
+        b.subscription(3)
+        b.request(3, .unlimited)
+        let (_, inFlight) = waits(b, at: t0 + 10 * second)
+        XCTAssertNil(inFlight.pipeline(1), "its inner was made a second ago")
+        // Two seconds more and the Future has not answered: it holds the wait.
+        let (_, stuck) = waits(b, at: t0 + 12 * second)
+        XCTAssertEqual(stuck.pipeline(1)?.reason, .upstream)
+        XCTAssertEqual(stuck.pipeline(1)?.at, 3, "the Future that never answered")
+    }
+
     func testAnOperatorThatDoesNotAskItsUpstreamHoldsTheWait() {
         // Sink ← Custom(1) ← Subject(2): the sink asked the operator for unlimited; the
         // operator never asked the subject for anything, so the subject waits on demand.

@@ -46,8 +46,7 @@ public struct Linter: Sendable {
     /// A pipeline waiting on a subject nobody sends to is waiting for the program's own
     /// input (a button, a search field): idle, not stuck. WAIT says it; it is no warning.
     static func waitsForItsInput(_ wait: Wait, in graph: Graph) -> Bool {
-        guard wait.reason == .upstream, let holder = graph[wait.at]?.operatorName else { return false }
-        return holder.hasSuffix("Subject") || holder.hasPrefix("Published")
+        wait.reason == .upstream && Waits.isProgramInput(wait.at, in: graph)
     }
 
     /// Publishers that deliver one value or completion and finish.

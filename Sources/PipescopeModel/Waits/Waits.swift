@@ -17,11 +17,15 @@ import PipescopeGraph
 ///   since the last progress: it waits for **upstream**. Progress is the newest of the
 ///   last value and the first request made after it (the request that may have opened
 ///   the demand; before any value, the first request kept), or the stage's making when
-///   no request is known.
+///   no request is known; or the making of a live stage upstream of it, when newer: a
+///   `flatMap` whose inner `Future` was made a second ago is working, not stuck (values
+///   its upstream delivered and it swallowed are no progress: a `filter` that drops
+///   everything holds the wait).
 ///
 /// A wait for upstream or for a subscription is attributed to the stage furthest
 /// upstream that holds it: the first active child (in subscription order) that itself
-/// waits for upstream or for a subscription passes on its own attribution; otherwise
+/// waits for upstream or for a subscription passes on its own attribution (one whose
+/// holder is not a subject, the program's own input, before one whose holder is); otherwise
 /// (no children, all ended, a child that flows while this stage delivers nothing, or a
 /// child held on demand because this operator does not ask its upstream) the stage
 /// holds it itself. A pipeline's verdict is its root's.
@@ -53,7 +57,11 @@ public struct Waits: Sendable, Equatable {
         self.now = now
         let limit = Int64(threshold * 1e9)
         var stack: [(id: NodeID, expanded: Bool)] = []
+        // When each walked stage or one upstream of it that is still live was made, for the
+        // current pipeline.
+        var latest: [NodeID: Int64] = [:]
         for root in graph.roots {
+            latest.removeAll(keepingCapacity: true)
             stack.append((root, false))
             while let (id, expanded) = stack.popLast() {
                 guard let node = graph[id] else { continue }
@@ -64,12 +72,17 @@ public struct Waits: Sendable, Equatable {
                     for child in node.children.reversed() { stack.append((child, false)) }
                     continue
                 }
-                guard var wait = Self.ownWait(node, now: now, limit: limit) else { continue }
+                var upstream = Int64.min
+                for child in node.children { if let t = latest[child] { upstream = max(upstream, t) } }
+                latest[id] = max(upstream, Self.lastActivity(node))
+                guard var wait = Self.ownWait(node, now: now, limit: limit, upstreamActivity: upstream) else { continue }
                 if wait.reason != .demand {
-                    for child in node.children {
-                        guard let held = stages[child], held.reason != .demand else { continue }
+                    // The first waiting child passes its holder on; one whose holder is not
+                    // a subject waiting for the program's input goes first (a flatMap's
+                    // silent Future, not its idle trigger).
+                    let waiting = node.children.compactMap { stages[$0] }.filter { $0.reason != .demand }
+                    if let held = waiting.first(where: { !Self.isProgramInput($0.at, in: graph) }) ?? waiting.first {
                         wait.at = held.at
-                        break
                     }
                 }
                 stages[id] = wait
@@ -87,9 +100,23 @@ public struct Waits: Sendable, Equatable {
     /// The verdict on the pipeline whose root is `root`.
     public func pipeline(_ root: NodeID) -> Wait? { pipelines[root] }
 
+    /// Whether stage `id` is a subject (or `@Published`): the program's own input, idle
+    /// while nobody sends to it.
+    static func isProgramInput(_ id: NodeID, in graph: Graph) -> Bool {
+        guard let name = graph[id]?.operatorName else { return false }
+        return name.hasSuffix("Subject") || name.hasPrefix("Published")
+    }
+
+    /// When a live stage was made (work started upstream, in flight); nothing for an
+    /// ended one.
+    static func lastActivity(_ n: NodeSummary) -> Int64 {
+        n.status.isTerminal ? .min : n.createdNanos
+    }
+
     /// The stage's own wait, attributed to itself (or, on demand, to its subscriber);
-    /// the walk then passes attribution upstream.
-    static func ownWait(_ n: NodeSummary, now: Int64, limit: Int64) -> Wait? {
+    /// the walk then passes attribution upstream. `upstreamActivity`: when the newest live
+    /// stage upstream of it was made (an upstream wait counts from it when it is newer).
+    static func ownWait(_ n: NodeSummary, now: Int64, limit: Int64, upstreamActivity: Int64 = .min) -> Wait? {
         // A task shown as a stage (`CancellableBag.watch`, `eraseToAnyCancellable`): it
         // runs, and has no subscription or demand to wait on.
         if n.subscriber == "Task", n.publisherType.hasPrefix("Task<") { return nil }
@@ -111,7 +138,7 @@ public struct Waits: Sendable, Equatable {
             } else {
                 opened = n.recentRequests.first?.time
             }
-            let since = max(n.lastValueNanos ?? n.createdNanos, opened ?? n.createdNanos)
+            let since = max(n.lastValueNanos ?? n.createdNanos, opened ?? n.createdNanos, upstreamActivity)
             return now - since > limit ? Wait(reason: .upstream, at: n.id, sinceNanos: since) : nil
         }
     }
