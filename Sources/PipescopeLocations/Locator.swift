@@ -1,5 +1,5 @@
+import Foundation
 import PipescopeGraph
-import Synchronization
 
 /// Turns the return addresses new stages captured into their ``SourceLocation`` and
 /// callers, without the flush ever waiting for a symbol lookup.
@@ -49,7 +49,9 @@ package final class Locator: @unchecked Sendable {
         case waiting(for: [UInt])
     }
 
-    private let lock = Mutex(())
+    /// A pthread mutex (NSLock): ThreadSanitizer sees it, where Swift's `Mutex` takes a futex in
+    /// code it does not instrument and every access from two threads looked like a race.
+    private let lock = NSLock()
     private let symbolizer = Symbolizer.shared
     private let worker = SymbolThread.shared
     private var cache: [UInt: Resolved] = [:]
@@ -61,18 +63,18 @@ package final class Locator: @unchecked Sendable {
     /// Tests: called on the symbol thread before each lookup (to check that neither the
     /// program nor the flush waits for it).
     package var whileResolving: (@Sendable () -> Void)? {
-        get { lock.withLock { _ in hook } }
-        set { lock.withLock { _ in hook = newValue } }
+        get { lock.withLock { hook } }
+        set { lock.withLock { hook = newValue } }
     }
 
     /// Whether stages flushed so far still wait for their locations.
-    package var hasPending: Bool { lock.withLock { _ in !pending.isEmpty } }
+    package var hasPending: Bool { lock.withLock { !pending.isEmpty } }
 
     /// At the flush: gives each of `nodes` whose addresses (`stack(i)`, nearest first)
     /// are known its location and callers, keeps the others pending, and returns the
     /// locations found since the last flush for stages kept pending before.
     package func locate(_ nodes: inout [NodeInfo], stack: (Int) -> ArraySlice<UInt>) -> [LocatedStage] {
-        lock.withLock { _ in
+        lock.withLock {
             var missing: [UInt] = []
             var found: [LocatedStage] = []
             if !pending.isEmpty {
@@ -158,7 +160,7 @@ package final class Locator: @unchecked Sendable {
     }
 
     private func store(_ results: Zip2Sequence<[UInt], [Resolved]>) {
-        lock.withLock { _ in
+        lock.withLock {
             if cache.count + results.underestimatedCount > Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
             for (address, resolved) in results {
                 requested.remove(address)

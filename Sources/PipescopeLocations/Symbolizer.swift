@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 #if canImport(Runtime)
 // `Backtrace(architecture:frames:images:)` (a backtrace from addresses captured
 // elsewhere) is SPI; the rest is the Runtime module's public API. This file is the
@@ -40,7 +40,9 @@ struct SymbolFrame: Hashable, Sendable {
 final class Symbolizer: @unchecked Sendable {
     static package let shared = Symbolizer()
 
-    private let lock = Mutex(())
+    /// A pthread mutex (NSLock): ThreadSanitizer sees it, where Swift's `Mutex` takes a futex in
+    /// code it does not instrument and every access from two threads looked like a race.
+    private let lock = NSLock()
     #if canImport(Runtime)
     private var images: ImageMap?
     #endif
@@ -52,7 +54,7 @@ final class Symbolizer: @unchecked Sendable {
     func symbolize(_ addresses: [UInt]) -> [UInt: [SymbolFrame]] {
         #if canImport(Runtime)
         guard !addresses.isEmpty else { return [:] }
-        return lock.withLock { _ in
+        return lock.withLock {
             let map = imageMap(covering: addresses)
             var out: [UInt: [SymbolFrame]] = [:]
             for address in addresses { out[address] = [] }
