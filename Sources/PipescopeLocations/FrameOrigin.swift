@@ -11,8 +11,16 @@
 ///    theirs, so a program's own `extension Publisher` counts as the program's, and code
 ///    of OpenCombine inlined or specialized into the program counts as OpenCombine's;
 /// 3. by the module in the mangled name (``module(ofMangled:)``), when there is none.
+///
+/// A source file of another package the program depends on (a SwiftPM or Xcode
+/// checkout: ``dependencySourceMarkers``) is a ``dependency``: a location falls back to
+/// it only when no frame is the program's, and a stage's callers end where it begins
+/// (the frames beyond, swift-argument-parser's `main` and the like, say nothing about
+/// the program).
 enum FrameOrigin: Equatable {
     case program
+    /// Another package's code, compiled into the program (a checkout's sources).
+    case dependency
     case pipescope
     case openCombine
     case system
@@ -73,15 +81,20 @@ enum FrameOrigin: Equatable {
 
     static let openCombineSourceMarkers = ["/Sources/OpenCombine", "/Sources/COpenCombineHelpers"]
 
+    /// Where package managers put the sources of a program's dependencies: SwiftPM's
+    /// `.build/checkouts/NAME/` and Xcode's `SourcePackages/checkouts/NAME/`.
+    static let dependencySourceMarkers = ["/.build/checkouts/", "/SourcePackages/checkouts/"]
+
     static let systemModules: Set<String> = [
         "Swift", "_Concurrency", "_StringProcessing", "Synchronization", "Foundation", "FoundationEssentials",
         "FoundationInternationalization", "Dispatch", "Glibc", "Musl", "Runtime", "__C",
     ]
 
-    /// Pipescope or OpenCombine, when `file` is one of their sources.
+    /// Pipescope, OpenCombine or another dependency, when `file` is one of their sources.
     static func origin(ofFile file: String) -> FrameOrigin? {
         if pipescopeSources.contains(where: file.hasPrefix) { return .pipescope }
         if openCombineSourceMarkers.contains(where: file.contains) { return .openCombine }
+        if dependencySourceMarkers.contains(where: file.contains) { return .dependency }
         return nil
     }
 

@@ -13,7 +13,8 @@ import PipescopeGraph
 /// cached, up to ``cacheLimit`` addresses (then the cache starts over).
 ///
 /// The location is the first frame that is the program's; ``NodeInfo/frames`` are the
-/// program's next ``callerLimit`` frames. A frame without symbols counts as the
+/// program's next ``callerLimit`` frames, ending at the first frame of a dependency
+/// (``FrameOrigin/dependency``). A frame without symbols counts as the
 /// program's only once a frame of Pipescope's own was recognised before it (the
 /// binary that holds Pipescope has symbols, so an anonymous frame further out is
 /// someone else's); in a stripped binary no frame can be told apart, and the stage
@@ -122,11 +123,16 @@ package final class Locator: @unchecked Sendable {
 
     /// The location and callers `addresses` point at, from the cache; or the addresses
     /// of the next chunk the cache does not have yet.
+    ///
+    /// The location is the first of the program's frames (a dependency's first frame
+    /// when the program has none); the callers are the program's frames after it, up to
+    /// the first frame of a dependency.
     private func lookUp(_ addresses: ArraySlice<UInt>) -> Lookup {
         var found: [SourceLocation] = []
+        var firstDependency: SourceLocation?
         var sawPipescope = false
         var start = addresses.startIndex
-        while start < addresses.endIndex, found.count <= Self.callerLimit {
+        scan: while start < addresses.endIndex, found.count <= Self.callerLimit {
             let chunk = addresses[start..<min(start + Self.chunk, addresses.endIndex)]
             let unknown = chunk.filter { cache[$0] == nil }
             guard unknown.isEmpty else { return .waiting(for: unknown) }
@@ -136,6 +142,8 @@ package final class Locator: @unchecked Sendable {
                     case .pipescope: sawPipescope = true
                     case .program: found.append(Self.location(frame))
                     case .unknown where sawPipescope: found.append(Self.location(frame))
+                    case .dependency where found.isEmpty: firstDependency = firstDependency ?? Self.location(frame)
+                    case .dependency: break scan
                     default: break
                     }
                 }
@@ -143,7 +151,8 @@ package final class Locator: @unchecked Sendable {
             }
             start = chunk.endIndex
         }
-        return .located(found.first, Array(found.dropFirst().prefix(Self.callerLimit)))
+        guard let location = found.first else { return .located(firstDependency, []) }
+        return .located(location, Array(found.dropFirst().prefix(Self.callerLimit)))
     }
 
     /// Gives the symbol thread the addresses not asked for yet. Called under the lock.

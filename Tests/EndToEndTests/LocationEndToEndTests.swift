@@ -102,6 +102,13 @@ final class LocationEndToEndTests: XCTestCase {
         XCTAssertEqual(ticker.file, source.path)
         XCTAssertEqual(ticker.line, try line(of: ".sink { _ in }", in: source, after: "ticker = Timer.publish"))
         XCTAssertEqual(ticker.function, "DemoProgram.start()")
+        // Its callers are the program's, up to where a dependency's code starts
+        // (swift-argument-parser's `main`, which ran the demo command).
+        let callers = try XCTUnwrap(root("Filter")?["frames"] as? [[String: Any]])
+        let callerFiles = callers.compactMap { $0["file"] as? String }
+        XCTAssertFalse(callerFiles.isEmpty, "\(callers)")
+        XCTAssertFalse(callerFiles.contains { $0.contains("/checkouts/") }, "\(callerFiles)")
+        XCTAssertEqual(callerFiles.first, Self.sources.appendingPathComponent("pipescope/DemoCommand.swift").path)
         let requests = try XCTUnwrap(location(root("FlatMap")))
         XCTAssertEqual(requests.line, try line(of: ".sink { _ in }", in: source, after: "requestsSink = requests"))
         // Each Future was subscribed while `requests.send` delivered a value: its own line.

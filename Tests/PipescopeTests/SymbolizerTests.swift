@@ -73,5 +73,12 @@ final class SymbolizerTests: XCTestCase {
         XCTAssertEqual(frame(nil), .unknown)
         XCTAssertEqual(frame("__libc_start_main"), .system)
         XCTAssertEqual(frame("main", file: "/src/MyApp/main.swift", line: 3), .program)
+        XCTAssertEqual(frame("$s14ArgumentParser15ParsableCommandPAAE4mainyyFZ",
+                             file: "/src/MyApp/.build/checkouts/swift-argument-parser/Sources/ArgumentParser/Parsable Types/ParsableCommand.swift",
+                             line: 151), .dependency, "another package's sources, from SwiftPM's checkout")
+        XCTAssertEqual(frame("$s3TCA5StoreC4sendyyF", file: "/Users/me/Library/Developer/Xcode/DerivedData/App-x/SourcePackages/checkouts/tca/Sources/TCA/Store.swift",
+                             line: 20), .dependency, "and from Xcode's")
+        XCTAssertEqual(frame("$s9Pipescope3TapC1fyyF", file: FrameOrigin.pipescopeSources[0] + "Tap.swift", line: 2), .pipescope,
+                       "Pipescope's own sources are Pipescope's, wherever they were checked out")
     }
 }
