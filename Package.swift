@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Targets and the direction of their imports (see ../shared/STYLE.md):
@@ -26,7 +26,10 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
-        .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
+        // No traits: swift-protobuf's two default traits (stream and field-mask APIs we do not
+        // use) reach the compiler as -D flags in an order that changes between runs of
+        // SwiftPM, so every other `swift build` or `swift run` recompiled SwiftProtobuf.
+        .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0", traits: []),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [

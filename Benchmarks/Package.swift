@@ -13,7 +13,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
-        .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0", traits: []),  // see ../Package.swift
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // libFuzzer harness for the wire protocol's decoding: frames, client and server
 // messages, and recordings. A package of its own, so the fuzzer's flags never reach
 // the normal build; it compiles the real PipescopeWire and PipescopeGraph sources (symlinks).
@@ -8,7 +8,7 @@ import PackageDescription
 
 let package = Package(
     name: "PipescopeFuzz",
-    dependencies: [.package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0")],
+    dependencies: [.package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0", traits: [])],  // see ../Package.swift
     targets: [
         .target(name: "PipescopeGraph"),
         .target(
