@@ -26,7 +26,7 @@ Resources/, Benchmarks/, Conformance/ or Fuzz/) must exist as well. (Not in the 
 READMEs: they name the files their scripts make, which are gitignored.)
 
 It also checks what the README promises a newcomer: at most 300 lines, and both
-`swift run pipescope` and `swift test` within its first 40 lines.
+`swift run pipescope` and `swift test` within its first 24 lines (one terminal screen).
 
 Prints each problem as `file:line: message` and exits 1 if there is one; otherwise
 prints one line, `links: N checked, 0 broken`, and exits 0. Python 3 standard library
@@ -48,7 +48,7 @@ CODE_PATH = re.compile(r"(?<!`)`((?:Sources|Tests|scripts|Resources|Benchmarks|C
                        r"/[A-Za-z0-9_.+/-]*)`(?!`)")
 
 README_MAX_LINES = 300
-README_FIRST_LINES = 40
+README_FIRST_LINES = 24
 README_COMMANDS = ["swift run pipescope", "swift test"]
 
 
