@@ -13,9 +13,9 @@ public enum TerminalError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notATerminal:
-            return "pipescope needs an interactive terminal, but standard input or output is "
-                + "not a terminal (piped or redirected). For output a script can read, try "
-                + "`pipescope snapshot --json` or `pipescope replay --print`."
+            // Printed after "pipescope: ", and followed by what the command can do instead.
+            return "the inspector needs an interactive terminal, but standard input or output is "
+                + "not a terminal (piped or redirected)."
         case .unknownTerminal(nil):
             return "the TERM environment variable is not set, so pipescope cannot tell what "
                 + "the terminal understands. Set it, for example `TERM=xterm-256color pipescope …`."

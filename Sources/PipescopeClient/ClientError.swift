@@ -1,22 +1,51 @@
 import PipescopeWire
 
 /// Why the inspector could not attach, in words a person can act on.
+///
+/// ``message(command:)`` names the command the person ran in its advice ("give
+/// `pipescope snapshot` the program's pid"); ``description`` gives the same advice
+/// without a command's name.
+///
+/// ```swift
+/// do { session = try ProbeSession.attach(target: "4242") }
+/// catch let error as ClientError { print("pipescope: " + error.message(command: "pipescope snapshot")) }
+/// ```
 public enum ClientError: Error, CustomStringConvertible, Equatable {
+    /// No file at the socket path.
     case noProbe(path: String)
+    /// A socket file that nobody accepts connections on: its program is gone.
     case notListening(path: String)
+    /// Something at the path that is not a socket: `what` is "a directory", "a regular file", …
+    case notASocket(path: String, what: String)
+    /// The file is a Pipescope recording, which `pipescope replay` opens.
+    case recordingNotSocket(path: String)
+    /// A TCP address that could not be reached (``ConnectFailure`` says how).
+    case unreachable(host: String, port: Int, why: ConnectFailure)
     case refused(path: String, message: String)
     case timedOut(path: String, waitingFor: String)
     case connectionFailed(path: String, reason: String)
     case permissionDenied(path: String)
 
-    public var description: String {
+    public var description: String { message(command: nil) }
+
+    /// The message, its advice naming `command` (for example "pipescope snapshot") when
+    /// given.
+    public func message(command: String?) -> String {
+        let give = command.map { "Give `\($0)` the program's pid" } ?? "Give the program's pid"
+        let targets = "\(give), its socket path (`pipescope list` shows them), or tcp://host:port"
         switch self {
         case .noProbe(let path):
             return "no Pipescope probe at \(path) — is the program running and did it call "
-                + "Pipescope.start()? Give `pipescope attach` the program's pid or its socket path."
+                + "Pipescope.start()? \(targets)."
         case .notListening(let path):
             return "nothing is listening at \(path) — the program that made it has probably exited. "
                 + "Start the program again, then attach."
+        case .notASocket(let path, let what):
+            return "\(path) is \(what), not a program's socket. \(targets)."
+        case .recordingNotSocket(let path):
+            return "\(path) is a Pipescope recording, not a program's socket: open it with `pipescope replay \(path)`."
+        case .unreachable(let host, let port, let why):
+            return why.sentence(host: host, port: port)
         case .refused(let path, let message):
             return "the probe at \(path) refused the connection: \(message)"
         case .timedOut(let path, let what):

@@ -54,17 +54,11 @@ public final class ProbeConnection: @unchecked Sendable {
 
     public static func connectWithoutHello(to endpoint: Endpoint) throws -> ProbeConnection {
         let path = endpoint.description
-        if case .unix(let socketPath) = endpoint {
-            var info = stat()
-            if stat(socketPath, &info) != 0 {
-                if errno == EACCES { throw ClientError.permissionDenied(path: socketPath) }
-                throw ClientError.noProbe(path: socketPath)
-            }
-        }
+        if case .unix(let socketPath) = endpoint { try checkSocket(at: socketPath) }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let inbox = Inbox()
         let bootstrap = ClientBootstrap(group: group)
-            .connectTimeout(.seconds(3))
+            .connectTimeout(.seconds(Int64(connectTimeoutSeconds)))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(InboundFrames(inbox: inbox))
@@ -78,13 +72,50 @@ public final class ProbeConnection: @unchecked Sendable {
             }
         } catch {
             try? group.syncShutdownGracefully()
+            if case .tcp(let host, let port) = endpoint {
+                throw ClientError.unreachable(host: host, port: port, why: ConnectFailure(error))
+            }
             let code = (error as? IOError)?.errnoCode
             if code == ECONNREFUSED { throw ClientError.notListening(path: path) }
             if code == ENOENT { throw ClientError.noProbe(path: path) }
             if code == EACCES { throw ClientError.permissionDenied(path: path) }
-            throw ClientError.connectionFailed(path: path, reason: "\(error)")
+            throw ClientError.connectionFailed(path: path, reason: code.map { String(cString: strerror($0)) } ?? "\(error)")
         }
         return ProbeConnection(path: path, group: group, channel: channel, inbox: inbox)
+    }
+
+    /// Seconds a TCP connect may take before it is given up.
+    static let connectTimeoutSeconds = 3
+
+    /// Throws when `path` cannot be a program's socket: nothing there, not allowed, or
+    /// something else (a directory, a regular file, a recording), each said as what it is.
+    /// Connecting to a regular file or a directory fails as a dead socket does
+    /// (ECONNREFUSED), so this is the only place that can tell them apart.
+    private static func checkSocket(at path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == EACCES { throw ClientError.permissionDenied(path: path) }
+            throw ClientError.noProbe(path: path)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFSOCK:
+            return
+        case S_IFDIR:
+            throw ClientError.notASocket(path: path, what: "a directory")
+        case S_IFREG:
+            if isRecording(path) { throw ClientError.recordingNotSocket(path: path) }
+            throw ClientError.notASocket(path: path, what: "a regular file")
+        default:
+            throw ClientError.notASocket(path: path, what: "a device or a pipe")
+        }
+    }
+
+    /// Whether the file at `path` starts as a recording does.
+    private static func isRecording(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: RecordingFormat.magic.count)) ?? Data()
+        return Array(head) == RecordingFormat.magic
     }
 
     /// Everything received since the last call, without waiting. A `.disconnected`

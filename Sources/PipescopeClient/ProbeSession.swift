@@ -1,3 +1,4 @@
+import Foundation
 import PipescopeGraph
 import PipescopeModel
 import PipescopeWire
@@ -72,5 +73,50 @@ public struct ProbeSession {
     /// What the model starts from: who the program is, and its graph.
     public var openingMessages: [Message] {
         [welcome.attached, .snapshot(snapshot)]
+    }
+}
+
+extension ProbeSession {
+    /// This session with a snapshot whose locations have settled: while the probe says
+    /// stages still wait for their locations (``GraphSnapshot/locationsPending``, in a
+    /// program's first moments), asks for a fresh snapshot every `interval` seconds, for
+    /// at most `timeout` seconds. The result's snapshot may still say they are pending
+    /// (a slow machine, a large binary): a caller says so. Batches that arrive meanwhile
+    /// are left out (each snapshot includes them); a probe that never says "pending" (an
+    /// older one) is not asked at all.
+    ///
+    /// ```swift
+    /// let session = try ProbeSession.attach(target: "4242").settlingLocations(timeout: 2)
+    /// if session.snapshot.locationsPending { print("some locations are still being resolved") }
+    /// ```
+    public func settlingLocations(timeout: Double = 2, interval: Double = 0.1) -> ProbeSession {
+        var snapshot = self.snapshot
+        let deadline = Date().addingTimeInterval(timeout)
+        asking: while snapshot.locationsPending {
+            // A pause between requests: the symbol thread works meanwhile.
+            let ask = Date().addingTimeInterval(interval)
+            while Date() < ask {
+                guard let message = connection.next(timeout: ask.timeIntervalSinceNow) else { break }
+                if case .disconnected = message { break asking }
+            }
+            guard Date() < deadline else { break }
+            var command = WireCommand()
+            command.kind = .commandSnapshot
+            connection.send(command)
+            waiting: while true {
+                guard let message = connection.next(timeout: max(0, deadline.timeIntervalSinceNow)) else { break asking }
+                switch message {
+                case .snapshot(let fresh):
+                    snapshot = fresh
+                    break waiting
+                case .disconnected:
+                    break asking
+                default:
+                    continue
+                }
+            }
+        }
+        return ProbeSession(connection: connection, welcome: welcome, snapshot: snapshot, endpoint: endpoint,
+                            readOnly: readOnly, token: token)
     }
 }

@@ -38,3 +38,9 @@ public struct ProbeWelcome: Sendable, Equatable {
         .attached(process: processName, pid: pid, readOnly: readOnly)
     }
 }
+
+extension ProbeWelcome {
+    /// The wire protocol version this build speaks: what its probe's Welcome reports, and
+    /// what an inspector needs a program's Welcome to report (`pipescope --version`).
+    public static var currentProtocolVersion: UInt32 { ProtocolVersion.current }
+}

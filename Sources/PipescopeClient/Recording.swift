@@ -12,7 +12,7 @@ import PipescopeWire
 /// let recording = try Recording.read(path: "app.pipescope")
 /// var state = AppState()
 /// for message in recording.messages { state.reduce(message) }
-/// if recording.truncatedBytes > 0 { print("the file ends mid-frame") }
+/// if recording.truncatedBytes > 0 { print("cut off after \(recording.eventsRead) events") }
 /// ```
 public struct Recording {
     /// The messages to replay, in order.
@@ -25,6 +25,13 @@ public struct Recording {
     public var lastEventNanos: Int64 = 0
     /// Bytes cut off after the last complete message: the program stopped while writing.
     public var truncatedBytes = 0
+    /// Events in the batches read (all of them, unless the file is cut off or damaged).
+    public var eventsRead = 0
+    /// Bytes of the file up to the end of the last complete message read.
+    public var bytesRead = 0
+    /// What was wrong with the frame where reading stopped, when the file is damaged
+    /// there (``RecordingMessages/Damage``): the messages before it are replayed.
+    public var damage: String?
 
     public init() {}
 
@@ -32,24 +39,22 @@ public struct Recording {
     public var title: String { "\(process) (pid \(pid), recorded)" }
 
     /// Reads the whole recording at `path`. Throws a ``ReadError`` that says what is wrong
-    /// with the file; a frame cut off at the end is not an error (``truncatedBytes``).
+    /// with the file when it cannot be read at all; a recording cut off or damaged after
+    /// some messages is not an error: it keeps what came before (``truncatedBytes``,
+    /// ``damage``).
     public static func read(path: String) throws -> Recording {
-        var file: RecordingMessages
-        do {
-            file = try RecordingMessages(path: path)
-        } catch is RecordingFormat.OpenError {
-            throw ReadError.unreadable(path: path)
-        } catch {
-            throw ReadError.invalid(path: path, reason: "\(error)")
-        }
+        var file = try RecordingMessages(path: path)
         var recording = Recording()
         let name = (path as NSString).lastPathComponent
         while true {
             let next: Message?
             do {
                 next = try file.next()
-            } catch is RecordingFormat.OpenError {
-                throw ReadError.unreadable(path: path)
+            } catch let damage as RecordingMessages.Damage {
+                recording.damage = damage.reason
+                break
+            } catch let error as RecordingFormat.OpenError {
+                throw ReadError.unreadable(path: path, reason: error.reason)
             } catch {
                 throw ReadError.invalid(path: path, reason: "\(error)")
             }
@@ -60,8 +65,9 @@ public struct Recording {
                 recording.pid = pid
                 recording.messages.append(.replaying(file: name, process: process, pid: pid))
             case .snapshot, .batch:
-                if case .batch(let b) = message, let t = b.events.last?.time {
-                    recording.lastEventNanos = max(recording.lastEventNanos, t)
+                if case .batch(let b) = message {
+                    recording.eventsRead += b.events.count
+                    if let t = b.events.last?.time { recording.lastEventNanos = max(recording.lastEventNanos, t) }
                 }
                 recording.messages.append(message)
             default:
@@ -69,6 +75,7 @@ public struct Recording {
             }
         }
         recording.truncatedBytes = file.truncatedBytes
+        recording.bytesRead = file.bytesRead
         return recording
     }
 
@@ -87,14 +94,15 @@ public struct Recording {
 
     /// Why a recording could not be read, in words a person can act on.
     public enum ReadError: Error, CustomStringConvertible, Equatable {
-        /// No such file, or not readable.
-        case unreadable(path: String)
-        /// Not a recording, or damaged: `reason` says which, and where.
+        /// No such file, a directory, or not readable: `reason` says which.
+        case unreadable(path: String, reason: String)
+        /// Not a recording: `reason` says what to do.
         case invalid(path: String, reason: String)
 
         public var description: String {
             switch self {
-            case .unreadable(let path): return "cannot read \(path): no such file, or not readable"
+            case .unreadable(let path, let reason):
+                return RecordingFormat.OpenError(path: path, reason: reason).description
             case .invalid(let path, let reason): return "\(path): \(reason)"
             }
         }

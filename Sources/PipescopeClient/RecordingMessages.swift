@@ -16,24 +16,45 @@ public struct RecordingMessages {
     private var stream = WireStreamReader()
     public let path: String
 
-    /// Opens a recording. Throws ``RecordingFormat/OpenError`` or
-    /// ``RecordingFormat/ReadError/notARecording``, which say what to do.
+    /// Opens a recording. Throws a ``Recording/ReadError`` that names the file and says
+    /// what to do: it cannot be read (no such file, a directory, permissions), or it is
+    /// not a recording.
     public init(path: String, chunkSize: Int = 1 << 20) throws {
         self.path = path
-        file = try RecordingReader(path: path, chunkSize: chunkSize)
+        do {
+            file = try RecordingReader(path: path, chunkSize: chunkSize)
+        } catch let error as RecordingFormat.OpenError {
+            throw Recording.ReadError.unreadable(path: path, reason: error.reason)
+        } catch {
+            throw Recording.ReadError.invalid(path: path, reason: "\(error)")
+        }
     }
 
-    /// The next message, or nil at the end. Throws
-    /// ``RecordingFormat/ReadError/corrupt(afterMessages:reason:)`` for a damaged frame, a
+    /// The next message, or nil at the end. Throws ``Damage`` for a damaged frame, a
     /// message that is not Pipescope's, or a batch whose columns do not add up: nothing
-    /// after it can be read.
+    /// after it can be read. (A file that cannot be read at all, or something else, is
+    /// reported by ``init(path:chunkSize:)``.)
     public mutating func next() throws -> Message? {
-        guard let frame = try file.next() else { return nil }
+        let frame: ServerMessage?
+        do {
+            frame = try file.next()
+        } catch RecordingFormat.ReadError.corrupt(_, let reason) {
+            throw Damage(reason: reason)
+        }
+        guard let frame else { return nil }
         do {
             return try Message(frame, reader: &stream)
         } catch {
-            throw RecordingFormat.ReadError.corrupt(afterMessages: file.messagesRead - 1, reason: "\(error)")
+            throw Damage(reason: RecordingFormat.damage(error))
         }
+    }
+
+    /// What is wrong with the frame after the last complete message: only what, as
+    /// "malformed message: …" (where is ``messagesRead`` and ``bytesRead``, and the
+    /// caller says it in its own sentence).
+    public struct Damage: Error, CustomStringConvertible, Equatable {
+        public var reason: String
+        public var description: String { reason }
     }
 
     /// Complete messages read so far.

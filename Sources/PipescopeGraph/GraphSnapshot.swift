@@ -18,6 +18,10 @@ public struct GraphSnapshot: Hashable, Sendable {
     /// their numbers, causes and threads: an inspector that attaches, or resynchronises,
     /// follows a chain that started before its history through them.
     public var recent: [StageEvent] = []
+    /// Whether stages of this snapshot still wait for their source locations (the probe
+    /// symbolizes on its own thread; they follow in later batches). False from a probe
+    /// that does not say.
+    public var locationsPending = false
 
     /// How many caused events a probe keeps for ``recent``.
     public static let recentLimit = 4_096

@@ -151,11 +151,15 @@ public final class Probe: @unchecked Sendable {
         registry.setCapture(enabled: false, watched: [])
     }
 
-    /// The graph as a snapshot, cut at the last flush.
+    /// The graph as a snapshot, cut at the last flush, saying whether stages flushed so
+    /// far still wait for their locations (the locator's pending stages only change at a
+    /// flush, so the two agree).
     public func snapshot() -> GraphSnapshot {
-        state.withLockedValue { state in
+        let pending = locator.hasPending
+        return state.withLockedValue { state in
             var snapshot = state.graph.snapshot()
             snapshot.recent = state.recent.events
+            snapshot.locationsPending = pending
             return snapshot
         }
     }

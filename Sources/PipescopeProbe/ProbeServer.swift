@@ -64,6 +64,7 @@ final package class ProbeServer: @unchecked Sendable {
         } catch {
             try? channel.close().wait()
             unlink(path)
+            SocketFile.removed(path)
             try? group.syncShutdownGracefully()
             throw error
         }
@@ -140,6 +141,7 @@ final package class ProbeServer: @unchecked Sendable {
         try? channel.eventLoop.submit { hub.flush(); hub.close() }.wait()
         try? channel.close().wait()
         unlink(path)
+        SocketFile.removed(path)
         try? group.syncShutdownGracefully()
     }
 }

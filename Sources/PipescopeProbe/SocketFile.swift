@@ -43,13 +43,22 @@ enum SocketFile {
         }
     }
 
-    /// Removes the socket when the program exits normally. (A program killed by a
-    /// signal leaves it behind; `pipescope list` and a later probe clean it up.)
+    /// Removes the socket when the program exits normally, and when SIGTERM ends it and
+    /// the program has no SIGTERM handler of its own (``TerminateCleanup``). (A program
+    /// killed by SIGKILL or a crash leaves it behind; `pipescope list` and a later probe
+    /// clean it up.)
     static func removeAtExit(_ path: String) {
         pathToRemove.withLockedValue { $0 = path }
         if !registered.exchange(true, ordering: .relaxed) {
             atexit { SocketFile.pathToRemove.withLockedValue { if let p = $0 { unlink(p) } } }
         }
+        TerminateCleanup.install(removing: path)
+    }
+
+    /// The socket was removed (Pipescope stopped): nothing is left to remove on exit.
+    static func removed(_ path: String) {
+        pathToRemove.withLockedValue { if $0 == path { $0 = nil } }
+        TerminateCleanup.forget(path)
     }
 
     private static let pathToRemove = LockedBox<String?>(nil)

@@ -41,11 +41,22 @@ public enum FrameError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .oversized:
+            return fault + ". The peer is not a Pipescope \(ProtocolVersion.current) endpoint, or is broken."
+        case .malformed:
+            return fault + ". The peer is not speaking the Pipescope protocol."
+        }
+    }
+
+    /// What is wrong with the bytes, without saying whose fault it is: a connection's
+    /// error blames the peer (``description``), a recording's reader says the recording
+    /// is damaged (``RecordingFormat/damage(_:)``).
+    public var fault: String {
+        switch self {
         case .oversized(let n):
-            return "frame of \(n) bytes refused: the limit is \(Framing.maxFrameSize) bytes. "
-                + "The peer is not a Pipescope \(ProtocolVersion.current) endpoint, or is broken."
+            return "frame of \(n) bytes refused: the limit is \(Framing.maxFrameSize) bytes"
         case .malformed(let why):
-            return "malformed message: \(why). The peer is not speaking the Pipescope protocol."
+            return "malformed message: \(why)"
         }
     }
 }

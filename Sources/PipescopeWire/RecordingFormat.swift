@@ -42,6 +42,12 @@ public enum RecordingFormat {
         }
     }
 
+    /// What is wrong with a recording's frame, in a recording's words: a ``FrameError``'s
+    /// ``FrameError/fault`` (its description blames a peer, and a file is not one).
+    public static func damage(_ error: Error) -> String {
+        (error as? FrameError)?.fault ?? "\(error)"
+    }
+
     /// Reads a whole recording. A damaged frame in the middle is an error; an
     /// incomplete frame at the end is not (see ``Contents/truncatedBytes``).
     public static func read<Bytes: Collection>(_ bytes: Bytes) throws -> Contents where Bytes.Element == UInt8 {
@@ -56,13 +62,13 @@ public enum RecordingFormat {
             do {
                 payload = try decoder.next()
             } catch {
-                throw ReadError.corrupt(afterMessages: messages.count, reason: "\(error)")
+                throw ReadError.corrupt(afterMessages: messages.count, reason: damage(error))
             }
             guard let payload else { break }
             do {
                 messages.append(try ServerMessage.decode(payload: payload))
             } catch {
-                throw ReadError.corrupt(afterMessages: messages.count, reason: "\(error)")
+                throw ReadError.corrupt(afterMessages: messages.count, reason: damage(error))
             }
         }
         return Contents(messages: messages, truncatedBytes: decoder.pendingByteCount)
@@ -109,6 +115,20 @@ public final class RecordingWriter {
 
     public struct WriterError: Error, CustomStringConvertible {
         public var path: String
-        public var description: String { "cannot write a recording at \(path): check the directory exists and is writable" }
+        public var description: String { "cannot write a recording at \(path): \(reason)" }
+
+        /// Why, as far as the file system says: a directory, a missing directory, or
+        /// permissions.
+        var reason: String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return "it is a directory; give the path of a file to write, for example \(path)/session.pipescope"
+            }
+            let parent = (path as NSString).deletingLastPathComponent
+            if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) {
+                return "the directory \(parent) does not exist; create it, or choose another path"
+            }
+            return "it is not writable; check the permissions of the file and its directory"
+        }
     }
 }

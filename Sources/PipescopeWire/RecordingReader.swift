@@ -92,14 +92,14 @@ public struct RecordingReader {
             do {
                 payload = try decoder.next()
             } catch {
-                throw RecordingFormat.ReadError.corrupt(afterMessages: messagesRead, reason: "\(error)")
+                throw RecordingFormat.ReadError.corrupt(afterMessages: messagesRead, reason: RecordingFormat.damage(error))
             }
             if let payload {
                 let message: ServerMessage
                 do {
                     message = try ServerMessage.decode(payload: payload)
                 } catch {
-                    throw RecordingFormat.ReadError.corrupt(afterMessages: messagesRead, reason: "\(error)")
+                    throw RecordingFormat.ReadError.corrupt(afterMessages: messagesRead, reason: RecordingFormat.damage(error))
                 }
                 messagesRead += 1
                 bytesRead += Framing.headerSize + payload.count

@@ -131,6 +131,7 @@ extension GraphSnapshot {
         self.init(nodes: s.nodes.map(NodeSummary.init(wire:)), owners: owners, dropped: s.dropped,
                   sequence: s.sequence, skippedEvents: s.skippedEvents,
                   recent: s.hasRecent ? try RecentCoding.events(s.recent) : [])
+        locationsPending = s.locationsPending
     }
 
     /// The snapshot as it travels, without the string table (the stream adds it).
@@ -144,6 +145,7 @@ extension GraphSnapshot {
         s.sequence = sequence
         s.skippedEvents = skippedEvents
         if !recent.isEmpty { s.recent = RecentCoding.wire(recent) }
+        s.locationsPending = locationsPending
         return s
     }
 }

@@ -19,10 +19,13 @@ struct AttachCommand: ParsableCommand {
     @OptionGroup var lints: LintOptions
 
     func run() throws {
-        let session = InspectorSession.open(target: target ?? Self.chooseProgram(), readOnly: readonly, token: token)
+        let session = InspectorSession.open(target: target ?? Self.chooseProgram(), command: "pipescope attach",
+                                             readOnly: readonly, token: token)
         let link = LiveLink(session: session, reconnects: true)
         var loop = InspectorLoop(session: session, link: link, targetName: session.welcome.processName)
         loop.linter = lints.linter
+        loop.withoutTerminal = "For output a script can read: `pipescope snapshot \(target ?? "<pid>") --json`, "
+            + "or without --json for a tree."
         let outcome = loop.run()
         link.close()
         if case .failed(let message) = outcome { fail(message) }

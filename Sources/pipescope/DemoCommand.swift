@@ -39,10 +39,12 @@ struct DemoCommand: ParsableCommand {
             child.stop()
             fail("\(error)")
         }
-        let session = InspectorSession.open(path: child.socketPath)
+        let session = InspectorSession.open(path: child.socketPath, command: "pipescope demo")
         let link = LiveLink(session: session, reconnects: false)
         var loop = InspectorLoop(session: session, link: link, targetName: "demo", fatalCondition: { child.exitDescription })
         loop.linter = lints.linter
+        loop.withoutTerminal = "`pipescope demo --headless` runs the demo program alone, for `pipescope snapshot` "
+            + "or `pipescope attach` from a terminal."
         let outcome = loop.run()
         link.close()
         child.stop()

@@ -28,7 +28,10 @@ struct ExplainCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of one line per pipeline.")
     var json = false
 
-    @Option(help: ArgumentHelp("Explain this stage: its wait and where its last value came from.", valueName: "id"))
+    // Unconditional: `--stage -1` is an id to refuse, not a missing one.
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Explain this stage (an id from `pipescope snapshot`): its wait and where its last value came from.",
+                               valueName: "id"))
     var stage: UInt64?
 
     @Option(help: "The program's PIPESCOPE_TOKEN, for tcp:// targets (default: $PIPESCOPE_TOKEN).")
@@ -37,7 +40,7 @@ struct ExplainCommand: ParsableCommand {
     @OptionGroup var lints: LintOptions
 
     func run() throws {
-        let session = InspectorSession.open(target: target, token: token)
+        let session = InspectorSession.open(target: target, command: "pipescope explain", token: token)
         defer { session.connection.close() }
         let graph = session.graph
         let now = Int64(Date().timeIntervalSince1970 * 1e9)

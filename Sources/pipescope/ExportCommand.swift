@@ -46,7 +46,7 @@ enum TraceExportRun {
         do {
             recording = try RecordingMessages(path: path)
         } catch {
-            report("\(path): \(error)")
+            report("\(error)")  // it names the file
             return Outcome(failed: true)
         }
         let result: RecordingExport.Result
@@ -61,14 +61,23 @@ enum TraceExportRun {
         let seconds = Date().timeIntervalSince(started)
         let target = output == "-" ? "standard output" : output
         var lines = [
-            "exported \(summary.events) events (\(summary.stages) stages in \(summary.pipelines) pipelines, "
-                + String(format: "%.1f s of recording", summary.seconds) + ") from \(path) to \(target): "
-                + "\(result.outputBytes / 1024) KiB in " + String(format: "%.1f s", seconds) + ".",
+            "exported \(counted(summary.events, "event")) (\(counted(summary.stages, "stage")) in "
+                + "\(counted(summary.pipelines, "pipeline")), " + String(format: "%.1f s of recording", summary.seconds)
+                + ") from \(path) to \(target): " + "\(result.outputBytes / 1024) KiB in " + String(format: "%.1f s", seconds) + ".",
         ]
         if summary.endedBeforeRecording > 0 {
-            lines.append("\(summary.endedBeforeRecording) stages had ended before the recording started and are not drawn.")
+            lines.append("\(counted(summary.endedBeforeRecording, "stage")) had ended before the recording started "
+                         + "and \(summary.endedBeforeRecording == 1 ? "is" : "are") not drawn.")
         }
-        if result.stop != .complete { lines.append(result.stop.description + ".") }
+        switch result.stop {
+        case .complete:
+            break
+        case .truncated(let bytes, _, _):
+            lines.append(RecordingEnd.cut(path, events: summary.events, bytes: bytes) + " Exported those events.")
+        case .damaged(let reason, _, let offset):
+            lines.append(RecordingEnd.damaged(path, events: summary.events, atByte: offset, reason: reason)
+                         + " Exported everything before it.")
+        }
         if output != "-" {
             lines.append("Open it at ui.perfetto.dev (Open trace file) or in chrome://tracing (Load).")
         }

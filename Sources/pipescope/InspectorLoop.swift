@@ -7,6 +7,9 @@ import PipescopeModel
 /// curses. The terminal is restored on every way out.
 struct InspectorLoop {
     var app: InspectorApp
+    /// What the command can do without a terminal, said after the inspector could not
+    /// open one (each command names itself: `pipescope snapshot 4242 --json`, …).
+    var withoutTerminal = ""
 
     /// The inspector on a live program.
     init(session: ProbeSession, link: LiveLink, targetName: String, fatalCondition: @escaping () -> String? = { nil }) {
@@ -29,6 +32,8 @@ struct InspectorLoop {
         let terminal: CursesTerminal
         do {
             terminal = try CursesTerminal()
+        } catch TerminalError.notATerminal {
+            return .failed("\(TerminalError.notATerminal) \(withoutTerminal)")
         } catch {
             return .failed("\(error)")
         }

@@ -11,7 +11,8 @@ struct LintOptions: ParsableArguments {
         valueName: "lint"))
     var allow: [String] = []
 
-    @Option(name: .customLong("stall-after"), help: ArgumentHelp(
+    // Unconditional: `--stall-after -1` is a value to refuse with a reason, not a missing one.
+    @Option(name: .customLong("stall-after"), parsing: .unconditional, help: ArgumentHelp(
         "Seconds without progress after which a stage or pipeline waits (the WAIT column, the stalled lint).",
         valueName: "seconds"))
     var stallAfter: Double = 2
@@ -21,7 +22,7 @@ struct LintOptions: ParsableArguments {
             throw ValidationError("unknown lint '\(name)'; the lints are \(LintKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard stallAfter >= 0, stallAfter.isFinite else {
-            throw ValidationError("--stall-after takes a number of seconds, 0 or more (got \(stallAfter)); for example --stall-after 5")
+            throw ValidationError("--stall-after takes a number of seconds, 0 or more (got \(plainNumber(stallAfter))); for example --stall-after 5")
         }
     }
 
@@ -35,11 +36,18 @@ struct LintOptions: ParsableArguments {
     func waits(_ graph: Graph, now: Int64) -> Waits { Waits(graph, now: now, after: stallAfter) }
 
     /// The graph with its warnings and waits as `now`, in the JSON or text that
-    /// `snapshot` and `replay --json/--print` print.
-    func report(_ graph: Graph, title: String, now: Int64, json: Bool) -> String {
+    /// `snapshot` and `replay --json/--print` print. `locationsPending` (a live program's
+    /// snapshot only): whether some locations were still being resolved, said in both.
+    func report(_ graph: Graph, title: String, now: Int64, json: Bool, locationsPending: Bool? = nil) -> String {
         let waits = waits(graph, now: now)
         let warnings = linter.lints(graph, now: now, waits: waits)
-        return json ? SnapshotJSON.render(graph, lints: warnings, waits: waits)
-            : SnapshotText.render(graph, title: title, lints: warnings)
+        if json { return SnapshotJSON.render(graph, lints: warnings, waits: waits, locationsPending: locationsPending) }
+        var text = SnapshotText.render(graph, title: title, lints: warnings)
+        if locationsPending == true { text += "\n" + Self.locationsPendingLine }
+        return text
     }
+
+    /// The text snapshot's last line when some locations were still being resolved.
+    static let locationsPendingLine = "locations pending: the program is still resolving where some stages were made "
+        + "(they have no \"at …\" yet); take the snapshot again in a moment for them"
 }

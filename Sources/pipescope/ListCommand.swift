@@ -14,8 +14,11 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let scan = ProbeDirectory.scan()
-        for stale in scan.removedStale {
-            FileHandle.standardError.write(Data("pipescope: removed the stale socket \(stale) (its program is gone)\n".utf8))
+        if !scan.removedStale.isEmpty {
+            // One line, however many: a directory of crashed programs' sockets is not news.
+            let count = scan.removedStale.count
+            FileHandle.standardError.write(Data(
+                "pipescope: removed \(counted(count, "stale socket")) of programs that exited (in \(scan.directory))\n".utf8))
         }
         guard !scan.entries.isEmpty else {
             print("No instrumented programs are running (looked in \(scan.directory)).")

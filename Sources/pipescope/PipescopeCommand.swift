@@ -1,19 +1,64 @@
 import ArgumentParser
+import Foundation
+import PipescopeClient
 
 /// `pipescope`: a terminal debugger for Combine pipelines.
+///
+/// With no subcommand it runs the demo, but the demo is not a default subcommand: the
+/// parser would then read every unknown option (`pipescope --bogus`) as the demo's, and
+/// answer with the demo's usage. An option pipescope does not know is an error about
+/// `pipescope` itself.
 @main
 struct PipescopeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipescope",
         abstract: "A terminal debugger for Combine pipelines.",
         discussion: """
-            With no subcommand, pipescope starts its built-in demo program and attaches to it.
+            With no subcommand, pipescope starts its built-in demo program and attaches to it \
+            (`pipescope demo`, whose options need its name: `pipescope demo --headless`). \
             To inspect your own program, link the Pipescope library, call Pipescope.start() \
             early, run it, then `pipescope attach <pid>`.
             """,
+        version: Self.version,
         subcommands: [DemoCommand.self, ListCommand.self, AttachCommand.self, SnapshotCommand.self, ExplainCommand.self,
                       RecordCommand.self, ReplayCommand.self,
-                      ExportCommand.self],
-        defaultSubcommand: DemoCommand.self
+                      ExportCommand.self]
     )
+
+    /// What `--version` prints: the wire protocol this inspector speaks, the version a
+    /// program's Welcome reports and that both sides must share.
+    static let version = "pipescope, Pipescope wire protocol version \(ProbeWelcome.currentProtocolVersion)"
+
+    /// No subcommand: the demo, as `pipescope demo`.
+    func run() throws {
+        let demo = try DemoCommand.parse([])
+        try demo.run()
+    }
+
+    /// As ParsableCommand's, but an error starts `pipescope: ` (as every other error of
+    /// pipescope's does) instead of `Error: `; usage and exit status are the parser's.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            let text = fullMessage(for: error)
+            guard code != .success else {
+                if !text.isEmpty { print(text) }
+                Foundation.exit(code.rawValue)
+            }
+            if !text.isEmpty {
+                FileHandle.standardError.write(Data((Self.personal(text) + "\n").utf8))
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
+
+    /// "Error: Unknown option '--bogus'" as "pipescope: unknown option '--bogus'".
+    static func personal(_ text: String) -> String {
+        guard text.hasPrefix("Error: ") else { return text }
+        let message = text.dropFirst("Error: ".count)
+        return "pipescope: " + message.prefix(1).lowercased() + message.dropFirst()
+    }
 }

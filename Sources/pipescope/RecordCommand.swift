@@ -27,15 +27,23 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The recording file to write.")
     var output: String
 
-    @Option(help: "Stop after this many seconds.")
+    // Unconditional: `--seconds -1` is a value to refuse with a reason, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (more than 0).", valueName: "seconds"))
     var seconds: Double?
 
     @Option(help: ArgumentHelp("Also write the recording as a Perfetto / chrome://tracing trace (JSON) when it ends.",
                                valueName: "trace.json"))
     var perfetto: String?
 
+    func validate() throws {
+        if let seconds, !(seconds > 0 && seconds.isFinite) {
+            throw ValidationError("--seconds must be a positive number of seconds (got \(plainNumber(seconds))); "
+                                  + "for example --seconds 10, or leave it out to record until the program exits or Ctrl-C")
+        }
+    }
+
     func run() throws {
-        let session = InspectorSession.open(target: target, token: token)
+        let session = InspectorSession.open(target: target, command: "pipescope record", token: token)
         defer { session.connection.close() }
         let recorder: ProbeRecorder
         do {
@@ -47,10 +55,18 @@ struct RecordCommand: ParsableCommand {
 
         let stop = StopFlag()
         let deadline = seconds.map { Date().addingTimeInterval($0) }
-        var ending = "stopped"
+        // How the recording ended, said after "recorded N events from … to FILE".
+        var ending: String?
         var failed = false
-        loop: while !stop.isSet {
-            if let deadline, Date() >= deadline { break }
+        loop: while true {
+            if let signal = stop.signal {
+                ending = signal == SIGINT ? "until Ctrl-C (SIGINT) stopped it" : "until SIGTERM stopped it"
+                break
+            }
+            if let deadline, Date() >= deadline, let seconds {
+                ending = "in the \(plainNumber(seconds)) s of --seconds"
+                break
+            }
             guard let message = session.connection.next(timeout: 0.2) else { continue }
             switch message {
             case .disconnected(let text):
@@ -58,17 +74,19 @@ struct RecordCommand: ParsableCommand {
                     // Something unreadable, a refusal, a network error: the file holds
                     // everything before it, and the exit status says it did not end well.
                     failed = true
-                    ending = "the connection failed: \(failure); the recording holds everything before it"
+                    ending = "before the connection failed (the recording holds everything before it): \(failure)"
                 } else {
-                    ending = "the program went away (\(text))"
+                    ending = "until \(text)"  // "the program closed the connection (it exited, …)"
                 }
                 break loop
             default:
                 recorder.record(message)
             }
         }
-        FileHandle.standardError.write(Data(
-            "pipescope: recorded \(recorder.eventsRecorded) events from \(session.welcome.processName) (pid \(session.welcome.pid)) to \(output); \(ending)\n".utf8))
+        var said = "pipescope: recorded \(counted(recorder.eventsRecorded, "event")) from \(session.welcome.processName) "
+            + "(pid \(session.welcome.pid)) to \(output) \(ending ?? "")"
+        if !said.hasSuffix(".") { said += "." }
+        FileHandle.standardError.write(Data((said + "\n").utf8))
         if let perfetto {
             // The file is complete: export it as `pipescope export` would, reading it once.
             recorder.close()
@@ -81,20 +99,21 @@ struct RecordCommand: ParsableCommand {
 /// Set by SIGINT or SIGTERM, so that a recording ends cleanly with a complete file.
 final class StopFlag: @unchecked Sendable {
     private let lock = NSLock()
-    private var set = false
+    private var received: Int32?
     private var sources: [DispatchSourceSignal] = []
 
     init() {
         for signal in [SIGINT, SIGTERM] {
             Glibc.signal(signal, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signal, queue: .global())
-            source.setEventHandler { [weak self] in self?.raise() }
+            source.setEventHandler { [weak self] in self?.raise(signal) }
             source.resume()
             sources.append(source)
         }
     }
 
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return set }
+    /// The signal that asked to stop, if one did.
+    var signal: Int32? { lock.lock(); defer { lock.unlock() }; return received }
 
-    private func raise() { lock.lock(); set = true; lock.unlock() }
+    private func raise(_ signal: Int32) { lock.lock(); received = received ?? signal; lock.unlock() }
 }

@@ -24,17 +24,21 @@ struct ReplayCommand: ParsableCommand {
         let recording = Self.load(file)
         if json || print {
             Swift.print(lints.report(recording.finalGraph, title: recording.title, now: recording.lastEventNanos, json: json))
+            // Printed up to the damage, as `export` exports up to it: less than was recorded.
+            if recording.damage != nil { throw ExitCode(1) }
             return
         }
         var loop = InspectorLoop(replaying: recording.messages, targetName: recording.process)
         loop.linter = lints.linter
+        loop.withoutTerminal = "For output a script can read: `pipescope replay \(file) --json`, or --print for a tree."
         if case .failed(let message) = loop.run() { fail(message) }
     }
 }
 
 extension ReplayCommand {
-    /// Reads `path`, or exits with a message that says what is wrong with it; a file cut
-    /// off in the middle of a frame is replayed up to its last complete batch, with a note.
+    /// Reads `path`, or exits with a message that says what is wrong with it. A file cut
+    /// off in the middle of a message, or damaged after some, is replayed up to its last
+    /// complete message, with a note that says how much was read (``RecordingEnd``).
     static func load(_ path: String) -> Recording {
         let recording: Recording
         do {
@@ -42,10 +46,17 @@ extension ReplayCommand {
         } catch {
             fail("\(error)")
         }
-        if recording.truncatedBytes > 0 {
-            FileHandle.standardError.write(Data(
-                "pipescope: \(path) ends in the middle of a frame (\(recording.truncatedBytes) bytes); replaying up to the last complete batch\n".utf8))
+        if let damage = recording.damage {
+            note(RecordingEnd.damaged(path, events: recording.eventsRead, atByte: recording.bytesRead, reason: damage)
+                 + " Replaying everything before it.")
+        } else if recording.truncatedBytes > 0 {
+            note(RecordingEnd.cut(path, events: recording.eventsRead, bytes: recording.truncatedBytes)
+                 + " Replaying those events.")
         }
         return recording
+    }
+
+    private static func note(_ text: String) {
+        FileHandle.standardError.write(Data("pipescope: \(text)\n".utf8))
     }
 }

@@ -31,9 +31,35 @@ final class ListCommandTests: XCTestCase {
             XCTAssertTrue(lines.contains { $0.hasPrefix("\(program.pid) ") && $0.contains("pipescope-example") },
                           "pid \(program.pid) listed:\n\(out.stdout)")
         }
-        XCTAssertTrue(out.stderr.contains("removed the stale socket \(runtime!)/pipescope/999999.sock"), out.stderr)
-        XCTAssertTrue(out.stderr.contains("removed the stale socket \(runtime!)/pipescope/\(getpid()).sock"), out.stderr)
+        XCTAssertEqual(out.stderr, "pipescope: removed 2 stale sockets of programs that exited (in \(runtime!)/pipescope)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: runtime + "/pipescope/999999.sock"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: runtime + "/pipescope/\(getpid()).sock"))
+    }
+
+    /// 52 sockets of crashed programs are one line, not 52, before the answer.
+    func testManyStaleSocketsAreOneLine() throws {
+        for pid in 999_900..<999_952 { try staleSocket(named: "\(pid).sock") }
+        try staleSocket(named: "999999.sock")
+        let out = try Programs.run(Programs.pipescope, ["list"], environment: environment)
+        XCTAssertEqual(out.status, 0, out.stderr)
+        XCTAssertEqual(out.stderr, "pipescope: removed 53 stale sockets of programs that exited (in \(runtime!)/pipescope)\n")
+        XCTAssertTrue(out.stdout.hasPrefix("No instrumented programs are running"), out.stdout)
+        let again = try Programs.run(Programs.pipescope, ["list"], environment: environment)
+        XCTAssertEqual(again.stderr, "", "nothing left to remove")
+    }
+
+    /// A program without a SIGTERM handler of its own, ended by SIGTERM (as `kill` and
+    /// service managers end programs), removes its socket and still dies by SIGTERM.
+    func testAProgramEndedBySIGTERMRemovesItsSocket() throws {
+        let program = try ExampleProgram(socketPath: nil, environment: environment)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: program.socketPath))
+        program.process.terminate()  // SIGTERM
+        program.process.waitUntilExit()
+        XCTAssertEqual(program.process.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(program.process.terminationStatus, SIGTERM)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: program.socketPath), "the program removed its socket")
+        let out = try Programs.run(Programs.pipescope, ["list"], environment: environment)
+        XCTAssertEqual(out.stderr, "", "nothing stale for list to remove")
     }
 
     func testListWithNothingRunningSaysSo() throws {

@@ -100,10 +100,10 @@ final class ProbeRecorderTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let missing = directory + "/missing.pipescope"
         XCTAssertThrowsError(try Recording.read(path: missing)) { error in
-            XCTAssertEqual("\(error)", "cannot read \(missing): no such file, or not readable")
+            XCTAssertEqual("\(error)", "cannot read \(missing): no such file. Give the path of a file made by `pipescope record <pid> -o FILE` or PIPESCOPE_RECORD=FILE.")
         }
         XCTAssertThrowsError(try Recording.read(path: directory)) { error in
-            XCTAssertEqual("\(error)", "cannot read \(directory!): no such file, or not readable")
+            XCTAssertEqual("\(error)", "cannot read \(directory!): it is a directory. Give the path of a file made by `pipescope record <pid> -o FILE` or PIPESCOPE_RECORD=FILE.")
         }
         let text = directory + "/notes.txt"
         try Data("hello\n".utf8).write(to: URL(fileURLWithPath: text))

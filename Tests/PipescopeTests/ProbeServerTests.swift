@@ -108,6 +108,31 @@ final class ProbeServerTests: XCTestCase {
         XCTAssertEqual(graph[root]?.location?.file.map { URL(fileURLWithPath: $0).lastPathComponent }, "ProbeServerTests.swift")
     }
 
+    /// A snapshot cut while the symbol thread has not looked yet says its locations are
+    /// pending; a session that settles them asks again until they are not.
+    func testASnapshotSaysWhenLocationsArePendingAndASessionSettlesThem() throws {
+        let hold = DispatchGroup()
+        hold.enter()
+        var released = false
+        defer { if !released { hold.leave() } }
+        probe.locator.whileResolving = { hold.wait() }
+        defer { probe.locator.whileResolving = nil }
+        let subject = PassthroughSubject<Int, Never>()
+        let c = subject.map { $0 * 3 }.sink { _ in }
+        defer { c.cancel() }
+        let session = try ProbeSession.attach(path: path)
+        defer { session.connection.close() }
+        XCTAssertTrue(session.snapshot.locationsPending, "attached before the symbol thread looked")
+        XCTAssertTrue(session.settlingLocations(timeout: 0.3).snapshot.locationsPending, "still held: still pending")
+
+        hold.leave()
+        released = true
+        let settled = session.settlingLocations(timeout: 60)
+        XCTAssertFalse(settled.snapshot.locationsPending)
+        let root = try XCTUnwrap(settled.snapshot.nodes.first { $0.parent == nil })
+        XCTAssertEqual(root.location?.file.map { URL(fileURLWithPath: $0).lastPathComponent }, "ProbeServerTests.swift")
+    }
+
     func testSocketIsPrivateToTheUser() throws {
         var info = stat()
         XCTAssertEqual(stat(path, &info), 0)

@@ -47,9 +47,15 @@ import PipescopeGraph
 /// by id), LAST MINUTE's sparkline has no key, and `lastEventNanos` is the newest time
 /// the graph itself holds (a value, an end, a request, the making of a stage).
 public enum SnapshotJSON {
-    public static func render(_ graph: Graph, lints: [Lint] = [], waits: Waits = Waits()) -> String {
+    ///
+    /// `locationsPending` (given by `pipescope snapshot`, left out by `replay --json`): true
+    /// when the program was still resolving where some stages were made, so that their
+    /// `location` is null for now rather than unknown.
+    public static func render(_ graph: Graph, lints: [Lint] = [], waits: Waits = Waits(),
+                              locationsPending: Bool? = nil) -> String {
         let document = Document(
             dropped: graph.dropped,
+            locationsPending: locationsPending,
             nodes: graph.nodes.keys.sorted().compactMap { id in
                 graph[id].map { Node($0, in: graph, wait: waits[id].map { WaitJSON($0, now: waits.now) }) }
             },
@@ -63,6 +69,8 @@ public enum SnapshotJSON {
 
     struct Document: Encodable {
         var dropped: UInt64
+        /// Absent when the source does not say (a recording).
+        var locationsPending: Bool?
         var nodes: [Node]
         var lints: [LintJSON]
         var pipelines: [PipelineJSON]

@@ -10,7 +10,8 @@ import PipescopeGraph
 /// ```
 public enum SnapshotText {
     public static func render(_ graph: Graph, title: String, lints: [Lint] = []) -> String {
-        var lines = ["\(title): \(graph.nodes.count) stages, \(graph.dropped) events dropped"]
+        let stages = graph.nodes.count, dropped = graph.dropped
+        var lines = ["\(title): \(stages) stage\(stages == 1 ? "" : "s"), \(dropped) event\(dropped == 1 ? "" : "s") dropped"]
         for row in graph.rows(collapsed: []) {
             guard let n = graph[row.id] else { continue }
             let indent = String(repeating: "  ", count: row.depth + 1)

@@ -810,6 +810,17 @@ public nonisolated struct Pipescope_V1_Snapshot: @unchecked Sendable {
   /// Clears the value of `recent`. Subsequent reads from it will return its default value.
   public mutating func clearRecent() {_uniqueStorage()._recent = nil}
 
+  /// Whether stages of this snapshot still wait for their source locations: the probe
+  /// symbolizes on its own thread, never in the flush, so in the first moments of a
+  /// program a snapshot has stages whose location follows in a later batch. An inspector
+  /// that prints one snapshot and exits (`pipescope snapshot`) asks again while this is
+  /// true, and says so if it stays true. (Added to version 3 without a version bump:
+  /// older readers skip it, and an older probe never sets it.)
+  public var locationsPending: Bool {
+    get {_storage._locationsPending}
+    set {_uniqueStorage()._locationsPending = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2045,7 +2056,7 @@ nonisolated extension Pipescope_V1_DemandRequest: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}dropped\0\u{1}sequence\0\u{1}strings\0\u{3}skipped_events\0\u{1}owners\0\u{1}recent\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}dropped\0\u{1}sequence\0\u{1}strings\0\u{3}skipped_events\0\u{1}owners\0\u{1}recent\0\u{3}locations_pending\0")
 
   fileprivate class _StorageClass {
     var _nodes: [Pipescope_V1_NodeState] = []
@@ -2055,6 +2066,7 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
     var _skippedEvents: UInt64 = 0
     var _owners: [Pipescope_V1_OwnerState] = []
     var _recent: Pipescope_V1_RecentEvents? = nil
+    var _locationsPending: Bool = false
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2072,6 +2084,7 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
       _skippedEvents = source._skippedEvents
       _owners = source._owners
       _recent = source._recent
+      _locationsPending = source._locationsPending
     }
   }
 
@@ -2097,6 +2110,7 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
         case 5: try { try decoder.decodeSingularUInt64Field(value: &_storage._skippedEvents) }()
         case 6: try { try decoder.decodeRepeatedMessageField(value: &_storage._owners) }()
         case 7: try { try decoder.decodeSingularMessageField(value: &_storage._recent) }()
+        case 8: try { try decoder.decodeSingularBoolField(value: &_storage._locationsPending) }()
         default: break
         }
       }
@@ -2130,6 +2144,9 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
       try { if let v = _storage._recent {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
       } }()
+      if _storage._locationsPending != false {
+        try visitor.visitSingularBoolField(value: _storage._locationsPending, fieldNumber: 8)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2146,6 +2163,7 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
         if _storage._skippedEvents != rhs_storage._skippedEvents {return false}
         if _storage._owners != rhs_storage._owners {return false}
         if _storage._recent != rhs_storage._recent {return false}
+        if _storage._locationsPending != rhs_storage._locationsPending {return false}
         return true
       }
       if !storagesAreEqual {return false}
