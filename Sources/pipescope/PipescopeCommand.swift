@@ -27,7 +27,7 @@ struct PipescopeCommand: ParsableCommand {
 
     /// What `--version` prints: the wire protocol this inspector speaks, the version a
     /// program's Welcome reports and that both sides must share.
-    static let version = "pipescope, Pipescope wire protocol version \(ProbeWelcome.currentProtocolVersion)"
+    static let version = "pipescope, wire protocol \(ProbeWelcome.currentProtocolVersion) (the version a program's Pipescope must speak)"
 
     /// No subcommand: the demo, as `pipescope demo`.
     func run() throws {

@@ -28,7 +28,7 @@ final class MessageTests: XCTestCase {
     func testVersionIsTheWireProtocolTheWelcomeReports() throws {
         let out = try run(["--version"])
         XCTAssertEqual(out.status, 0)
-        XCTAssertEqual(out.stdout, "pipescope, Pipescope wire protocol version \(ProtocolVersion.current)\n")
+        XCTAssertEqual(out.stdout, "pipescope, wire protocol \(ProtocolVersion.current) (the version a program's Pipescope must speak)\n")
     }
 
     func testAnUnknownOptionIsAboutPipescopeNotTheDemo() throws {
