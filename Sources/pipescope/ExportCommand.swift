@@ -24,10 +24,17 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The trace to write (JSON); - for standard output.")
     var output: String
 
+    @Option(help: ArgumentHelp(
+        "The trace's format: perfetto (Perfetto's own protobuf trace: a track per stage, arrows from causes, demand "
+            + "counters) or json (chrome://tracing). Default: json for a .json output, perfetto for any other "
+            + "(.perfetto-trace, .pftrace).",
+        valueName: "perfetto|json"))
+    var format: TraceFormat?
+
     @OptionGroup var lints: LintOptions
 
     func run() throws {
-        let outcome = TraceExportRun.export(recording: file, to: output, linter: lints.linter)
+        let outcome = TraceExportRun.export(recording: file, to: output, format: format, linter: lints.linter)
         if outcome.failed { throw ExitCode(1) }
     }
 }
@@ -40,7 +47,7 @@ enum TraceExportRun {
         var failed: Bool
     }
 
-    static func export(recording path: String, to output: String, linter: Linter) -> Outcome {
+    static func export(recording path: String, to output: String, format: TraceFormat? = nil, linter: Linter) -> Outcome {
         let started = Date()
         var recording: RecordingMessages
         do {
@@ -51,12 +58,17 @@ enum TraceExportRun {
         }
         let result: RecordingExport.Result
         do {
-            result = try RecordingExport.run(&recording, to: output, source: path,
+            result = try RecordingExport.run(&recording, to: output, source: path, format: format,
                                              options: TraceExporter.Options(linter: linter))
         } catch {
             report("\(error)")
             return Outcome(failed: true)
         }
+        return finished(result, recording: path, to: output, started: started)
+    }
+
+    /// Says what an export wrote (and where a recording cut short stopped).
+    static func finished(_ result: RecordingExport.Result, recording path: String, to output: String, started: Date) -> Outcome {
         let summary = result.summary
         let seconds = Date().timeIntervalSince(started)
         let target = output == "-" ? "standard output" : output
@@ -69,16 +81,20 @@ enum TraceExportRun {
             lines.append("\(summary.endedBeforeRecording) stages had ended before the recording started and are not drawn.")
         }
         if result.stop != .complete { lines.append(result.stop.description + ".") }
-        if output != "-" {
+        if output != "-", result.format == .json {
             lines.append("Open it at ui.perfetto.dev (Open trace file) or in chrome://tracing (Load).")
+        } else if output != "-" {
+            lines.append("Open it at ui.perfetto.dev (Open trace file): Perfetto's own format, a track per stage.")
         }
         report(lines.joined(separator: "\n"))
         return Outcome(failed: result.stop.isDamaged)
     }
 
-    private static func report(_ text: String) {
+    static func report(_ text: String) {
         FileHandle.standardError.write(Data("pipescope: \(text)\n".utf8))
     }
 }
 
 extension RecordingMessages: RecordedMessages {}
+
+extension TraceFormat: ExpressibleByArgument {}

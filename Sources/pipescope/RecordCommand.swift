@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PipescopeClient
+import PipescopeExport
 import PipescopeModel
 
 struct RecordCommand: ParsableCommand {
@@ -44,6 +45,18 @@ struct RecordCommand: ParsableCommand {
             fail("\(error)")
         }
         defer { recorder.close() }
+        // --perfetto: the trace is written as the recording goes, from the same messages.
+        let started = Date()
+        var trace: TraceExportSession?
+        if let perfetto {
+            do {
+                trace = try TraceExportSession(path: perfetto, options: TraceExporter.Options(linter: Linter()))
+                for message in session.openingMessages { try trace?.consume(message) }
+            } catch {
+                fail("\(error)")
+            }
+        }
+        var traceError: Error?
 
         let stop = StopFlag()
         let deadline = seconds.map { Date().addingTimeInterval($0) }
@@ -64,15 +77,32 @@ struct RecordCommand: ParsableCommand {
                 }
                 break loop
             default:
-                recorder.record(message)
+                if recorder.record(message), let exporting = trace {
+                    do {
+                        try exporting.consume(message)
+                    } catch {
+                        traceError = error
+                        trace = nil
+                    }
+                }
             }
         }
         FileHandle.standardError.write(Data(
             "pipescope: recorded \(recorder.eventsRecorded) events from \(session.welcome.processName) (pid \(session.welcome.pid)) to \(output); \(ending)\n".utf8))
         if let perfetto {
-            // The file is complete: export it as `pipescope export` would, reading it once.
             recorder.close()
-            if TraceExportRun.export(recording: output, to: perfetto, linter: Linter()).failed { throw ExitCode(1) }
+            do {
+                if let traceError { throw traceError }
+                if let trace, TraceExportRun.finished(try trace.finish(stop: .complete, source: output), recording: output,
+                                                      to: perfetto, started: started).failed {
+                    throw ExitCode(1)
+                }
+            } catch let exit as ExitCode {
+                throw exit
+            } catch {
+                TraceExportRun.report("\(error)")
+                throw ExitCode(1)
+            }
         }
         if failed { throw ExitCode(1) }
     }
