@@ -13,8 +13,9 @@ import PipescopeGraph
 /// and the next packet says so (`SEQ_INCREMENTAL_STATE_CLEARED`), so memory stays flat
 /// however long the recording.
 struct PerfettoInterner {
-    static let maximumEntries = 200_000
-    static let maximumBytes = 16 << 20
+    /// The tables' bounds: entries, and bytes of text.
+    let maximumEntries: Int
+    let maximumBytes: Int
     /// Longer string values are never interned.
     static let longestInterned = 512
 
@@ -36,6 +37,11 @@ struct PerfettoInterner {
     private(set) var resets = 0
 
     private typealias Field = PerfettoSchema.InternedData
+
+    init(maximumEntries: Int = 200_000, maximumBytes: Int = 16 << 20) {
+        self.maximumEntries = maximumEntries
+        self.maximumBytes = maximumBytes
+    }
 
     mutating func eventName(_ name: String) -> UInt64 {
         if let iid = eventNames[name] { return iid }
@@ -102,7 +108,7 @@ struct PerfettoInterner {
     /// Clears the tables if they are full. Call before building a packet, never during.
     mutating func resetIfFull() {
         guard eventNames.count + annotationNames.count + stringValues.count + locations.count + seenOnce.count
-            > Self.maximumEntries || bytes > Self.maximumBytes else { return }
+            > maximumEntries || bytes > maximumBytes else { return }
         eventNames = [:]
         annotationNames = [:]
         stringValues = [:]

@@ -70,13 +70,14 @@ final class PerfettoSequence {
     static let sequenceID: UInt64 = 0x5053   // "PS"
 
     let file: PerfettoFileWriter
-    private var interner = PerfettoInterner()
+    private var interner: PerfettoInterner
     private var event = ProtoWriter(capacity: 512)
     private var packet = ProtoWriter(capacity: 1024)
     private(set) var eventCount = 0
 
-    init(file: PerfettoFileWriter) {
+    init(file: PerfettoFileWriter, interner: PerfettoInterner = PerfettoInterner()) {
         self.file = file
+        self.interner = interner
     }
 
     /// Times the intern tables were full and cleared.
