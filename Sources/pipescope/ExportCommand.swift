@@ -9,7 +9,8 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Export a recording as a trace for Perfetto (ui.perfetto.dev) or chrome://tracing.",
         discussion: """
-            Writes the Chrome trace event format (JSON). Open it in Perfetto (ui.perfetto.dev, \
+            Writes Perfetto's own trace format (protobuf), or the Chrome trace event format \
+            (JSON) for a .json output or --format json. Open it in Perfetto (ui.perfetto.dev, \
             "Open trace file"; it also runs offline) or in chrome://tracing ("Load"). Each \
             pipeline is a track, each stage a slice from subscribe to its end, values, \
             requests, completions, cancels and lints are instants, and arrows go from a \
@@ -21,7 +22,7 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "A file made by `pipescope record` or PIPESCOPE_RECORD.")
     var file: String
 
-    @Option(name: .shortAndLong, help: "The trace to write (JSON); - for standard output.")
+    @Option(name: .shortAndLong, help: "The trace to write (.perfetto-trace, or .json for JSON); - for standard output.")
     var output: String
 
     @Option(help: ArgumentHelp(

@@ -15,8 +15,8 @@ struct RecordCommand: ParsableCommand {
             complete batch of events. Exits 1 if the connection fails (something unreadable \
             from the program, or a network error); the file still holds everything before it. \
             A program can also record itself: PIPESCOPE_RECORD=FILE.
-            With --perfetto, the recording is also exported as a trace for Perfetto or \
-            chrome://tracing when it ends (as `pipescope export` does).
+            With --perfetto, the trace is also written as the recording goes (as \
+            `pipescope export` writes it: Perfetto's format, or JSON for a .json name).
             """)
 
     @Argument(help: "The program's pid, its socket path, or tcp://host:port.")
@@ -31,8 +31,8 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Stop after this many seconds.")
     var seconds: Double?
 
-    @Option(help: ArgumentHelp("Also write the recording as a Perfetto / chrome://tracing trace (JSON) when it ends.",
-                               valueName: "trace.json"))
+    @Option(help: ArgumentHelp("Also write the trace as the recording goes (Perfetto's format; JSON for a .json name).",
+                               valueName: "trace.perfetto-trace"))
     var perfetto: String?
 
     func run() throws {
