@@ -176,6 +176,10 @@ def main(trace_path, facts_path):
         if track is None:
             problems.append(f"{label}: its track {uuid} is not described")
             continue
+        named = [u for u, t in tracks.items()
+                 if t.name.startswith(f"#{sid} ") and not t.HasField("counter") and t.parent_uuid != process_uuid]
+        if named != [uuid]:
+            problems.append(f"{label}: tracks named for it {named}, expected exactly its own ({uuid})")
         if stage["operator"] not in track.name:
             problems.append(f"{label}: its track is named {track.name!r}")
         if track.child_ordering != pb.TrackDescriptor.EXPLICIT or not track.HasField("sibling_order_rank"):

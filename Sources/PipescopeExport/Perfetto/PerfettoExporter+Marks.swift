@@ -4,8 +4,8 @@ import PipescopeModel
 // MARK: - Instants, arrows and counters
 
 extension PerfettoExporter {
-    /// A value delivered to a stage: an instant named "value" with its text; "value
-    /// after end" once the stage ended. A stage mirroring another (type erasure) gets the
+    /// A value delivered to a stage: an instant named "value" with its text, its thread
+    /// and its delivery's times when recorded; "value after end" once the stage ended. A stage mirroring another (type erasure) gets the
     /// same instant, without arrows.
     func markValue(_ event: StageEvent, on id: NodeID, mirrored: Bool) {
         guard drawn.contains(id) else { return }
@@ -13,6 +13,12 @@ extension PerfettoExporter {
         var annotations: [(String, PerfettoValue)] = []
         if !event.text.isEmpty { annotations.append(("value", .string(event.text))) }
         if mirrored { annotations.append(("mirrored_from", .int(Int64(event.node)))) }
+        if !event.thread.isEmpty { annotations.append(("thread", .string(event.thread))) }
+        if event.selfNanos > 0 || event.totalNanos > 0 {
+            // The delivery's time: in the receiving operator's own code, and with the stages it called.
+            annotations.append(("self_ns", .int(event.selfNanos)))
+            annotations.append(("total_ns", .int(event.totalNanos)))
+        }
         let instant = PerfettoEvent(.instant, track: PerfettoUUID.stage(id), time: event.time,
                                     name: live ? "value" : "value after end", annotations: annotations)
         flows.add(instant, id: mirrored ? 0 : event.id, causedBy: mirrored ? 0 : event.causedBy)
