@@ -158,7 +158,12 @@ let package = Package(
         .testTarget(
             name: "PipescopeExportTests",
             dependencies: ["PipescopeExport", "PipescopeClient", "PipescopeModel", "PipescopeGraph", "PipescopeWire",
-                           "PipescopeTestSupport"]
+                           "PipescopeTestSupport",
+                           // Real OpenCombine pipelines, tapped by a probe, make the recordings the
+                           // Perfetto export is checked on (PerfettoTraceTests).
+                           "PipescopeProbe",
+                           .product(name: "OpenCombine", package: "OpenCombine"),
+                           .product(name: "OpenCombineDispatch", package: "OpenCombine")]
         ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "PipescopeTestSupport"]),
         .testTarget(name: "PipescopeAppTests", dependencies: [

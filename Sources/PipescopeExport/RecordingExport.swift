@@ -52,19 +52,25 @@ public enum RecordingExport {
     public struct Result: Sendable {
         public var summary: ExportSummary
         public var stop: Stop
-        /// Bytes of JSON written.
+        /// Bytes of the trace written.
         public var outputBytes: Int
+        /// The format written.
+        public var format: TraceFormat = .json
+        /// Perfetto: values whose cause was written too long before them (more than a
+        /// batch earlier) or is not drawn, so they have no arrow.
+        public var causesMissed = 0
     }
 
-    /// Reads every message of `recording` into a ``TraceExporter`` writing `output` (a
-    /// path, or `-` for standard output), and finishes the file. A damaged or cut-off
+    /// Reads every message of `recording` into a ``TraceExportSession`` writing `output`
+    /// (a path, or `-` for standard output) in `format` (by default the one its name
+    /// asks for: ``TraceFormat/init(forPath:)``), and finishes the file. A damaged or cut-off
     /// recording still gives a complete trace of everything before the damage, with a
     /// last instant saying where it stopped. Throws ``TraceFileWriter/WriteError`` when
     /// the output cannot be written.
     public static func run<Source: RecordedMessages>(_ recording: inout Source, to output: String,
-                                                     source: String = "", options: TraceExporter.Options = .init()) throws -> Result {
-        let writer = try TraceFileWriter(path: output)
-        let exporter = TraceExporter(sink: writer, options: options)
+                                                     source: String = "", format: TraceFormat? = nil,
+                                                     options: TraceExporter.Options = .init()) throws -> Result {
+        let exporter = try TraceExportSession(path: output, format: format, options: options)
         var stop = Stop.complete
         while true {
             let message: Message?
@@ -81,15 +87,6 @@ public enum RecordingExport {
             stop = .truncated(bytes: recording.truncatedBytes, afterMessages: recording.messagesRead,
                               atByte: recording.bytesRead)
         }
-        let summary = try exporter.finish(ending: stop == .complete ? nil : stop.description)
-        var facts: [String: String] = [
-            "exported_by": "pipescope export",
-            "stages": String(summary.stages),
-            "events": String(summary.events),
-            "stopped": stop.description,
-        ]
-        if !source.isEmpty { facts["recording"] = source }
-        try writer.finish(otherData: facts)
-        return Result(summary: summary, stop: stop, outputBytes: writer.byteCount)
+        return try exporter.finish(stop: stop, source: source)
     }
 }

@@ -28,3 +28,19 @@ enum TrackNames {
         return lane == 0 ? main : main + " · branch \(lane)"
     }
 }
+
+extension TrackNames {
+    /// A stage's own track (Perfetto's format draws one per stage, under its downstream's):
+    /// its id and operator, and where the program made it when that is its own place (a
+    /// root's `sink`, an inner publisher's), not inherited from its pipeline.
+    ///
+    /// ```
+    /// #12 Map
+    /// #9 Sink  (FeedModel.swift:88)
+    /// ```
+    static func stage(_ node: NodeSummary, location: StageLocation?) -> String {
+        var name = "#\(node.id) \(node.operatorName)"
+        if let location, !location.isInherited { name += "  (\(location.location.short))" }
+        return name
+    }
+}

@@ -9,7 +9,8 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Export a recording as a trace for Perfetto (ui.perfetto.dev) or chrome://tracing.",
         discussion: """
-            Writes the Chrome trace event format (JSON). Open it in Perfetto (ui.perfetto.dev, \
+            Writes Perfetto's own trace format (protobuf), or the Chrome trace event format \
+            (JSON) for a .json output or --format json. Open it in Perfetto (ui.perfetto.dev, \
             "Open trace file"; it also runs offline) or in chrome://tracing ("Load"). Each \
             pipeline is a track, each stage a slice from subscribe to its end, values, \
             requests, completions, cancels and lints are instants, and arrows go from a \
@@ -21,13 +22,20 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "A file made by `pipescope record` or PIPESCOPE_RECORD.")
     var file: String
 
-    @Option(name: .shortAndLong, help: "The trace to write (JSON); - for standard output.")
+    @Option(name: .shortAndLong, help: "The trace to write (.perfetto-trace, or .json for JSON); - for standard output.")
     var output: String
+
+    @Option(help: ArgumentHelp(
+        "The trace's format: perfetto (Perfetto's own protobuf trace: a track per stage, arrows from causes, demand "
+            + "counters) or json (chrome://tracing). Default: json for a .json output, perfetto for any other "
+            + "(.perfetto-trace, .pftrace).",
+        valueName: "perfetto|json"))
+    var format: TraceFormat?
 
     @OptionGroup var lints: LintOptions
 
     func run() throws {
-        let outcome = TraceExportRun.export(recording: file, to: output, linter: lints.linter)
+        let outcome = TraceExportRun.export(recording: file, to: output, format: format, linter: lints.linter)
         if outcome.failed { throw ExitCode(1) }
     }
 }
@@ -40,7 +48,7 @@ enum TraceExportRun {
         var failed: Bool
     }
 
-    static func export(recording path: String, to output: String, linter: Linter) -> Outcome {
+    static func export(recording path: String, to output: String, format: TraceFormat? = nil, linter: Linter) -> Outcome {
         let started = Date()
         var recording: RecordingMessages
         do {
@@ -51,12 +59,17 @@ enum TraceExportRun {
         }
         let result: RecordingExport.Result
         do {
-            result = try RecordingExport.run(&recording, to: output, source: path,
+            result = try RecordingExport.run(&recording, to: output, source: path, format: format,
                                              options: TraceExporter.Options(linter: linter))
         } catch {
             report("\(error)")
             return Outcome(failed: true)
         }
+        return finished(result, recording: path, to: output, started: started)
+    }
+
+    /// Says what an export wrote (and where a recording cut short stopped).
+    static func finished(_ result: RecordingExport.Result, recording path: String, to output: String, started: Date) -> Outcome {
         let summary = result.summary
         let seconds = Date().timeIntervalSince(started)
         let target = output == "-" ? "standard output" : output
@@ -78,16 +91,20 @@ enum TraceExportRun {
             lines.append(RecordingEnd.damaged(path, events: summary.events, atByte: offset, reason: reason)
                          + " Exported everything before it.")
         }
-        if output != "-" {
+        if output != "-", result.format == .json {
             lines.append("Open it at ui.perfetto.dev (Open trace file) or in chrome://tracing (Load).")
+        } else if output != "-" {
+            lines.append("Open it at ui.perfetto.dev (Open trace file): Perfetto's own format, a track per stage.")
         }
         report(lines.joined(separator: "\n"))
         return Outcome(failed: result.stop.isDamaged)
     }
 
-    private static func report(_ text: String) {
+    static func report(_ text: String) {
         FileHandle.standardError.write(Data("pipescope: \(text)\n".utf8))
     }
 }
 
 extension RecordingMessages: RecordedMessages {}
+
+extension TraceFormat: ExpressibleByArgument {}

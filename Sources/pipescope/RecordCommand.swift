@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PipescopeClient
+import PipescopeExport
 import PipescopeModel
 
 struct RecordCommand: ParsableCommand {
@@ -14,8 +15,8 @@ struct RecordCommand: ParsableCommand {
             complete batch of events. Exits 1 if the connection fails (something unreadable \
             from the program, or a network error); the file still holds everything before it. \
             A program can also record itself: PIPESCOPE_RECORD=FILE.
-            With --perfetto, the recording is also exported as a trace for Perfetto or \
-            chrome://tracing when it ends (as `pipescope export` does).
+            With --perfetto, the trace is also written as the recording goes (as \
+            `pipescope export` writes it: Perfetto's format, or JSON for a .json name).
             """)
 
     @Argument(help: "The program's pid, its socket path, or tcp://host:port.")
@@ -31,8 +32,8 @@ struct RecordCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (more than 0).", valueName: "seconds"))
     var seconds: Double?
 
-    @Option(help: ArgumentHelp("Also write the recording as a Perfetto / chrome://tracing trace (JSON) when it ends.",
-                               valueName: "trace.json"))
+    @Option(help: ArgumentHelp("Also write the trace as the recording goes (Perfetto's format; JSON for a .json name).",
+                               valueName: "trace.perfetto-trace"))
     var perfetto: String?
 
     func validate() throws {
@@ -52,6 +53,18 @@ struct RecordCommand: ParsableCommand {
             fail("\(error)")
         }
         defer { recorder.close() }
+        // --perfetto: the trace is written as the recording goes, from the same messages.
+        let started = Date()
+        var trace: TraceExportSession?
+        if let perfetto {
+            do {
+                trace = try TraceExportSession(path: perfetto, options: TraceExporter.Options(linter: Linter()))
+                for message in session.openingMessages { try trace?.consume(message) }
+            } catch {
+                fail("\(error)")
+            }
+        }
+        var traceError: Error?
 
         let stop = StopFlag()
         let deadline = seconds.map { Date().addingTimeInterval($0) }
@@ -80,7 +93,14 @@ struct RecordCommand: ParsableCommand {
                 }
                 break loop
             default:
-                recorder.record(message)
+                if recorder.record(message), let exporting = trace {
+                    do {
+                        try exporting.consume(message)
+                    } catch {
+                        traceError = error
+                        trace = nil
+                    }
+                }
             }
         }
         var said = "pipescope: recorded \(counted(recorder.eventsRecorded, "event")) from \(session.welcome.processName) "
@@ -88,9 +108,19 @@ struct RecordCommand: ParsableCommand {
         if !said.hasSuffix(".") { said += "." }
         FileHandle.standardError.write(Data((said + "\n").utf8))
         if let perfetto {
-            // The file is complete: export it as `pipescope export` would, reading it once.
             recorder.close()
-            if TraceExportRun.export(recording: output, to: perfetto, linter: Linter()).failed { throw ExitCode(1) }
+            do {
+                if let traceError { throw traceError }
+                if let trace, TraceExportRun.finished(try trace.finish(stop: .complete, source: output), recording: output,
+                                                      to: perfetto, started: started).failed {
+                    throw ExitCode(1)
+                }
+            } catch let exit as ExitCode {
+                throw exit
+            } catch {
+                TraceExportRun.report("\(error)")
+                throw ExitCode(1)
+            }
         }
         if failed { throw ExitCode(1) }
     }
