@@ -68,15 +68,17 @@ enum TraceExportRun {
         return finished(result, recording: path, to: output, started: started)
     }
 
-    /// Says what an export wrote (and where a recording cut short stopped).
-    static func finished(_ result: RecordingExport.Result, recording path: String, to output: String, started: Date) -> Outcome {
+    /// Says what an export wrote (and where a recording cut short stopped). `started`:
+    /// when the export began, for its time; nil for a trace written as a recording went
+    /// (`record --perfetto`), whose time was the recording's.
+    static func finished(_ result: RecordingExport.Result, recording path: String, to output: String, started: Date?) -> Outcome {
         let summary = result.summary
-        let seconds = Date().timeIntervalSince(started)
         let target = output == "-" ? "standard output" : output
+        let took = started.map { " in " + String(format: "%.1f s", Date().timeIntervalSince($0)) } ?? ""
         var lines = [
             "exported \(counted(summary.events, "event")) (\(counted(summary.stages, "stage")) in "
                 + "\(counted(summary.pipelines, "pipeline")), " + String(format: "%.1f s of recording", summary.seconds)
-                + ") from \(path) to \(target): " + "\(result.outputBytes / 1024) KiB in " + String(format: "%.1f s", seconds) + ".",
+                + ") from \(path) to \(target): " + "\(result.outputBytes / 1024) KiB" + took + ".",
         ]
         if summary.endedBeforeRecording > 0 {
             lines.append("\(counted(summary.endedBeforeRecording, "stage")) had ended before the recording started "

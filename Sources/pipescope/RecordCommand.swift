@@ -54,7 +54,6 @@ struct RecordCommand: ParsableCommand {
         }
         defer { recorder.close() }
         // --perfetto: the trace is written as the recording goes, from the same messages.
-        let started = Date()
         var trace: TraceExportSession?
         if let perfetto {
             do {
@@ -112,7 +111,7 @@ struct RecordCommand: ParsableCommand {
             do {
                 if let traceError { throw traceError }
                 if let trace, TraceExportRun.finished(try trace.finish(stop: .complete, source: output), recording: output,
-                                                      to: perfetto, started: started).failed {
+                                                      to: perfetto, started: nil).failed {
                     throw ExitCode(1)
                 }
             } catch let exit as ExitCode {
