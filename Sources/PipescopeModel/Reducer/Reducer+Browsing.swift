@@ -91,8 +91,8 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     case .toggleLints: state.layer = .warnings(Overlay())
     case .explain: state.layer = .explaining(Explanation.of(state))
     case .dismiss:
-        if state.session.notice == nil { state.tree.filter = "" }
-        state.session.notice = nil
+        // (A message on screen was cleared by this Esc already: see `reduce`.)
+        state.tree.filter = ""
     case .confirm: break
     case .cancelSelected:
         guard state.tree.selectedGroup == nil, let node = state.selectedNode else {
