@@ -51,7 +51,9 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
         jumpToMatch(&state, forward: action == .step)
     case .togglePause, .step, .stepMany:
         if state.session.isReplay, action != .togglePause {
-            state.cursor.move(by: action == .step ? max(1, state.session.countPrefix) : 10)
+            // As live: the typed count, else one for n and ten for N.
+            let typed = state.session.countPrefix
+            state.cursor.move(by: typed > 0 ? typed : action == .step ? 1 : 10)
             state.session.countPrefix = 0
             return []
         }
