@@ -95,8 +95,15 @@ public enum KeyMap {
 
     /// The action for `key` in the layer that has the keyboard: text while the filter is
     /// typed, the table otherwise. The reducer then decides what the layer does with it.
+    /// While a cancel waits for its confirmation, a key bound to nothing keeps the stage
+    /// as every other key but `y` and `q` does (``Action/dismiss``), so "any other key
+    /// keeps it" is true of every key.
     public static func action(for key: Key, in layer: KeyLayer) -> Action? {
-        layer == .filtering ? filterAction(for: key) : action(for: key)
+        switch layer {
+        case .filtering: return filterAction(for: key)
+        case .confirmingCancel: return action(for: key) ?? .dismiss
+        case .browsing, .help, .warnings, .explaining: return action(for: key)
+        }
     }
 
     /// The keys that edit the filter while it is typed; every other character is text.
@@ -190,7 +197,9 @@ public enum KeyMap {
             return [hint(.toggleLints, does: "or " + (label(for: .dismiss) ?? "Esc") + " close"),
                     ownHint(.toggleHelp, or: "help"), quit]
         case .confirmingCancel:
-            return [hint(.confirm, does: "cancel"), "any other key keeps it", quit]
+            // Every key but these closes the confirmation and keeps the stage (unbound
+            // keys too: ``action(for:in:)``).
+            return [hint(.confirm, does: "cancels it"), hint(.quit, does: "quits"), "any other key keeps it"]
         case .explaining:
             return [hint(.explain, does: "or " + (label(for: .dismiss) ?? "Esc") + " close"), "↑↓ scroll", quit]
         case .filtering:
