@@ -144,7 +144,7 @@ public enum ScreenView {
         TimelineView.render(state, theme: theme, area: p.timeline.inset(by: 1), into: &buffer)
         box(p.detail, "Stage", .detail)
         DetailView.render(state, theme: theme, area: p.detail.inset(by: 1), into: &buffer)
-        box(p.events, "Events", .events)
+        box(p.events, EventLogView.title(state), .events)
         EventLogView.render(state, theme: theme, area: p.events.inset(by: 1), into: &buffer)
     }
 
