@@ -84,6 +84,36 @@ public enum KeyMap {
         KeyBinding(keys: [.character("q")], label: "q", action: .quit, help: "quit (the program keeps running)", hint: "q quit"),
     ]
 
+    /// What quitting does besides closing the inspector, which the help says on `q`'s line.
+    public enum Quitting: Sendable {
+        /// Attached to a program that runs on without the inspector (`pipescope attach`).
+        case programKeepsRunning
+        /// The inspector started the program and stops it (plain `pipescope`: the demo).
+        case programStops
+        /// A recording is shown: there is no program.
+        case recording
+
+        /// What quitting does in `state`'s session.
+        public init(_ state: AppState) {
+            if state.session.isReplay {
+                self = .recording
+            } else {
+                self = state.quitStopsProgram ? .programStops : .programKeepsRunning
+            }
+        }
+    }
+
+    /// What `binding` does, as the help says it: its ``KeyBinding/help``, but for `q`
+    /// the truth about the program when the inspector quits.
+    public static func help(of binding: KeyBinding, quitting: Quitting) -> String {
+        guard binding.action == .quit else { return binding.help }
+        switch quitting {
+        case .programKeepsRunning: return binding.help
+        case .programStops: return "quit, and stop the demo program that pipescope started"
+        case .recording: return "quit"
+        }
+    }
+
     private static let table: [Key: Action] = {
         var t: [Key: Action] = [:]
         for b in bindings { for k in b.keys { t[k] = b.action } }

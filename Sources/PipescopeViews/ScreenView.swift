@@ -49,7 +49,8 @@ public enum ScreenView {
     static func renderOverlays(_ state: AppState, body: Rect, theme: Theme, into buffer: inout ScreenBuffer) {
         switch state.layer {
         case .help(let overlay):
-            HelpOverlay.render(theme: theme, area: body, offset: overlay.offset, into: &buffer)
+            HelpOverlay.render(theme: theme, area: body, offset: overlay.offset, quitting: KeyMap.Quitting(state),
+                               into: &buffer)
         case .warnings:
             LintsOverlay.render(state, theme: theme, area: body, into: &buffer)
         case .confirmingCancel(let preview):
@@ -93,15 +94,19 @@ public enum ScreenView {
     /// ```swift
     /// _ = reduce(&state, ScreenView.resized(width: 120, height: 40))
     /// ```
-    public static func resized(width: Int, height: Int, theme: Theme = .plainUnicode) -> Message {
-        .resize(geometry(width: width, height: height, theme: theme))
+    /// `quitting` says what the help's `q` line says (``KeyMap/Quitting``), which its
+    /// wrapping, and so its scrolling, depends on.
+    public static func resized(width: Int, height: Int, theme: Theme = .plainUnicode,
+                               quitting: KeyMap.Quitting = .programKeepsRunning) -> Message {
+        .resize(geometry(width: width, height: height, theme: theme, quitting: quitting))
     }
 
     /// What this layout gives each part of a `width` x `height` screen: the one place the
     /// reducer's paging and scrolling sizes come from.
-    public static func geometry(width: Int, height: Int, theme: Theme = .plainUnicode) -> Geometry {
+    public static func geometry(width: Int, height: Int, theme: Theme = .plainUnicode,
+                                quitting: KeyMap.Quitting = .programKeepsRunning) -> Geometry {
         let body = Rect(x: 0, y: 1, width: width, height: max(0, height - 2))
-        let help = HelpOverlay.page(in: body, theme: theme)
+        let help = HelpOverlay.page(in: body, theme: theme, quitting: quitting)
         // The table fills the body inside its box (see `render`).
         return Geometry(width: width, height: height, treePage: treePageSize(width: width, height: height),
                         tablePage: max(1, height - 5), tableWidth: max(0, width - 2),

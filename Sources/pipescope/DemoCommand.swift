@@ -41,7 +41,8 @@ struct DemoCommand: ParsableCommand {
         }
         let session = InspectorSession.open(path: child.socketPath)
         let link = LiveLink(session: session, reconnects: false)
-        var loop = InspectorLoop(session: session, link: link, targetName: "demo", fatalCondition: { child.exitDescription })
+        var loop = InspectorLoop(session: session, link: link, targetName: "demo", stopsProgramOnQuit: true,
+                                 fatalCondition: { child.exitDescription })
         loop.linter = lints.linter
         let outcome = loop.run()
         link.close()
