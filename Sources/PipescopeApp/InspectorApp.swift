@@ -59,6 +59,7 @@ public struct InspectorApp {
         for message in initial { _ = reduce(&state, message) }
         let theme = Theme(glyphs: terminal.isUnicode ? .unicode : .ascii, colors: terminal.hasColors)
         var lastTick: Int64 = 0
+        var laidOut = false
 
         while !terminal.interrupted {
             for message in poll() {
@@ -71,7 +72,10 @@ public struct InspectorApp {
                 _ = reduce(&state, .tick(nanos: now))
             }
             let size = terminal.size
-            if size.width != state.width || size.height != state.height {
+            // Always once: the state's default size is 80x24, and a terminal of that size
+            // must still get its layout's pages (End in the help, PgDn in the tree).
+            if size.width != state.width || size.height != state.height || !laidOut {
+                laidOut = true
                 _ = reduce(&state, ScreenView.resized(width: size.width, height: size.height, theme: theme,
                                                       quitting: KeyMap.Quitting(state)))
             }
