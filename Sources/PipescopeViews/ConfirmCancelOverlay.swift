@@ -4,7 +4,7 @@ import TerminalKit
 
 /// Asks before cancelling, and shows everything the cancel will reach: the stages that
 /// share the subscription, the upstream stages it travels to, and the downstream
-/// stages that will be orphaned.
+/// stages that will be orphaned. Long lines wrap rather than lose the stages at their end.
 public enum ConfirmCancelOverlay {
     public static func render(_ preview: CancelPreview, state: AppState, theme: Theme, area: Rect,
                               into buffer: inout ScreenBuffer) {
@@ -34,7 +34,13 @@ public enum ConfirmCancelOverlay {
         ]
         // The same words as the hint bar's: what the confirmation layer does with keys.
         lines.append((theme.text(KeyMap.hints(for: .confirmingCancel(preview)).joined(separator: "   ")), theme.dim))
-        let width = min(area.width, max(44, (lines.map { $0.0.count }.max() ?? 40) + 4))
+        let width = min(area.width, max(44, (lines.map { $0.0.terminalWidth }.max() ?? 40) + 4))
+        // What the cancel reaches is never cut: a long line wraps, indented under itself.
+        lines = lines.flatMap { text, style in
+            DetailView.wrap(text, width: max(8, width - 4), maxLines: Int.max).enumerated().map { i, part in
+                ((i == 0 ? "" : "  ") + part, style)
+            }
+        }
         let height = min(area.height, lines.count + 2)
         let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2,
                        width: width, height: height)

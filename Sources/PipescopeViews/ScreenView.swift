@@ -37,7 +37,7 @@ public enum ScreenView {
             return
         }
         let (treeBox, detailBox) = layout(body)
-        buffer.drawBox(treeBox, title: treeTitle(state, theme: theme), style: theme.border,
+        buffer.drawBox(treeBox, title: treeTitle(state, theme: theme, width: treeBox.width), style: theme.border,
                        titleStyle: theme.title, glyphs: theme.glyphs)
         TreeView.render(state, theme: theme, area: treeBox.inset(by: 1), into: &buffer)
         buffer.drawBox(detailBox, title: "Stage", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
@@ -74,12 +74,17 @@ public enum ScreenView {
     /// "Pipelines (12 stages)", with the filter and how many ended stages `x` hides when
     /// set; "Pipeline #3 only (Esc: back to the table): Just → Map → Sink" when one
     /// pipeline is shown.
-    static func treeTitle(_ state: AppState, theme: Theme = .plainUnicode) -> String {
+    ///
+    /// The pipeline's name is cut as the table cuts it, in the middle, to fit a box
+    /// `width` wide (with room for the focus mark " *").
+    static func treeTitle(_ state: AppState, theme: Theme = .plainUnicode, width: Int = .max) -> String {
         if let root = state.tree.scope {
-            let name = theme.text(PipelineName(root: root, in: state.cursor.graph).text)
-            var title = "Pipeline #\(root) only (Esc: back to the table): \(name)"
-            if !state.tree.filter.isEmpty { title += " /\(state.tree.filter): \(state.tree.matches.count) match\(state.tree.matches.count == 1 ? "" : "es")" }
-            return title
+            let head = "Pipeline #\(root) only (Esc: back to the table): "
+            var filter = ""
+            if !state.tree.filter.isEmpty { filter = " /\(state.tree.filter): \(state.tree.matches.count) match\(state.tree.matches.count == 1 ? "" : "es")" }
+            let room = width == .max ? Int.max / 2 : max(7, width - 6 - head.count - filter.terminalWidth)
+            let name = TableView.shortened(PipelineName(root: root, in: state.cursor.graph), width: room, theme: theme)
+            return head + theme.text(name) + filter
         }
         let count = state.cursor.graph.nodes.count
         var title = "Pipelines (\(count) \(count == 1 ? "stage" : "stages")"
@@ -143,7 +148,7 @@ public enum ScreenView {
             buffer.drawBox(rect, title: focused ? title + " *" : title, style: border,
                            titleStyle: focused ? Style(bold: true, reverse: true) : theme.title, glyphs: theme.glyphs)
         }
-        box(p.tree, treeTitle(state, theme: theme), .tree)
+        box(p.tree, treeTitle(state, theme: theme, width: p.tree.width), .tree)
         TreeView.render(state, theme: theme, area: p.tree.inset(by: 1), into: &buffer)
         box(p.timeline, TimelineView.title(state, theme: theme), .timeline)
         TimelineView.render(state, theme: theme, area: p.timeline.inset(by: 1), into: &buffer)

@@ -96,6 +96,20 @@ final class ScreensSayWhatIsTrueTests: XCTestCase {
         XCTAssertFalse(lines.contains { $0.contains("#2 Map,") || $0.hasSuffix("#2 Map") })
     }
 
+    /// At 50 columns the dialog wraps what the cancel reaches rather than cut it, and a
+    /// one-pipeline tree's title cuts its name in the middle.
+    func testNarrowScreensWrapTheDialogAndCutTitlesInTheMiddle() {
+        var state = ViewFixtures.realistic(selection: 2)
+        _ = press(&state, .character("c"))
+        let lines = screen(state, 50, 22)
+        XCTAssertFalse(lines.contains { $0.hasSuffix("…│") }, lines.joined(separator: "\n"))
+        let text = lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
+        XCTAssertTrue(text.contains("with: #1 Filter, #3 PassthroughSubject"), text)
+        _ = press(&state, .escape, .enter)
+        XCTAssertTrue(screen(state)[1].contains("only (Esc: back to the table): PassthroughSubject → … → Sink"),
+                      screen(state)[1])
+    }
+
     /// The dialog and the bottom line say the same, and it is what the keys do: `y`
     /// cancels, `q` quits, any other key (bound or not) keeps the stage.
     func testTheDialogAndTheBottomLineSayWhatTheKeysDo() {
