@@ -61,11 +61,11 @@ struct CommandHandler {
     }
 
     /// What a step did, in the words the inspector shows: "released 2 of 5 waiting
-    /// events"; asked for more than wait, "released 3 — no more were waiting (asked 10)".
+    /// events"; asked for more than wait, "released all 3 waiting (asked 10)".
     static func stepped(asked: Int, _ step: Gate.Step) -> String {
         func events(_ n: Int) -> String { "\(n) event\(n == 1 ? "" : "s")" }
         if step.waiting == 0 { return "released the next \(events(step.released)) (none waiting yet)" }
-        if step.released < asked { return "released \(step.released) — no more were waiting (asked \(asked))" }
+        if step.released < asked { return "released all \(step.released) waiting (asked \(asked))" }
         return "released \(step.released) of \(step.waiting) waiting event\(step.waiting == 1 ? "" : "s")"
     }
 

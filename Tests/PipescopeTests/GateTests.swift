@@ -122,7 +122,7 @@ final class GateTests: XCTestCase {
         }
         let step = probe.gate.step(10)
         XCTAssertEqual(step, Gate.Step(released: 3, waiting: 3))
-        XCTAssertEqual(CommandHandler.stepped(asked: 10, step), "released 3 — no more were waiting (asked 10)")
+        XCTAssertEqual(CommandHandler.stepped(asked: 10, step), "released all 3 waiting (asked 10)")
         XCTAssertEqual(group.wait(timeout: .now() + 30), .success, "the three went")
         group.enter()
         Thread { subjects[3].send(3); group.leave() }.start()
