@@ -26,6 +26,8 @@ public struct InspectorApp {
     /// `PIPESCOPE_RETAIN_SECONDS` and `PIPESCOPE_RETAIN_PIPELINES`, read from the
     /// inspector's own environment (the demo's program inherits it).
     public var retention = Retention.fromEnvironment()
+    /// The inspector started the program and stops it when it quits (the demo).
+    public var quitStopsProgram = false
     /// What to apply before the first frame (attach, snapshot; or a whole recording).
     public let initial: [Message]
     /// Asked every turn for what arrived since.
@@ -53,9 +55,11 @@ public struct InspectorApp {
         var state = AppState(targetName: targetName)
         state.linter = linter
         state.retention = retention
+        state.quitStopsProgram = quitStopsProgram
         for message in initial { _ = reduce(&state, message) }
         let theme = Theme(glyphs: terminal.isUnicode ? .unicode : .ascii, colors: terminal.hasColors)
         var lastTick: Int64 = 0
+        var laidOut = false
 
         while !terminal.interrupted {
             for message in poll() {
@@ -68,8 +72,12 @@ public struct InspectorApp {
                 _ = reduce(&state, .tick(nanos: now))
             }
             let size = terminal.size
-            if size.width != state.width || size.height != state.height {
-                _ = reduce(&state, ScreenView.resized(width: size.width, height: size.height, theme: theme))
+            // Always once: the state's default size is 80x24, and a terminal of that size
+            // must still get its layout's pages (End in the help, PgDn in the tree).
+            if size.width != state.width || size.height != state.height || !laidOut {
+                laidOut = true
+                _ = reduce(&state, ScreenView.resized(width: size.width, height: size.height, theme: theme,
+                                                      quitting: KeyMap.Quitting(state)))
             }
             var buffer = ScreenBuffer(width: size.width, height: size.height)
             ScreenView.render(state, theme: theme, into: &buffer)

@@ -51,17 +51,22 @@ struct CommandHandler {
                     ? answer(true, "released the chosen event")
                     : answer(false, "that event is no longer waiting")
             }
-            let count = max(1, Int(command.count))
-            let waiting = probe.gate.step(count)
-            return answer(true, waiting == 0
-                ? "released the next \(count) event\(count == 1 ? "" : "s") (none waiting yet)"
-                : "released \(min(count, waiting)) of \(waiting) waiting event\(waiting == 1 ? "" : "s")")
+            return answer(true, Self.stepped(asked: max(1, Int(command.count)), probe.gate.step(Int(command.count))))
         case .commandResume:
             probe.gate.resume()
             return answer(true, "resumed")
         case .commandUnknown, .UNRECOGNIZED:
             return answer(false, "unknown command \(command.kind.rawValue): this probe speaks protocol \(ProtocolVersion.current)")
         }
+    }
+
+    /// What a step did, in the words the inspector shows: "released 2 of 5 waiting
+    /// events"; asked for more than wait, "released all 3 waiting (asked 10)".
+    static func stepped(asked: Int, _ step: Gate.Step) -> String {
+        func events(_ n: Int) -> String { "\(n) event\(n == 1 ? "" : "s")" }
+        if step.waiting == 0 { return "released the next \(events(step.released)) (none waiting yet)" }
+        if step.released < asked { return "released all \(step.released) waiting (asked \(asked))" }
+        return "released \(step.released) of \(step.waiting) waiting event\(step.waiting == 1 ? "" : "s")"
     }
 
     private func cancel(_ node: NodeID) -> (ok: Bool, message: String) {

@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// While open, a tap callback pays one atomic load. While paused, a thread that reaches
 /// a value or completion callback waits there, before the event is delivered, and is
-/// listed as pending. `step(n)` releases the oldest `n` waiting events (or lets the next
-/// `n` arrivals through); each released thread runs until its next callback and waits
+/// listed as pending. `step(n)` releases the oldest `n` waiting events, at most as many
+/// as wait (or, when none waits, lets the next `n` arrivals through); each released thread runs until its next callback and waits
 /// again. Pipescope's own threads never reach a callback, so they are never gated.
 ///
 /// The gate opens by itself when the inspector that paused it leaves, and when nobody
@@ -92,16 +92,29 @@ package final class Gate: @unchecked Sendable {
         version &+= 1
     }
 
-    /// Releases `count` events; returns how many were waiting when asked.
+    /// What a step did: how many events it released, of how many waiting.
+    package struct Step: Equatable, Sendable {
+        /// Events let go: waiting ones, or (when none waited) the next ones to arrive.
+        package var released: Int
+        /// Events waiting, not yet released, when the step was asked for.
+        package var waiting: Int
+    }
+
+    /// Releases the oldest `count` waiting events, never more than wait: asking for ten
+    /// with three waiting releases those three, and the next event to arrive waits. When
+    /// none waits, the next `count` to arrive pass.
     @discardableResult
-    package func step(_ count: Int) -> Int {
+    package func step(_ count: Int) -> Step {
         condition.lock()
         defer { condition.unlock() }
         touched = Date()
-        credits += max(1, count)
+        // Released but not yet woken: a credit (in turn) or a ticket (out of turn) each.
+        let unreleased = max(0, waiting.count - credits - chosen.count)
+        let released = unreleased > 0 ? min(max(1, count), unreleased) : max(1, count)
+        credits += released
         version &+= 1
         condition.broadcast()
-        return waiting.count
+        return Step(released: released, waiting: unreleased)
     }
 
     /// Releases one particular waiting event; false if it is no longer waiting.

@@ -59,10 +59,12 @@ public enum DetailView {
         if node.orphaned {
             lines.append(("orphaned: an upstream stage was cancelled, nothing more will arrive", theme.style(.cancelled)))
         }
-        if let owner = node.subscriptionOwner, let o = state.cursor.graph[owner] {
+        // Sharing with itself is no sharing: say nothing then.
+        let sharers = node.sharers.filter { $0 != node.id }
+        if let owner = node.subscriptionOwner, owner != node.id, let o = state.cursor.graph[owner] {
             lines.append(("shares the subscription of #\(owner) \(o.operatorName)", theme.dim))
-        } else if !node.sharers.isEmpty {
-            lines.append(("its subscription passes through #" + node.sharers.map(String.init).joined(separator: ", #"), theme.dim))
+        } else if !sharers.isEmpty {
+            lines.append(("its subscription passes through #" + sharers.map(String.init).joined(separator: ", #"), theme.dim))
         }
         if !node.feeds.isEmpty {
             lines.append(("also feeds #" + node.feeds.map(String.init).joined(separator: ", #") + " through a subject", theme.dim))

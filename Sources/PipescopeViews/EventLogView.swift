@@ -5,15 +5,16 @@ import TerminalKit
 /// Every event as a row, newest at the bottom: time, whom it happened to (a stage, a
 /// task or an owner: ``EventSubject``), kind, and what it carried. Follows the newest
 /// event while live; in history it ends at the cursor's event, highlighted. `f` shows
-/// only the selected stage's events.
+/// only the selected stage's events; one pipeline's tree (Enter) shows only its stages'
+/// (``AppState/eventLog``).
 public enum EventLogView {
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard area.height >= 2 else { return }
-        let filter = state.timeline.logFollowsSelection ? state.selectedNode?.id : nil
-        let header = filter.map { "only #\($0)  (f: all)" } ?? "all stages  (f: selected only)"
-        buffer.putTruncated(header, x: area.x, y: area.y, maxWidth: area.width, style: theme.dim, glyphs: theme.glyphs)
+        let log = state.eventLog
+        buffer.putTruncated(header(log, state), x: area.x, y: area.y, maxWidth: area.width, style: theme.dim,
+                            glyphs: theme.glyphs)
         let anchor = state.cursor.position ?? state.cursor.log.end
-        let events = state.cursor.log.events(endingAt: anchor, count: area.height - 1, node: filter)
+        let events = state.cursor.log.events(endingAt: anchor, count: area.height - 1, among: log.stages)
         for (line, item) in events.enumerated() {
             let e = item.event
             let text = "\(Format.time(e.time))  \(EventSubject.name(of: e, in: state))  \(describe(e, theme: theme))"
@@ -23,6 +24,22 @@ public enum EventLogView {
                 buffer.setStyle(Rect(x: area.x, y: y, width: area.width, height: 1)) { $0.reverse = true }
             }
         }
+    }
+
+    /// Whose events are listed, and what `f` changes that to.
+    static func header(_ log: AppState.EventLog, _ state: AppState) -> String {
+        let scope = state.page.showsStages ? state.tree.scope : nil
+        switch log {
+        case .stage(let id): return "only #\(id)  (f: " + (scope.map { "all of pipeline #\($0))" } ?? "all)")
+        case .pipeline(let root, _): return "pipeline #\(root) only  (f: selected only)"
+        case .all: return "all stages  (f: selected only)"
+        }
+    }
+
+    /// The pane's title: "Events", and whose when one pipeline is shown alone.
+    static func title(_ state: AppState) -> String {
+        guard state.page.showsStages, let root = state.tree.scope else { return "Events" }
+        return "Events of pipeline #\(root)"
     }
 
     static func describe(_ e: StageEvent, theme: Theme) -> String {

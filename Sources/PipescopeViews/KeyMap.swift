@@ -84,6 +84,36 @@ public enum KeyMap {
         KeyBinding(keys: [.character("q")], label: "q", action: .quit, help: "quit (the program keeps running)", hint: "q quit"),
     ]
 
+    /// What quitting does besides closing the inspector, which the help says on `q`'s line.
+    public enum Quitting: Sendable {
+        /// Attached to a program that runs on without the inspector (`pipescope attach`).
+        case programKeepsRunning
+        /// The inspector started the program and stops it (plain `pipescope`: the demo).
+        case programStops
+        /// A recording is shown: there is no program.
+        case recording
+
+        /// What quitting does in `state`'s session.
+        public init(_ state: AppState) {
+            if state.session.isReplay {
+                self = .recording
+            } else {
+                self = state.quitStopsProgram ? .programStops : .programKeepsRunning
+            }
+        }
+    }
+
+    /// What `binding` does, as the help says it: its ``KeyBinding/help``, but for `q`
+    /// the truth about the program when the inspector quits.
+    public static func help(of binding: KeyBinding, quitting: Quitting) -> String {
+        guard binding.action == .quit else { return binding.help }
+        switch quitting {
+        case .programKeepsRunning: return binding.help
+        case .programStops: return "quit, and stop the demo program that pipescope started"
+        case .recording: return "quit"
+        }
+    }
+
     private static let table: [Key: Action] = {
         var t: [Key: Action] = [:]
         for b in bindings { for k in b.keys { t[k] = b.action } }
@@ -95,8 +125,15 @@ public enum KeyMap {
 
     /// The action for `key` in the layer that has the keyboard: text while the filter is
     /// typed, the table otherwise. The reducer then decides what the layer does with it.
+    /// While a cancel waits for its confirmation, a key bound to nothing keeps the stage
+    /// as every other key but `y` and `q` does (``Action/dismiss``), so "any other key
+    /// keeps it" is true of every key.
     public static func action(for key: Key, in layer: KeyLayer) -> Action? {
-        layer == .filtering ? filterAction(for: key) : action(for: key)
+        switch layer {
+        case .filtering: return filterAction(for: key)
+        case .confirmingCancel: return action(for: key) ?? .dismiss
+        case .browsing, .help, .warnings, .explaining: return action(for: key)
+        }
     }
 
     /// The keys that edit the filter while it is typed; every other character is text.
@@ -190,7 +227,9 @@ public enum KeyMap {
             return [hint(.toggleLints, does: "or " + (label(for: .dismiss) ?? "Esc") + " close"),
                     ownHint(.toggleHelp, or: "help"), quit]
         case .confirmingCancel:
-            return [hint(.confirm, does: "cancel"), "any other key keeps it", quit]
+            // Every key but these closes the confirmation and keeps the stage (unbound
+            // keys too: ``action(for:in:)``).
+            return [hint(.confirm, does: "cancels it"), hint(.quit, does: "quits"), "any other key keeps it"]
         case .explaining:
             return [hint(.explain, does: "or " + (label(for: .dismiss) ?? "Esc") + " close"), "↑↓ scroll", quit]
         case .filtering:

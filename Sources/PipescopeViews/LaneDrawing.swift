@@ -67,7 +67,7 @@ public enum LaneDrawing {
         guard first < window.width, last >= 0 else { return marks }
         for column in max(0, first)...min(window.width - 1, last) {
             let (from, to) = window.times(of: column)
-            if let ended, column == last {
+            if ended != nil, column == last {
                 marks[column] = .end(node.status, node.cause)
             } else if let n = lane?.values(from: from, to: to), n > 0 {
                 marks[column] = .value(n)

@@ -37,7 +37,7 @@ public enum ScreenView {
             return
         }
         let (treeBox, detailBox) = layout(body)
-        buffer.drawBox(treeBox, title: treeTitle(state, theme: theme), style: theme.border,
+        buffer.drawBox(treeBox, title: treeTitle(state, theme: theme, width: treeBox.width), style: theme.border,
                        titleStyle: theme.title, glyphs: theme.glyphs)
         TreeView.render(state, theme: theme, area: treeBox.inset(by: 1), into: &buffer)
         buffer.drawBox(detailBox, title: "Stage", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
@@ -49,7 +49,8 @@ public enum ScreenView {
     static func renderOverlays(_ state: AppState, body: Rect, theme: Theme, into buffer: inout ScreenBuffer) {
         switch state.layer {
         case .help(let overlay):
-            HelpOverlay.render(theme: theme, area: body, offset: overlay.offset, into: &buffer)
+            HelpOverlay.render(theme: theme, area: body, offset: overlay.offset, quitting: KeyMap.Quitting(state),
+                               into: &buffer)
         case .warnings:
             LintsOverlay.render(state, theme: theme, area: body, into: &buffer)
         case .confirmingCancel(let preview):
@@ -73,12 +74,17 @@ public enum ScreenView {
     /// "Pipelines (12 stages)", with the filter and how many ended stages `x` hides when
     /// set; "Pipeline #3 only (Esc: back to the table): Just → Map → Sink" when one
     /// pipeline is shown.
-    static func treeTitle(_ state: AppState, theme: Theme = .plainUnicode) -> String {
+    ///
+    /// The pipeline's name is cut as the table cuts it, in the middle, to fit a box
+    /// `width` wide (with room for the focus mark " *").
+    static func treeTitle(_ state: AppState, theme: Theme = .plainUnicode, width: Int = .max) -> String {
         if let root = state.tree.scope {
-            let name = theme.text(PipelineName(root: root, in: state.cursor.graph).text)
-            var title = "Pipeline #\(root) only (Esc: back to the table): \(name)"
-            if !state.tree.filter.isEmpty { title += " /\(state.tree.filter): \(state.tree.matches.count) match\(state.tree.matches.count == 1 ? "" : "es")" }
-            return title
+            let head = "Pipeline #\(root) only (Esc: back to the table): "
+            var filter = ""
+            if !state.tree.filter.isEmpty { filter = " /\(state.tree.filter): \(state.tree.matches.count) match\(state.tree.matches.count == 1 ? "" : "es")" }
+            let room = width == .max ? Int.max / 2 : max(7, width - 6 - head.count - filter.terminalWidth)
+            let name = TableView.shortened(PipelineName(root: root, in: state.cursor.graph), width: room, theme: theme)
+            return head + theme.text(name) + filter
         }
         let count = state.cursor.graph.nodes.count
         var title = "Pipelines (\(count) \(count == 1 ? "stage" : "stages")"
@@ -93,15 +99,19 @@ public enum ScreenView {
     /// ```swift
     /// _ = reduce(&state, ScreenView.resized(width: 120, height: 40))
     /// ```
-    public static func resized(width: Int, height: Int, theme: Theme = .plainUnicode) -> Message {
-        .resize(geometry(width: width, height: height, theme: theme))
+    /// `quitting` says what the help's `q` line says (``KeyMap/Quitting``), which its
+    /// wrapping, and so its scrolling, depends on.
+    public static func resized(width: Int, height: Int, theme: Theme = .plainUnicode,
+                               quitting: KeyMap.Quitting = .programKeepsRunning) -> Message {
+        .resize(geometry(width: width, height: height, theme: theme, quitting: quitting))
     }
 
     /// What this layout gives each part of a `width` x `height` screen: the one place the
     /// reducer's paging and scrolling sizes come from.
-    public static func geometry(width: Int, height: Int, theme: Theme = .plainUnicode) -> Geometry {
+    public static func geometry(width: Int, height: Int, theme: Theme = .plainUnicode,
+                                quitting: KeyMap.Quitting = .programKeepsRunning) -> Geometry {
         let body = Rect(x: 0, y: 1, width: width, height: max(0, height - 2))
-        let help = HelpOverlay.page(in: body, theme: theme)
+        let help = HelpOverlay.page(in: body, theme: theme, quitting: quitting)
         // The table fills the body inside its box (see `render`).
         return Geometry(width: width, height: height, treePage: treePageSize(width: width, height: height),
                         tablePage: max(1, height - 5), tableWidth: max(0, width - 2),
@@ -138,13 +148,13 @@ public enum ScreenView {
             buffer.drawBox(rect, title: focused ? title + " *" : title, style: border,
                            titleStyle: focused ? Style(bold: true, reverse: true) : theme.title, glyphs: theme.glyphs)
         }
-        box(p.tree, treeTitle(state, theme: theme), .tree)
+        box(p.tree, treeTitle(state, theme: theme, width: p.tree.width), .tree)
         TreeView.render(state, theme: theme, area: p.tree.inset(by: 1), into: &buffer)
         box(p.timeline, TimelineView.title(state, theme: theme), .timeline)
         TimelineView.render(state, theme: theme, area: p.timeline.inset(by: 1), into: &buffer)
         box(p.detail, "Stage", .detail)
         DetailView.render(state, theme: theme, area: p.detail.inset(by: 1), into: &buffer)
-        box(p.events, "Events", .events)
+        box(p.events, EventLogView.title(state), .events)
         EventLogView.render(state, theme: theme, area: p.events.inset(by: 1), into: &buffer)
     }
 

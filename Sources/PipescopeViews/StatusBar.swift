@@ -2,7 +2,8 @@ import PipescopeGraph
 import PipescopeModel
 import TerminalKit
 
-/// The top line: what is attached, whether it is connected, the event rate and drops.
+/// The top line: what is attached, whether it is connected (and read-only), the event rate
+/// and drops.
 public enum StatusBar {
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard !area.isEmpty else { return }
@@ -28,6 +29,11 @@ public enum StatusBar {
             }
         }()
         x += buffer.put(word, x: x, y: area.y, style: style, maxWidth: area.maxX - x)
+        // Read-only is said beside the mode it qualifies, not only when a key is refused.
+        if state.session.readOnly, !state.session.isReplay {
+            x += buffer.put(theme.text(" · read-only"), x: x, y: area.y, style: Style(bold: true, reverse: true),
+                            maxWidth: area.maxX - x)
+        }
         let skipped = state.session.skippedEvents > 0 ? "  skipped \(state.session.skippedEvents)" : ""
         var stats = "  \(Format.rate(state.session.rate.perSecond))  dropped \(state.cursor.graph.dropped)\(skipped)  "
         if case .replay(let file) = state.session.connection { stats = "  \(file)  dropped \(state.cursor.graph.dropped)\(skipped)  " }

@@ -7,7 +7,8 @@ import TerminalKit
 ///
 /// Columns, left to right: `⚠N` warnings on its stages, `#id` (the root stage),
 /// PIPELINE (the name given with `pipescopeName`, or the operators in code order ending
-/// with the subscriber, `…` in the middle or the front when it does not fit), LOCATION (where the
+/// with the subscriber, `…` in the middle when it does not fit: ``shortened(_:width:theme:)``;
+/// it takes the width the other columns leave), LOCATION (where the
 /// program made it), STATUS (the root's), STAGES, RATE (events per second over the last
 /// 3 seconds) with a sparkline of the last minute (5 s per cell), VALUES delivered to
 /// the subscriber, AGE, and LAST (time since its newest event). Narrow terminals drop
@@ -103,22 +104,26 @@ public enum TableView {
         }
     }
 
-    /// The name in `width` columns: whole if it fits, else its source, `…`, and as many
-    /// of its last operators as fit (`PassthroughSubject → … → Filter → Sink`); narrower,
-    /// only its last operators (`… → Filter → Sink`).
+    /// The name in `width` columns, cut in the middle so that it keeps what names it: whole
+    /// if it fits, else its source, `…`, and as many of its last operators as fit, the
+    /// subscriber at least (`PassthroughSubject → … → Filter → Sink`, `Just → … → Sink`);
+    /// narrower, the source's own name is cut, never the subscriber's
+    /// (`PassthroughSu… → … → Sink`). Only when even that does not fit is the end lost.
     static func shortened(_ name: PipelineName, width: Int, theme: Theme) -> String {
         let whole = name.text
-        let fits = { (s: String) in theme.text(s).count <= width }
-        guard !fits(whole), name.parts.count > 2 else { return whole }
-        for kept in stride(from: name.parts.count - 2, through: 1, by: -1) {
-            let text = ([name.parts[0], "…"] + name.parts.suffix(kept)).joined(separator: " → ")
-            if fits(text) { return text }
+        let fits = { (s: String) in theme.text(s).terminalWidth <= width }
+        guard !fits(whole), name.parts.count > 1 else { return whole }
+        let parts = name.parts
+        if parts.count > 2 {
+            for kept in stride(from: parts.count - 2, through: 1, by: -1) {
+                let text = ([parts[0], "…"] + parts.suffix(kept)).joined(separator: " → ")
+                if fits(text) { return text }
+            }
         }
-        for kept in stride(from: name.parts.count - 1, through: 1, by: -1) {
-            let text = (["…"] + name.parts.suffix(kept)).joined(separator: " → ")
-            if fits(text) { return text }
-        }
-        return whole
+        let tail = " → " + (parts.count > 2 ? ["…", name.sink] : [name.sink]).joined(separator: " → ")
+        let room = width - theme.text(tail).terminalWidth - theme.text("…").terminalWidth
+        guard room >= 3 else { return whole }
+        return String(parts[0].prefix(room)) + "…" + tail
     }
 
     /// `counts` (oldest first) in `width` cells, each the sum of an equal slice, scaled to

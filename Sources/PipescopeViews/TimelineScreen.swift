@@ -46,7 +46,7 @@ public enum TimelineScreen {
             buffer.put(theme.glyphs.isUnicode ? "│" : "|", x: layout.lanes.x - 1, y: y, style: theme.border, maxWidth: 1)
         }
         TimelineView.render(state, theme: theme, area: layout.lanes, into: &buffer)
-        buffer.drawBox(layout.events, title: focusedLanes ? "Events" : "Events *", style: border(!focusedLanes),
+        buffer.drawBox(layout.events, title: EventLogView.title(state) + (focusedLanes ? "" : " *"), style: border(!focusedLanes),
                        titleStyle: theme.title, glyphs: theme.glyphs)
         EventLogView.render(state, theme: theme, area: layout.events.inset(by: 1), into: &buffer)
     }

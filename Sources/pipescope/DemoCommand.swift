@@ -41,7 +41,8 @@ struct DemoCommand: ParsableCommand {
         }
         let session = InspectorSession.open(path: child.socketPath, command: "pipescope demo")
         let link = LiveLink(session: session, reconnects: false)
-        var loop = InspectorLoop(session: session, link: link, targetName: "demo", fatalCondition: { child.exitDescription })
+        var loop = InspectorLoop(session: session, link: link, targetName: "demo", stopsProgramOnQuit: true,
+                                 fatalCondition: { child.exitDescription })
         loop.linter = lints.linter
         loop.withoutTerminal = "`pipescope demo --headless` runs the demo program alone, for `pipescope snapshot` "
             + "or `pipescope attach` from a terminal."

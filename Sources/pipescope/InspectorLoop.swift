@@ -11,11 +11,14 @@ struct InspectorLoop {
     /// open one (each command names itself: `pipescope snapshot 4242 --json`, …).
     var withoutTerminal = ""
 
-    /// The inspector on a live program.
-    init(session: ProbeSession, link: LiveLink, targetName: String, fatalCondition: @escaping () -> String? = { nil }) {
+    /// The inspector on a live program; `stopsProgramOnQuit` when it started the program
+    /// itself (the demo), so the help says that quitting stops it.
+    init(session: ProbeSession, link: LiveLink, targetName: String, stopsProgramOnQuit: Bool = false,
+         fatalCondition: @escaping () -> String? = { nil }) {
         app = InspectorApp(targetName: targetName, initial: session.openingMessages,
                            poll: { link.poll() }, perform: { link.perform($0) })
         app.fatalCondition = fatalCondition
+        app.quitStopsProgram = stopsProgramOnQuit
     }
 
     /// The inspector on a recording: nothing reaches a program.

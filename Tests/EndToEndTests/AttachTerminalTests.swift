@@ -15,7 +15,7 @@ final class AttachTerminalTests: XCTestCase {
         let session = try TerminalSession(width: 100, height: 30)
         defer { session.kill() }
         session.type("\(Programs.pipescope) attach \(program.socketPath)")
-        session.expect("Filter → Sink", "pipescope-example (pid \(program.pid))", "LIVE", "Sequence → Sink",
+        session.expect("PassthroughSub", "pipescope-example (pid \(program.pid))", "LIVE", "Sequence → Sink",
                        "finished", "cancelled", timeout: 30)
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
@@ -23,14 +23,36 @@ final class AttachTerminalTests: XCTestCase {
         XCTAssertTrue(program.process.isRunning, "quitting the inspector leaves the program running")
     }
 
+    /// Attached with --readonly, the status bar says so, the keys that would change the
+    /// program say why they do nothing, and the help says the program keeps running.
+    func testReadOnlySaysSoAndEveryKeyThatWouldActSaysWhy() throws {
+        let program = try ExampleProgram(socketPath: directory + "/readonly.sock")
+        defer { program.stop() }
+        let session = try TerminalSession(width: 100, height: 30)
+        defer { session.kill() }
+        session.type("\(Programs.pipescope) attach --readonly \(program.socketPath)")
+        session.expect("LIVE · read-only", "Sequence → Sink", timeout: 30)
+        for (key, said) in [("c", "read-only: cancelling is refused"), ("Space", "read-only: pausing is refused"),
+                            ("n", "read-only: stepping is refused")] {
+            session.tmux.sendKeys(key)
+            session.expect(said)
+        }
+        session.tmux.sendKeys("?")
+        session.tmux.sendKeys("End")
+        session.expect("quit (the program keeps running)")
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+        XCTAssertTrue(program.process.isRunning, "the program runs on")
+    }
+
     func testProgramExitShowsDisconnectedAndKeepsWhatWasSeen() throws {
         let program = try ExampleProgram(socketPath: directory + "/exit.sock")
         let session = try TerminalSession(width: 100, height: 30)
         defer { session.kill() }
         session.type("\(Programs.pipescope) attach \(program.socketPath)")
-        session.expect("Filter → Sink", timeout: 30)
+        session.expect("Sequence → Sink", timeout: 30)
         program.stop()
-        session.expect("DISCONNECTED", "Filter → Sink")  // the last picture stays on screen
+        session.expect("DISCONNECTED", "Sequence → Sink")  // the last picture stays on screen
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
         session.expectUsableShell()

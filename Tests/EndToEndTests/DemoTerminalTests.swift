@@ -67,7 +67,10 @@ final class DemoTerminalTests: XCTestCase {
         session.tmux.sendKeys("i")
         session.expect("sorted by VALUES ▲")
         session.tmux.sendKeys("Enter")
-        session.expect("only (Esc: back to the table)", "STAGE")
+        let scoped = session.expect("only (Esc: back to the table)", "STAGE")
+        // Its Events pane lists that pipeline's events only, and says so.
+        let root = scoped.firstMatch(of: #/Pipeline #([0-9]+) only/#).map { String($0.1) } ?? "?"
+        session.expect("Events of pipeline #\(root)", "pipeline #\(root) only  (f: selected only)")
         session.tmux.sendKeys("Escape")
         session.expect("sorted by VALUES ▲")
         session.tmux.sendKeys("q")
@@ -76,6 +79,24 @@ final class DemoTerminalTests: XCTestCase {
     }
 
     func testDemoAt80x24() throws { try checkDemo(width: 80, height: 24) }
+
+    /// At 80x24 the table keeps each pipeline's source and sink, and the help wraps its
+    /// long lines, scrolls to its end, and says that quitting stops the demo.
+    func testTheTableAndTheHelpAt80x24SayWhatIsTrue() throws {
+        let session = try TerminalSession(width: 80, height: 24)
+        defer { session.kill() }
+        session.type(Programs.pipescope)
+        session.expect("sorted by RATE", "TimerPublisher → … → Sink", timeout: Self.firstScreen)
+        session.tmux.sendKeys("?")
+        session.expect("Keys", "│        move through history)", "│        downstream", "scroll 1-")
+        session.tmux.sendKeys("End")
+        let end = session.expect("quit, and stop the demo program that pipescope started",
+                                 "marks: ⚠ lint  ≡N shares #N's subscription  ◆ cursor  ▶ next at the gate")
+        XCTAssertFalse(end.split(separator: "\n").contains { $0.hasSuffix("…│") }, "no line of the help is cut:\n\(end)")
+        session.tmux.sendKeys("Escape")
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
 
     func testNavigationSelectsAndFolds() throws {
         let (session, _) = try startDemo(width: 120, height: 40)
@@ -144,8 +165,12 @@ final class DemoTerminalTests: XCTestCase {
         XCTAssertNotNil(session.tmux.waitFor(TerminalSession.anEventWaits, timeout: 10))
         session.tmux.sendLiteral("2")
         session.tmux.sendKeys("n")
-        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("released 2 of") || $0.contains("released 1 of 1") }, timeout: 10),
-                        "a count before n steps that many: \(session.tmux.lastScreen)")
+        XCTAssertNotNil(session.tmux.waitFor({ $0.contains("released 2 of") || $0.contains("released all 1 waiting (asked 2)") },
+                                             timeout: 10), "a count before n steps that many: \(session.tmux.lastScreen)")
+        // N asks for ten: the answer says how many went, and that no more were waiting.
+        XCTAssertNotNil(session.tmux.waitFor(TerminalSession.anEventWaits, timeout: 10))
+        session.tmux.sendKeys("N")
+        session.expect("what N did") { $0.contains("waiting (asked 10)") || $0.contains("released 10 of ") }
         session.tmux.sendKeys("Space")
         session.expect("resumed")
         session.expect("LIVE")
@@ -227,7 +252,8 @@ final class DemoTerminalTests: XCTestCase {
         session.expect("#2 → Filter")
         session.tmux.sendKeys("c")
         // The confirmation names the stages sharing the subscription.
-        session.expect("Cancel #2 Map?", "#1 Filter, #2 Map, #3 Autoconnect, #4 TimerPublisher")
+        session.expect("Cancel #2 Map?", "which it shares with: #1 Filter, #3 Autoconnect, #4 TimerPublisher",
+                       "y cancels it   q quits   any other key keeps it")
         session.tmux.sendKeys("y")
         session.expect("cancelled by inspector")
         let after = session.expect("the cancel's notice and the Map's values") {
@@ -235,6 +261,14 @@ final class DemoTerminalTests: XCTestCase {
         }
         session.expect(TerminalSession.values(of: "  ▾ Map", in: after), staysFor: 1,
                        "the ticker's Map stage gets no more values") { TerminalSession.values(of: "  ▾ Map", in: $0) }
+        // The cancel's answer gives way to the history keys' own line.
+        for key in ["[", "g"] {
+            session.tmux.sendKeys(key)
+            session.expect("the history line after \(key)") { screen in
+                let bottom = screen.split(separator: "\n").last.map(String.init) ?? ""
+                return bottom.hasPrefix(" history · ") && !screen.contains("cancelled #2")
+            }
+        }
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
     }

@@ -74,7 +74,7 @@ final class ListCommandTests: XCTestCase {
         let session = try TerminalSession(width: 100, height: 30, environment: environment)
         defer { session.kill() }
         session.type("\(Programs.pipescope) attach")
-        session.expect("Filter → Sink", "pid \(program.pid)", timeout: 30)
+        session.expect("PassthroughSub", "pid \(program.pid)", timeout: 30)
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
     }

@@ -16,7 +16,7 @@ final class TerminalVarietyTests: XCTestCase {
         defer { session.kill() }
         session.type("\(Programs.pipescope) attach \(program.socketPath)")
         // ASCII box corners and sort mark.
-        let screen = session.expect("Filter -> Sink", "+ Pipelines: ", "sorted by RATE v", "* active", timeout: 30)
+        let screen = session.expect("Sequence -> Sink", "+ Pipelines: ", "sorted by RATE v", "* active", timeout: 30)
         XCTAssertFalse(screen.contains("│") || screen.contains("●") || screen.contains("→"), "no UTF-8 glyphs:\n\(screen)")
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
@@ -29,7 +29,7 @@ final class TerminalVarietyTests: XCTestCase {
         let session = try TerminalSession(width: 100, height: 30)
         defer { session.kill() }
         session.type("\(Programs.pipescope) attach \(program.socketPath)")
-        session.expect("Filter → Sink", timeout: 30)
+        session.expect("Sequence → Sink", timeout: 30)
         session.tmux.sendKeys("/")
         session.tmux.sendLiteral("Sequence")
         session.tmux.sendKeys("Enter")

@@ -26,11 +26,13 @@ final class InspectorAppTests: XCTestCase {
         return [.attached(process: "app", pid: 42), .batch(b.build())]
     }
 
-    private func run(_ keys: [Key], width: Int = 100, height: Int = 30) -> (FakeTerminal, [Effect], InspectorApp.Outcome) {
+    private func run(_ keys: [Key], width: Int = 100, height: Int = 30,
+                     quitStopsProgram: Bool = false) -> (FakeTerminal, [Effect], InspectorApp.Outcome) {
         var performed: [Effect] = []
         let terminal = FakeTerminal(width: width, height: height, keys: keys)
         var app = InspectorApp(targetName: "app", initial: opening(), perform: { performed.append($0) })
         app.clock = { BatchBuilder.baseNanos + 20_000_000 }
+        app.quitStopsProgram = quitStopsProgram
         let outcome = app.run(on: terminal)
         return (terminal, performed, outcome)
     }
@@ -44,6 +46,19 @@ final class InspectorAppTests: XCTestCase {
         XCTAssertTrue(afterY.contains { $0.contains("unretained-cancellable") }, "the list is what the user sees")
         XCTAssertFalse(afterY.contains { $0.contains("Cancel #") }, "no confirmation, drawn or hidden")
         XCTAssertEqual(afterY.last, " y does nothing while the warnings are open  w or Esc close  ? help  q quit")
+    }
+
+    /// At 80x24, the size a state starts with, the layout still reaches the reducer: End
+    /// scrolls the help to its last line, which says what quitting does (issue #24).
+    func testAt80x24EndScrollsTheHelpToItsEnd() {
+        for (stops, said) in [(false, "quit (the program keeps running)"),
+                              (true, "quit, and stop the demo program that pipescope started")] {
+            let (terminal, _, _) = run([.character("?"), .end], width: 80, height: 24, quitStopsProgram: stops)
+            let afterEnd = terminal.framesAfterKeys[1]
+            XCTAssertTrue(afterEnd.contains { $0.contains(said) }, afterEnd.joined(separator: "\n"))
+            XCTAssertTrue(afterEnd.contains { $0.range(of: #"scroll [0-9]+-([0-9]+)/\1\b"#, options: .regularExpression) != nil },
+                          "the footer says the last line is shown")
+        }
     }
 
     func testHelpThenCThenYSendsNoCancelAndTheScreenSaysWhy() {

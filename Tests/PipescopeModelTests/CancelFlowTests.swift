@@ -67,7 +67,8 @@ final class CancelFlowTests: XCTestCase {
         _ = reduce(&readOnly, .attached(process: "t", pid: 1, readOnly: true))
         _ = reduce(&readOnly, .action(.cancelSelected))
         XCTAssertNil(readOnly.layer.cancelPreview)
-        XCTAssertEqual(readOnly.session.notice, Notice(text: "read-only: cancelling is refused", isError: true))
+        XCTAssertEqual(readOnly.session.notice, Notice(text: "read-only: cancelling is refused; this inspector can look "
+            + "but not change the program", isError: true))
 
         var replay = state()
         _ = reduce(&replay, .replaying(file: "f", process: "t", pid: 1))

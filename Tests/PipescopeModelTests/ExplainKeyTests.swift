@@ -70,6 +70,22 @@ final class ExplainKeyTests: XCTestCase {
         XCTAssertEqual(request.lines(width: 70).last, "A request event records no cause")
     }
 
+    /// In one pipeline's tree the log lists that pipeline's events only, and `e` explains
+    /// the newest of those, not another pipeline's newest (issue #24).
+    func testInOnePipelinesTreeTheLogsNewestIsThatPipelines() throws {
+        var s = state()
+        var b = BatchBuilder(step: 40_000)
+        b.request(4, .count(1))  // Idle's: now the newest event of all
+        _ = reduce(&s, .batch(b.build()))
+        s.tree.selection = 1
+        _ = reduce(&s, .action(.openPipeline))
+        while s.focus != .events { _ = reduce(&s, .action(.focusNext)) }
+        _ = reduce(&s, .action(.explain))
+        let e = try XCTUnwrap(explanation(s))
+        XCTAssertEqual(e.chain?.hops.first?.id, 15, "Map's 46")
+        XCTAssertNotEqual(e.chain?.end, .kindHasNoCause, "not Idle's request")
+    }
+
     func testAStageWithoutAValueSaysSo() throws {
         var s = state()
         s.tree.selection = 4

@@ -37,9 +37,9 @@ final class TextOrderTests: XCTestCase {
                         values: 0, createdNanos: 0, lastEventNanos: 0, warnings: 0)
         }
         var numbered = rows
-        let names = TextOrder.numbers(rows.map(\.name.text)), locations = TextOrder.numbers(rows.map(\.location))
+        let names = TextOrder.numbers(rows.map(\.name.sortKey)), locations = TextOrder.numbers(rows.map(\.location))
         for i in numbered.indices { (numbered[i].nameOrder, numbered[i].locationOrder) = (names[i], locations[i]) }
-        for (column, text) in [(TableColumn.name, { (r: PipelineRow) in r.name.text }), (.location, { $0.location })] {
+        for (column, text) in [(TableColumn.name, { (r: PipelineRow) in r.name.sortKey }), (.location, { $0.location })] {
             for descending in [false, true] {
                 let expected = rows.sorted { a, b in
                     text(a) != text(b) ? (descending ? text(a) > text(b) : text(a) < text(b)) : a.id < b.id

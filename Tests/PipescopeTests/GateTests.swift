@@ -106,6 +106,35 @@ final class GateTests: XCTestCase {
         ca.cancel(); cb.cancel()
     }
 
+    /// Asking for more than wait releases those that wait and no more: the next event to
+    /// arrive waits, and the answer says what happened (issue #24, item 10).
+    func testAskingForMoreThanWaitReleasesOnlyThoseWaiting() {
+        start()
+        let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+        let sinks = subjects.map { $0.sink { _ in } }
+        collect()
+        probe.gate.pause(by: ObjectIdentifier(self))
+        let group = DispatchGroup()
+        for (i, subject) in subjects.prefix(3).enumerated() {
+            group.enter()
+            Thread { subject.send(i); group.leave() }.start()
+            _ = waitForPending(i + 1)
+        }
+        let step = probe.gate.step(10)
+        XCTAssertEqual(step, Gate.Step(released: 3, waiting: 3))
+        XCTAssertEqual(CommandHandler.stepped(asked: 10, step), "released all 3 waiting (asked 10)")
+        XCTAssertEqual(group.wait(timeout: .now() + 30), .success, "the three went")
+        group.enter()
+        Thread { subjects[3].send(3); group.leave() }.start()
+        XCTAssertEqual(waitForPending(1).count, 1, "the next one waits: no credit was left over")
+        XCTAssertEqual(probe.gate.step(1), Gate.Step(released: 1, waiting: 1))
+        XCTAssertEqual(group.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(CommandHandler.stepped(asked: 2, Gate.Step(released: 2, waiting: 5)), "released 2 of 5 waiting events")
+        XCTAssertEqual(CommandHandler.stepped(asked: 2, Gate.Step(released: 2, waiting: 0)),
+                       "released the next 2 events (none waiting yet)")
+        sinks.forEach { $0.cancel() }
+    }
+
     func testTheUserChoosesWhichWaitingEventGoes() {
         start()
         let a = PassthroughSubject<Int, Never>(), b = PassthroughSubject<Int, Never>()

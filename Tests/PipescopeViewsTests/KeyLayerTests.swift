@@ -70,7 +70,7 @@ final class KeyLayerTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.contains("in pipeline #1 PassthroughSubject → Map → Filter → Sink") },
                       "the pipeline is named too:\n" + lines.joined(separator: "\n"))
         XCTAssertFalse(lines.contains { $0.contains("Warnings (") })
-        XCTAssertEqual(lines[23], " y cancel  any other key keeps it  q quit")
+        XCTAssertEqual(lines[23], " y cancels it  q quits  any other key keeps it")
         XCTAssertEqual(press(&state, .character("y")), [.cancelNode(2)])
         XCTAssertEqual(state.layer, .browsing)
     }

@@ -146,11 +146,15 @@ final class TableColumnListTests: XCTestCase {
         let columns = TableColumns(width: 78, locationWidth: 20)
         XCTAssertEqual(columns.shown.map(\.column.id), [.warnings, .id, .name, .status, .wait, .rate])
         // At 100 (98), the sparkline too; at 120 (118) with the demo's widest location
-        // (`…ifecycleStories.swift:31`, 24), LOCATION as well.
+        // (`…ifecycleStories.swift:31`, 24), PIPELINE takes what LOCATION would (it would
+        // leave it 22, too narrow for a source, `…` and a sink); from 125 LOCATION shows.
         XCTAssertEqual(TableColumns(width: 98, locationWidth: 0).shown.map(\.column.id),
                        [.warnings, .id, .name, .status, .wait, .rate, .lastMinute, .values])
         XCTAssertEqual(TableColumns(width: 98, locationWidth: 0).width(of: .name), 27)
-        XCTAssertEqual(TableColumns(width: 118, locationWidth: 25).shown.map(\.column.id),
+        XCTAssertEqual(TableColumns(width: 118, locationWidth: 24).shown.map(\.column.id),
+                       [.warnings, .id, .name, .status, .wait, .rate, .lastMinute, .values])
+        XCTAssertEqual(TableColumns(width: 118, locationWidth: 24).width(of: .name), 47)
+        XCTAssertEqual(TableColumns(width: 123, locationWidth: 24).shown.map(\.column.id),
                        [.warnings, .id, .name, .location, .status, .wait, .rate, .lastMinute, .values])
         XCTAssertEqual(columns.width(of: .wait), 19)
         let (_, drawn) = drawn(rows[2], columns: columns, width: 78)

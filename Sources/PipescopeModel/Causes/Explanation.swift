@@ -35,8 +35,8 @@ public struct Explanation: Equatable, Sendable {
             return event(at: position, state)
         }
         if state.focus == .events, stage == nil {
-            let only = state.timeline.logFollowsSelection ? state.selectedNode?.id : nil
-            guard let newest = log.events(endingAt: log.end, count: 1, node: only).last else {
+            // The newest event the log lists (one stage's, one pipeline's, or any).
+            guard let newest = log.events(endingAt: log.end, count: 1, among: state.eventLog.stages).last else {
                 return Explanation(title: "Where this came from", chain: nil, message: "The event log is empty: nothing to explain yet.")
             }
             return event(at: newest.position, state)

@@ -151,16 +151,17 @@ public struct History: Sendable {
     }
 
     /// The `count` events up to and including `position`'s, oldest first, optionally only
-    /// those of one stage and of some kinds (looking back at most `scan` events).
-    public func events(endingAt position: Int, count: Int, node: NodeID? = nil, kinds: Set<EventKind>? = nil,
-                       scan: Int = 5_000) -> [(position: Int, event: StageEvent)] {
+    /// those of one stage, of some stages (`among`), and of some kinds (looking back at
+    /// most `scan` events).
+    public func events(endingAt position: Int, count: Int, node: NodeID? = nil, among: Set<NodeID>? = nil,
+                       kinds: Set<EventKind>? = nil, scan: Int = 5_000) -> [(position: Int, event: StageEvent)] {
         var found: [(Int, StageEvent)] = []
         var p = min(position, end)
         let floor = max(start, p - scan)
-        let filtered = node != nil || kinds != nil
+        let filtered = node != nil || among != nil || kinds != nil
         while p > start, found.count < count, p > floor || !filtered {
             let entry = entries[p - start - 1]
-            if node == nil || entry.node == node, kinds?.contains(entry.kind) ?? true {
+            if node == nil || entry.node == node, among?.contains(entry.node) ?? true, kinds?.contains(entry.kind) ?? true {
                 found.append((p, event(entry, index: p - 1)))
             }
             p -= 1

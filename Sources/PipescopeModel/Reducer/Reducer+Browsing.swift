@@ -51,7 +51,9 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
         jumpToMatch(&state, forward: action == .step)
     case .togglePause, .step, .stepMany:
         if state.session.isReplay, action != .togglePause {
-            state.cursor.move(by: action == .step ? max(1, state.session.countPrefix) : 10)
+            // As live: the typed count, else one for n and ten for N.
+            let typed = state.session.countPrefix
+            state.cursor.move(by: typed > 0 ? typed : action == .step ? 1 : 10)
             state.session.countPrefix = 0
             return []
         }
@@ -91,8 +93,8 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     case .toggleLints: state.layer = .warnings(Overlay())
     case .explain: state.layer = .explaining(Explanation.of(state))
     case .dismiss:
-        if state.session.notice == nil { state.tree.filter = "" }
-        state.session.notice = nil
+        // (A message on screen was cleared by this Esc already: see `reduce`.)
+        state.tree.filter = ""
     case .confirm: break
     case .cancelSelected:
         guard state.tree.selectedGroup == nil, let node = state.selectedNode else {
@@ -183,7 +185,9 @@ private func gateAction(_ action: Action, _ state: inout AppState) -> [Effect] {
         return []
     }
     if session.readOnly {
-        state.session.notice = Notice(text: "read-only: pausing is refused", isError: true)
+        let what = action == .togglePause ? (session.paused ? "resuming" : "pausing") : "stepping"
+        state.session.notice = Notice(text: "read-only: \(what) is refused; this inspector can look but not change "
+            + "the program", isError: true)
         return []
     }
     switch action {
@@ -241,7 +245,8 @@ func requestCancel(_ state: inout AppState, of id: NodeID?) {
     } else if case .disconnected = state.session.connection {
         state.session.notice = Notice(text: "the program is gone: nothing to cancel", isError: true)
     } else if state.session.readOnly {
-        state.session.notice = Notice(text: "read-only: cancelling is refused", isError: true)
+        state.session.notice = Notice(text: "read-only: cancelling is refused; this inspector can look but not change "
+            + "the program", isError: true)
     } else if state.cursor.position != nil {
         state.session.notice = Notice(text: "you are looking at the past: press G to return to live, then cancel", isError: true)
     } else if node.status.isTerminal {

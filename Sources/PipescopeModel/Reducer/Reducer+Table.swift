@@ -9,7 +9,7 @@ import PipescopeGraph
 /// |------------|------------------------------------------------|--------------------------------------|
 /// | `t`        | the whole tree, on the pipeline's root         | the table, on the stage's pipeline   |
 /// | Enter      | the tree of the selected pipeline only         | the tree of the stage's pipeline only |
-/// | Esc        | clears the message                             | (one pipeline shown) back to the table |
+/// | Esc        | (a message is cleared first, by `reduce`)      | (one pipeline shown) back to the table |
 /// | `<` `>` `i` | sort by the previous / next column shown, invert | says they sort the table           |
 /// | `c`        | cancel the pipeline's root stage (confirmed)   | cancel the stage (confirmed)         |
 func switchScreens(_ action: Action, _ state: inout AppState) -> [Effect]? {
@@ -17,7 +17,7 @@ func switchScreens(_ action: Action, _ state: inout AppState) -> [Effect]? {
     case (.timeline, .toggleTimeline), (.timeline, .toggleTable):
         state.page = .tree
         state.focus = .tree
-    case (.timeline, .dismiss) where state.session.notice == nil && state.tree.filter.isEmpty:
+    case (.timeline, .dismiss) where state.tree.filter.isEmpty:
         state.page = .tree
         state.focus = .tree
     case (_, .toggleTimeline):
@@ -41,7 +41,7 @@ func switchScreens(_ action: Action, _ state: inout AppState) -> [Effect]? {
     case (.tree, .openPipeline):
         guard let stage = selectedStage(state), let root = state.pipeline(of: stage) else { return [] }
         state.tree.scope = root
-    case (.tree, .dismiss) where state.tree.scope != nil && state.session.notice == nil && state.tree.filter.isEmpty:
+    case (.tree, .dismiss) where state.tree.scope != nil && state.tree.filter.isEmpty:
         showTable(&state)
     case (.tree, .sortNext), (.tree, .sortPrevious), (.tree, .invertSort):
         state.session.notice = Notice(text: "sorting is for the pipelines table: t shows it", isError: false)

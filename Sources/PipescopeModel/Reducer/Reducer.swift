@@ -19,6 +19,12 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     }
     switch message {
     case .action(let action):
+        // A message is transient: it gives way to the next key, whose own line (the
+        // history's, the gate's, the keys') or own message then shows. Esc with a message
+        // on screen only clears it.
+        let shown = state.session.notice
+        state.session.notice = nil
+        if shown != nil, action == .dismiss, state.layer == .browsing { return [] }
         return apply(action, to: &state)
     case .attached(let process, let pid, let readOnly):
         state.session.connection = .connected

@@ -44,6 +44,9 @@ public struct AppState: Sendable {
         get { warnings.linter }
         set { warnings.linter = newValue }
     }
+    /// The inspector started the program it shows and stops it on quitting (plain
+    /// `pipescope` runs the demo so): the help says so on `q`.
+    public var quitStopsProgram = false
     /// Ended stages are pruned with the same policy as the probe's.
     public var retention = Retention.standard
     /// Events kept for history and the event log (evicted oldest first, a checkpoint

@@ -152,7 +152,7 @@ extension AppState {
             locationWidth = widest
             timed = rows.contains { $0.slowest != nil }
             // Numbered once here, so sorting by them (on every `<` `>` `i`) compares numbers.
-            let nameOrders = TextOrder.numbers(rows.map(\.name.text))
+            let nameOrders = TextOrder.numbers(rows.map(\.name.sortKey))
             let locationOrders = TextOrder.numbers(rows.map(\.location))
             for i in rows.indices {
                 rows[i].nameOrder = nameOrders[i]

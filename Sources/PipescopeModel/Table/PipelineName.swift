@@ -16,14 +16,26 @@ public struct PipelineName: Hashable, Sendable {
     public let parts: [String]
     /// The program named a stage of this pipeline.
     public let named: Bool
-    /// The whole name: the parts joined with ` → ` (joined once: sorting compares it).
+    /// The whole name: the parts joined with ` → ` (joined once).
     public let text: String
+    /// What sorting by PIPELINE compares: the source, then the subscriber, then the
+    /// whole chain. A narrow table shows a long chain as its source and its subscriber
+    /// with `…` between (`Just → … → Sink`), so rows sorted this way read in order on
+    /// screen whatever the middle hides.
+    public let sortKey: String
 
     public init(parts: [String], named: Bool) {
         self.parts = parts
         self.named = named
         text = parts.joined(separator: " → ")
+        // NUL sorts before any character a name has: "Just" before "JustX".
+        sortKey = [parts.first ?? "", parts.last ?? "", text].joined(separator: "\u{0}")
     }
+
+    /// The source: the chain's first operator (the name itself when ``named``).
+    public var source: String { parts.first ?? "" }
+    /// The subscriber at the end of the chain (the name itself when ``named``).
+    public var sink: String { parts.last ?? "" }
 
     /// The name of the pipeline whose root is `root`.
     public init(root: NodeID, in graph: Graph) {

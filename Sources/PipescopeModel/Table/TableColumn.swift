@@ -124,12 +124,14 @@ extension TableColumn: Equatable, Hashable {
 extension TableColumn: CaseIterable {
     /// The columns in the order they are drawn and `<` `>` move through.
     ///
-    /// Dropped while PIPELINE would be narrower than 22 columns, first to last: AGE,
-    /// STAGES, LAST (WAIT says how long a pipeline has gone without progress), TIME (shown
-    /// only once a pipeline has been timed), LOCATION, LAST MINUTE (the sparkline), VALUES,
-    /// WAIT. So 120 columns show all but AGE, STAGES, LAST and TIME when pipelines have
-    /// locations, 100 show the sparkline but not LAST, and 80 (78 inside the box) show ⚠
-    /// ID PIPELINE STATUS WAIT RATE.
+    /// Dropped while PIPELINE would be narrower than 27 columns (room for a source, `…`
+    /// and a sink: `TimerPublisher → … → Sink`), first to last: AGE, STAGES, LAST (WAIT
+    /// says how long a pipeline has gone without progress), TIME (shown only once a
+    /// pipeline has been timed), LOCATION, LAST MINUTE (the sparkline), VALUES, WAIT. So
+    /// 120 columns show ⚠ ID PIPELINE STATUS WAIT RATE, the sparkline and VALUES, PIPELINE
+    /// 47 wide (LOCATION too from 125 columns when the widest location is 24), 100 the
+    /// same with PIPELINE 27 wide, and 80 (78 inside the box) ⚠ ID PIPELINE STATUS WAIT
+    /// RATE.
     public static let allCases: [TableColumn] = [
         .warnings, .id, .name, .location, .status, .wait, .stages, .rate, .lastMinute, .values, .time, .age, .lastEvent,
     ]
@@ -147,10 +149,12 @@ extension TableColumn: CaseIterable {
         sort: .number { Int64(bitPattern: $0.id) }, jsonKey: "id",
         text: { row, _ in "#\(row.id)" }, json: { .integer(Int64(bitPattern: $0.id)) })
 
-    /// The pipeline's name: its `pipescopeName`, or its operators in code order.
+    /// The pipeline's name: its `pipescopeName`, or its operators in code order. It
+    /// takes the width the other columns leave. It sorts by what a shortened name keeps
+    /// on screen, the source and then the subscriber (``PipelineName/sortKey``).
     public static let name = TableColumn(
-        .name, title: "PIPELINE", width: .rest(preferred: 22, minimum: 7), alignment: .left,
-        sort: .text({ $0.name.text }, numbered: { $0.nameOrder }), jsonKey: "name",
+        .name, title: "PIPELINE", width: .rest(preferred: 27, minimum: 7), alignment: .left,
+        sort: .text({ $0.name.sortKey }, numbered: { $0.nameOrder }), jsonKey: "name",
         text: { row, _ in row.name.text }, json: { .string($0.name.text) })
 
     /// Where the program made it (the root's location, short).
