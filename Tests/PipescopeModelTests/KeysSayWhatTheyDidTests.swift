@@ -115,7 +115,7 @@ final class KeysSayWhatTheyDidTests: XCTestCase {
     /// before it is cut to less than a source, `…` and a sink.
     func testPipelineTakesTheWidthLeftOver() {
         let wide = TableColumns(width: 118, locationWidth: 24)
-        XCTAssertEqual(wide.width(of: .name), 47)
+        XCTAssertEqual(wide.width(of: .name), 35)
         XCTAssertEqual(wide.shown.reduce(0) { $0 + $1.width }, 118, "every column of the width is used")
         XCTAssertEqual(TableColumns(width: 78, locationWidth: 24).width(of: .name), 28)
         XCTAssertEqual(TableColumns(width: 98, locationWidth: 0).width(of: .name), 27)

@@ -145,15 +145,15 @@ final class TableColumnListTests: XCTestCase {
         // At 80 columns (78 in the box) WAIT is shown, with room for its longest words.
         let columns = TableColumns(width: 78, locationWidth: 20)
         XCTAssertEqual(columns.shown.map(\.column.id), [.warnings, .id, .name, .status, .wait, .rate])
-        // At 100 (98), the sparkline too; at 120 (118) with the demo's widest location
-        // (`…ifecycleStories.swift:31`, 24), PIPELINE takes what LOCATION would (it would
-        // leave it 22, too narrow for a source, `…` and a sink); from 125 LOCATION shows.
+        // At 100 (98), the sparkline too while no pipeline has a location; at 120 (118)
+        // with the demo's widest location (`…ifecycleStories.swift:31`, 24), LOCATION
+        // rather than the sparkline, PIPELINE 35 wide; from 125 (123) both.
         XCTAssertEqual(TableColumns(width: 98, locationWidth: 0).shown.map(\.column.id),
                        [.warnings, .id, .name, .status, .wait, .rate, .lastMinute, .values])
         XCTAssertEqual(TableColumns(width: 98, locationWidth: 0).width(of: .name), 27)
         XCTAssertEqual(TableColumns(width: 118, locationWidth: 24).shown.map(\.column.id),
-                       [.warnings, .id, .name, .status, .wait, .rate, .lastMinute, .values])
-        XCTAssertEqual(TableColumns(width: 118, locationWidth: 24).width(of: .name), 47)
+                       [.warnings, .id, .name, .location, .status, .wait, .rate, .values])
+        XCTAssertEqual(TableColumns(width: 118, locationWidth: 24).width(of: .name), 35)
         XCTAssertEqual(TableColumns(width: 123, locationWidth: 24).shown.map(\.column.id),
                        [.warnings, .id, .name, .location, .status, .wait, .rate, .lastMinute, .values])
         XCTAssertEqual(columns.width(of: .wait), 19)
@@ -169,7 +169,7 @@ final class TableColumnListTests: XCTestCase {
 
     func testNarrowTablesDropColumnsInTheListsDropOrder() {
         let dropOrder = TableColumn.allCases.filter { $0.dropOrder != nil }.sorted { $0.dropOrder! < $1.dropOrder! }
-        XCTAssertEqual(dropOrder.map(\.id), [.age, .stages, .lastEvent, .time, .location, .lastMinute, .values, .wait])
+        XCTAssertEqual(dropOrder.map(\.id), [.age, .stages, .lastEvent, .time, .lastMinute, .location, .values, .wait])
         var dropped: [TableColumn.ID] = []
         for width in stride(from: 200, through: 20, by: -1) {
             let columns = TableColumns(width: width, locationWidth: 20, timed: true)

@@ -127,11 +127,11 @@ extension TableColumn: CaseIterable {
     /// Dropped while PIPELINE would be narrower than 27 columns (room for a source, `…`
     /// and a sink: `TimerPublisher → … → Sink`), first to last: AGE, STAGES, LAST (WAIT
     /// says how long a pipeline has gone without progress), TIME (shown only once a
-    /// pipeline has been timed), LOCATION, LAST MINUTE (the sparkline), VALUES, WAIT. So
-    /// 120 columns show ⚠ ID PIPELINE STATUS WAIT RATE, the sparkline and VALUES, PIPELINE
-    /// 47 wide (LOCATION too from 125 columns when the widest location is 24), 100 the
-    /// same with PIPELINE 27 wide, and 80 (78 inside the box) ⚠ ID PIPELINE STATUS WAIT
-    /// RATE.
+    /// pipeline has been timed), LAST MINUTE (the sparkline), LOCATION (where a pipeline
+    /// was made says more than how its rate moved), VALUES, WAIT. So 120 columns show ⚠ ID
+    /// PIPELINE LOCATION STATUS WAIT RATE VALUES, PIPELINE 35 wide when the widest
+    /// location is 24 (the sparkline too from 125 columns), 100 the same without LOCATION,
+    /// and 80 (78 inside the box) ⚠ ID PIPELINE STATUS WAIT RATE.
     public static let allCases: [TableColumn] = [
         .warnings, .id, .name, .location, .status, .wait, .stages, .rate, .lastMinute, .values, .time, .age, .lastEvent,
     ]
@@ -159,7 +159,7 @@ extension TableColumn: CaseIterable {
 
     /// Where the program made it (the root's location, short).
     public static let location = TableColumn(
-        .location, title: "LOCATION", width: .widestLocation(maximum: 24), alignment: .left, dropOrder: 4,
+        .location, title: "LOCATION", width: .widestLocation(maximum: 24), alignment: .left, dropOrder: 5,
         sort: .text({ $0.location }, numbered: { $0.locationOrder }), jsonKey: "location",
         text: { row, _ in row.location }, json: { $0.location.isEmpty ? .null : .string($0.location) })
 
@@ -195,7 +195,7 @@ extension TableColumn: CaseIterable {
     /// The last minute's events as a sparkline, drawn by the view from the table's
     /// activity (a row does not carry it): no text, no sort, no JSON.
     public static let lastMinute = TableColumn(
-        .lastMinute, title: "LAST MINUTE", width: .fixed(13), alignment: .left, dropOrder: 5,
+        .lastMinute, title: "LAST MINUTE", width: .fixed(13), alignment: .left, dropOrder: 4,
         sort: nil, jsonKey: nil, text: { _, _ in "" })
 
     /// Values delivered to the subscriber.

@@ -6,8 +6,8 @@
 /// after it. LOCATION is shown only when a pipeline has one, TIME only when one has
 /// been timed. While the column that takes
 /// the rest (PIPELINE) would be narrower than it prefers, the droppable columns go in
-/// their ``TableColumn/dropOrder``: AGE, STAGES, LAST, LOCATION, the sparkline, VALUES,
-/// WAIT.
+/// their ``TableColumn/dropOrder``: AGE, STAGES, LAST, TIME, the sparkline, LOCATION,
+/// VALUES, WAIT.
 ///
 /// ```swift
 /// let c = TableColumns(width: 78, locationWidth: 20)
