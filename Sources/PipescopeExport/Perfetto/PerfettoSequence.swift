@@ -75,6 +75,8 @@ private typealias D = PerfettoSchema.ProcessDescriptor
 final class PerfettoSequence {
     static let sequenceID: UInt64 = 0x5053   // "PS"
 
+    /// Its `trusted_packet_sequence_id`.
+    let id: UInt64
     let file: PerfettoFileWriter
     private var interner: PerfettoInterner
     private var event = ProtoWriter(capacity: 512)
@@ -84,9 +86,17 @@ final class PerfettoSequence {
     /// sequence's latest clear.
     private var clock: Int64?
 
-    init(file: PerfettoFileWriter, interner: PerfettoInterner = PerfettoInterner()) {
+    init(file: PerfettoFileWriter, id: UInt64 = PerfettoSequence.sequenceID, interner: PerfettoInterner = PerfettoInterner()) {
         self.file = file
+        self.id = id
         self.interner = interner
+    }
+
+    /// Another sequence into the same file, with its own (empty) intern tables of the
+    /// same bounds and its own clock.
+    func sibling() -> PerfettoSequence {
+        PerfettoSequence(file: file, id: id + 1,
+                         interner: PerfettoInterner(maximumEntries: interner.maximumEntries, maximumBytes: interner.maximumBytes))
     }
 
     /// Times the intern tables were full and cleared.
@@ -128,7 +138,7 @@ final class PerfettoSequence {
             packet.varint(P.timestamp, UInt64(time))
             packet.varint(P.timestampClockID, PerfettoSchema.ClockSnapshot.boottime)
         }
-        packet.varint(P.trustedPacketSequenceID, Self.sequenceID)
+        packet.varint(P.trustedPacketSequenceID, id)
         packet.varint(P.sequenceFlags, P.seqNeedsIncrementalState)
         if !interned.isEmpty { packet.message(P.internedData, encoded: interned) }
         packet.message(P.trackEvent, encoded: event.bytes)
@@ -143,7 +153,7 @@ final class PerfettoSequence {
         let (_, cleared) = interner.takePending()
         if cleared { try clear() }
         packet.removeAll()
-        packet.varint(P.trustedPacketSequenceID, Self.sequenceID)
+        packet.varint(P.trustedPacketSequenceID, id)
         packet.message(P.trackDescriptor) { d in
             d.varint(T.uuid, track.uuid)
             if let parent = track.parent { d.varint(T.parentUUID, parent) }
@@ -170,7 +180,7 @@ final class PerfettoSequence {
     private func clear() throws {
         typealias P = PerfettoSchema.TracePacket
         packet.removeAll()
-        packet.varint(P.trustedPacketSequenceID, Self.sequenceID)
+        packet.varint(P.trustedPacketSequenceID, id)
         packet.varint(P.sequenceFlags, P.seqIncrementalStateCleared)
         packet.message(P.tracePacketDefaults) {
             $0.varint(PerfettoSchema.TracePacketDefaults.timestampClockID, PerfettoSchema.ClockSnapshot.incremental)
@@ -185,7 +195,7 @@ final class PerfettoSequence {
         typealias P = PerfettoSchema.TracePacket
         typealias C = PerfettoSchema.ClockSnapshot.Clock
         packet.removeAll()
-        packet.varint(P.trustedPacketSequenceID, Self.sequenceID)
+        packet.varint(P.trustedPacketSequenceID, id)
         packet.message(P.clockSnapshot) { snapshot in
             snapshot.message(PerfettoSchema.ClockSnapshot.clocks) {
                 $0.varint(C.clockID, PerfettoSchema.ClockSnapshot.boottime)
