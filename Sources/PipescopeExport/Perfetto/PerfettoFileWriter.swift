@@ -10,6 +10,11 @@ import Foundation
 /// every packet is written as it is. The file is a valid `Trace` after every chunk.
 /// Memory holds the chunk and one buffer of about a megabyte, however long the trace.
 ///
+/// The compression and the writes run on a queue of their own, a few chunks behind the
+/// exporter (at most ``chunksInFlight`` wait), so they take the second core; that queue
+/// alone touches the buffer, the deflater and the file until ``finish()`` waits for it
+/// (hence `@unchecked Sendable`).
+///
 /// As with ``TraceFileWriter``, the file appears at `path` only when ``finish()``
 /// succeeds: until then the packets go to a temporary file beside it, so an interrupted
 /// export leaves no half file; `-` writes to standard output. Errors are
@@ -22,7 +27,7 @@ import Foundation
 /// try file.write(packet: packet.bytes)
 /// try file.finish()
 /// ```
-final class PerfettoFileWriter {
+final class PerfettoFileWriter: @unchecked Sendable {
     let path: String
     /// Bytes written so far, and packets.
     private(set) var byteCount = 0
@@ -48,6 +53,12 @@ final class PerfettoFileWriter {
     static let defaultLevel: Int32 = 1
     /// Compressed packets written.
     private(set) var compressedPacketCount = 0
+    /// Where the compression runs, how many chunks may wait for it, and its first error.
+    private let queue = DispatchQueue(label: "pipescope.perfetto-deflate")
+    static let chunksInFlight = 4
+    private let inFlight = DispatchSemaphore(value: PerfettoFileWriter.chunksInFlight)
+    private let failureLock = NSLock()
+    private var failure: Error?
 
     init(path: String, compression: Int32? = PerfettoFileWriter.defaultLevel) throws {
         self.path = path
@@ -94,34 +105,68 @@ final class PerfettoFileWriter {
         let size = 1 + ProtoWriter.varintSize(UInt64(packet.count)) + packet.count
         if !chunk.isEmpty, chunk.bytes.count + size > Self.maxChunkBytes { try compressChunk() }
         if size > Self.maxChunkBytes {
-            buffer.message(PerfettoSchema.Trace.packet, encoded: packet)
-            if buffer.bytes.count >= Self.flushBytes { try flush() }
+            try onQueue { writer in
+                writer.buffer.message(PerfettoSchema.Trace.packet, encoded: packet)
+                if writer.buffer.bytes.count >= Self.flushBytes { try writer.flush() }
+            }
             return
         }
         chunk.message(PerfettoSchema.Trace.packet, encoded: packet)
         if chunk.bytes.count >= Self.chunkBytes { try compressChunk() }
     }
 
-    /// Deflates the chunk into one packet's `compressed_packets`.
+    /// Hands the chunk to the queue, which deflates it into one packet's
+    /// `compressed_packets`.
     private func compressChunk() throws {
         guard !chunk.isEmpty, deflater != nil else { return }
-        let ok = chunk.bytes.withUnsafeBufferPointer { input in
-            deflater!.compress(input) { compressed in
-                let inner = 2 + ProtoWriter.varintSize(UInt64(compressed.count)) + compressed.count
-                buffer.rawVarint(UInt64(PerfettoSchema.Trace.packet << 3 | 2))
-                buffer.rawVarint(UInt64(inner))
-                buffer.data(PerfettoSchema.TracePacket.compressedPackets, compressed)
+        let input = chunk.bytes
+        chunk = ProtoWriter(capacity: Self.chunkBytes + 4096)
+        try onQueue { writer in
+            let ok = input.withUnsafeBufferPointer { input in
+                writer.deflater!.compress(input) { compressed in
+                    let inner = 2 + ProtoWriter.varintSize(UInt64(compressed.count)) + compressed.count
+                    writer.buffer.rawVarint(UInt64(PerfettoSchema.Trace.packet << 3 | 2))
+                    writer.buffer.rawVarint(UInt64(inner))
+                    writer.buffer.data(PerfettoSchema.TracePacket.compressedPackets, compressed)
+                }
+            }
+            guard ok else { throw TraceFileWriter.WriteError(path: writer.path, reason: "compressing its packets failed (zlib)") }
+            writer.compressedPacketCount += 1
+            if writer.buffer.bytes.count >= Self.flushBytes { try writer.flush() }
+        }
+    }
+
+    /// Runs `work` on the queue, after what is there already; throws the queue's first
+    /// error (from this or an earlier work).
+    private func onQueue(_ work: @escaping @Sendable (PerfettoFileWriter) throws -> Void) throws {
+        try firstFailure()
+        inFlight.wait()
+        queue.async { [self] in
+            defer { inFlight.signal() }
+            guard firstFailureOnQueue() == nil else { return }
+            do { try work(self) } catch {
+                failureLock.lock()
+                failure = error
+                failureLock.unlock()
             }
         }
-        guard ok else { throw TraceFileWriter.WriteError(path: path, reason: "compressing its packets failed (zlib)") }
-        chunk.removeAll()
-        compressedPacketCount += 1
-        if buffer.bytes.count >= Self.flushBytes { try flush() }
+    }
+
+    private func firstFailureOnQueue() -> Error? {
+        failureLock.lock()
+        defer { failureLock.unlock() }
+        return failure
+    }
+
+    private func firstFailure() throws {
+        if let failure = firstFailureOnQueue() { throw failure }
     }
 
     /// Writes what is buffered and puts the file in place.
     func finish() throws {
         try compressChunk()
+        queue.sync {}
+        try firstFailure()
         try flush()
         finished = true
         guard let temporaryPath else { return }
