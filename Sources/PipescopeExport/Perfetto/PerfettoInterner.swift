@@ -27,6 +27,10 @@ struct PerfettoInterner {
     private static let seenOnce = UInt64.max
     private static let absent = UInt64.max - 1
     private var locations: [SourceLocation: UInt64] = [:]
+    /// The names used last, looked up by comparing (cheaper than hashing a String): most
+    /// events use one of a few ("value", "request", "thread").
+    private var recentNames = RecentNames()
+    private var recentAnnotationNames = RecentNames()
     private var nextIID: UInt64 = 1
     private var bytes = 0
 
@@ -46,7 +50,8 @@ struct PerfettoInterner {
     }
 
     mutating func eventName(_ name: String) -> UInt64 {
-        if let iid = eventNames[name] { return iid }
+        if let iid = recentNames[name] { return iid }
+        if let iid = eventNames[name] { recentNames.remember(name, iid); return iid }
         let iid = add(name.utf8.count)
         eventNames[name] = iid
         pending.message(Field.eventNames) { $0.varint(PerfettoSchema.Interned.iid, iid); $0.string(PerfettoSchema.Interned.text, name) }
@@ -54,7 +59,8 @@ struct PerfettoInterner {
     }
 
     mutating func annotationName(_ name: String) -> UInt64 {
-        if let iid = annotationNames[name] { return iid }
+        if let iid = recentAnnotationNames[name] { return iid }
+        if let iid = annotationNames[name] { recentAnnotationNames.remember(name, iid); return iid }
         let iid = add(name.utf8.count)
         annotationNames[name] = iid
         pending.message(Field.debugAnnotationNames) {
@@ -128,6 +134,8 @@ struct PerfettoInterner {
             > maximumEntries || bytes > maximumBytes else { return }
         eventNames = [:]
         annotationNames = [:]
+        recentNames = RecentNames()
+        recentAnnotationNames = RecentNames()
         stringValues.removeAll(keepingCapacity: true)
         locations = [:]
         bytes = 0
@@ -141,5 +149,29 @@ struct PerfettoInterner {
         bytes += size + 16
         defer { nextIID += 1 }
         return nextIID
+    }
+}
+
+/// A few names and their iids, found by comparison, replaced in turn.
+private struct RecentNames {
+    private var names: [String] = []
+    private var iids: [UInt64] = []
+    private var next = 0
+    static let size = 8
+
+    subscript(name: String) -> UInt64? {
+        for i in names.indices where names[i] == name { return iids[i] }
+        return nil
+    }
+
+    mutating func remember(_ name: String, _ iid: UInt64) {
+        if names.count < Self.size {
+            names.append(name)
+            iids.append(iid)
+            return
+        }
+        names[next] = name
+        iids[next] = iid
+        next = (next + 1) % Self.size
     }
 }
