@@ -6,6 +6,10 @@
 #     Benchmarks/export-sizes.sh             # builds what it needs first
 #     Benchmarks/export-sizes.sh --no-build  # uses .build as it is
 #
+# Each 1M export runs $PIPESCOPE_BENCH_RUNS times (default 3), the two formats in turn, and
+# the fastest time of each counts (the cores are shared: the slower runs measure the
+# neighbours); peak RSS is the largest of the runs.
+#
 # The recordings (MillionEventRecording, the shape of ExportBench) are written once into
 # $PIPESCOPE_BENCH_DIR (default /tmp/pipescope-export-sizes) and reused.
 set -euo pipefail
@@ -29,17 +33,27 @@ measure() {
   /usr/bin/time -f "%e %M" -o "$dir/time" .build/release/pipescope export "$1" -o "$2" >/dev/null 2>"$dir/export.log" || { cat "$dir/export.log" >&2; exit 1; }
   echo "$(cat "$dir/time") $(stat -c %s "$2")"
 }
-read -r json_s json_kb json_b <<<"$(measure "$dir/1000000.pipescope" "$dir/1M.json")"
-read -r pf_s pf_kb pf_b <<<"$(measure "$dir/1000000.pipescope" "$dir/1M.perfetto-trace")"
+runs=${PIPESCOPE_BENCH_RUNS:-3}
+json_s=1e9 json_kb=0 pf_s=1e9 pf_kb=0
+for ((i = 1; i <= runs; i++)); do
+  read -r s kb json_b <<<"$(measure "$dir/1000000.pipescope" "$dir/1M.json")"
+  echo "run $i: JSON $s s, $kb KiB" >&2
+  json_s=$(python3 -c "print(min($json_s, $s))"); json_kb=$((kb > json_kb ? kb : json_kb))
+  read -r s kb pf_b <<<"$(measure "$dir/1000000.pipescope" "$dir/1M.perfetto-trace")"
+  echo "run $i: Perfetto $s s, $kb KiB" >&2
+  pf_s=$(python3 -c "print(min($pf_s, $s))"); pf_kb=$((kb > pf_kb ? kb : pf_kb))
+done
 read -r pf2_s pf2_kb pf2_b <<<"$(measure "$dir/2000000.pipescope" "$dir/2M.perfetto-trace")"
 read -r json2_s json2_kb json2_b <<<"$(measure "$dir/2000000.pipescope" "$dir/2M.json")"
 rm -f "$dir/1M.json" "$dir/2M.json"
 
-python3 - "$json_s" "$json_kb" "$json_b" "$pf_s" "$pf_kb" "$pf_b" "$pf2_s" "$pf2_kb" "$pf2_b" \
+RUNS=$runs python3 - "$json_s" "$json_kb" "$json_b" "$pf_s" "$pf_kb" "$pf_b" "$pf2_s" "$pf2_kb" "$pf2_b" \
   "$json2_s" "$json2_kb" "$json2_b" <<'PY'
-import sys
+import os, sys
+RUNS = os.environ["RUNS"]
 js, jk, jb, ps, pk, pb, p2s, p2k, p2b, j2s, j2k, j2b = map(float, sys.argv[1:])
 mib = lambda b: b / 2**20
+print(f"(1M: fastest of {RUNS} runs each)")
 print(f"{'export of':<34} {'size':>10} {'time':>8} {'peak RSS':>10}")
 print(f"{'1M events, JSON':<34} {mib(jb):>6.1f} MiB {js:>6.2f} s {jk/1024:>6.0f} MiB")
 print(f"{'1M events, Perfetto (compressed)':<34} {mib(pb):>6.1f} MiB {ps:>6.2f} s {pk/1024:>6.0f} MiB")
