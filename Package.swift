@@ -9,7 +9,7 @@ import PackageDescription
 //     handshake, recording and reading recordings), so pipescope (the CLI) never imports PipescopeWire
 //   PipescopeModel ─▶ PipescopeGraph ◀─ PipescopeViews ─▶ TerminalKit ◀─ CursesBackend ─▶ CNcurses
 //   PipescopeApp (the loop: keys and messages in, frames and effects out) ─▶ PipescopeViews
-//   PipescopeExport ─▶ PipescopeModel, PipescopeGraph (a recording's messages in, a trace out)
+//   PipescopeExport ─▶ PipescopeModel, PipescopeGraph, CZlib (a recording's messages in, a trace out)
 // PipescopeGraph (the domain: events, node info, the fold) imports nothing of ours; the
 // protobuf types live in PipescopeWire and are used at the two edges only. PipescopeTap
 // (what runs on the program's threads) imports neither NIO nor the codec.
@@ -95,7 +95,9 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        .target(name: "PipescopeExport", dependencies: ["PipescopeModel", "PipescopeGraph"]),
+        // The system zlib (libz, zlib1g-dev): Perfetto's compressed packets.
+        .systemLibrary(name: "CZlib"),
+        .target(name: "PipescopeExport", dependencies: ["PipescopeModel", "PipescopeGraph", "CZlib"]),
         .target(name: "TerminalKit"),
         .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "PipescopeGraph", "TerminalKit"]),
         .target(name: "PipescopeApp", dependencies: ["PipescopeModel", "PipescopeGraph", "PipescopeViews", "TerminalKit"]),

@@ -19,6 +19,13 @@ recording's events):
      "ending": "why the recording stops"}                    # optional: the last instant
 
 It checks, and prints every failure (exit 1) or a one-line summary (exit 0):
+- compression: the file's packets are Perfetto's compressed packets (`compressed_packets`,
+  a zlib stream of more packets, as trace_processor inflates them), each under 512 KB; a
+  packet outside one only when it is too big for one; the checks below are on the packets
+  inside, in order;
+- timestamps: on the sequence's incremental clock (64, declared by a ClockSnapshot on the
+  sequence's clear, equal to the trace clock there, and made the default by
+  trace_packet_defaults) they are deltas from the last; otherwise absolute;
 - sequence flags: each sequence starts with SEQ_INCREMENTAL_STATE_CLEARED; every packet
   using interned data says SEQ_NEEDS_INCREMENTAL_STATE and comes after a clear; every iid
   (event names, debug annotation names and string values, source locations) resolves to an
@@ -41,6 +48,7 @@ It checks, and prints every failure (exit 1) or a one-line summary (exit 0):
 import collections
 import json
 import sys
+import zlib
 
 try:
     from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
@@ -62,17 +70,68 @@ def main(trace_path, facts_path):
     with open(facts_path) as f:
         facts = json.load(f)
 
+    # -- Compression ----------------------------------------------------------------
+    packets = []
+    compressed = 0
+    for index, packet in enumerate(trace.packet):
+        if packet.HasField("compressed_packets"):
+            compressed += 1
+            if packet.ByteSize() >= 512_000:
+                problems.append(f"file packet {index}: a compressed packet of {packet.ByteSize()} bytes (at most 512 KB)")
+            inner = pb.Trace()
+            try:
+                inner.ParseFromString(zlib.decompress(packet.compressed_packets))
+            except zlib.error as error:
+                problems.append(f"file packet {index}: compressed_packets does not inflate ({error})")
+                continue
+            if any(p.HasField("compressed_packets") for p in inner.packet):
+                problems.append(f"file packet {index}: compressed packets inside compressed packets")
+            packets.extend(inner.packet)
+        else:
+            if packet.ByteSize() < 448 * 1024:
+                problems.append(f"file packet {index}: a packet outside compressed packets, though it would fit in one")
+            packets.append(packet)
+    if not compressed:
+        problems.append("the file has no compressed packets")
+
     # -- Sequences and interning ------------------------------------------------------
     tables = {}       # sequence id -> {kind: {iid: value}}, since the last clear
     cleared = set()
     descriptors = collections.defaultdict(list)
     events = []       # (ts, event, resolved name, resolved annotations, location)
-    for index, packet in enumerate(trace.packet):
+    default_clock = {}   # sequence id -> trace_packet_defaults.timestamp_clock_id
+    incremental = {}     # sequence id -> {clock id: last absolute time}
+    for index, packet in enumerate(packets):
         seq = packet.trusted_packet_sequence_id
         flags = packet.sequence_flags
         if flags & CLEARED:
             tables[seq] = {"name": {}, "ann": {}, "str": {}, "loc": {}}
             cleared.add(seq)
+            default_clock[seq] = 0
+            incremental[seq] = {}
+        if packet.HasField("trace_packet_defaults"):
+            if not flags & CLEARED:
+                problems.append(f"packet {index}: trace_packet_defaults outside a clear")
+            default_clock[seq] = packet.trace_packet_defaults.timestamp_clock_id
+        if packet.HasField("clock_snapshot"):
+            clocks = {c.clock_id: c for c in packet.clock_snapshot.clocks}
+            for c in clocks.values():
+                if c.is_incremental:
+                    if not 64 <= c.clock_id <= 127:
+                        problems.append(f"packet {index}: incremental clock {c.clock_id} is not a sequence clock")
+                    if 6 not in clocks or clocks[6].timestamp != c.timestamp:
+                        problems.append(f"packet {index}: incremental clock {c.clock_id} is not the trace clock (6) there")
+                    incremental.setdefault(seq, {})[c.clock_id] = c.timestamp
+        time = None
+        if packet.HasField("timestamp"):
+            clock = packet.timestamp_clock_id if packet.HasField("timestamp_clock_id") else default_clock.get(seq, 0)
+            if clock in incremental.get(seq, {}):
+                incremental[seq][clock] += packet.timestamp
+                time = incremental[seq][clock]
+            elif clock in (0, 6):
+                time = packet.timestamp
+            else:
+                problems.append(f"packet {index}: timestamp on clock {clock}, neither the trace clock nor incremental")
         if packet.HasField("interned_data"):
             if seq not in cleared:
                 problems.append(f"packet {index}: interned data before the sequence {seq} was cleared")
@@ -122,7 +181,7 @@ def main(trace_path, facts_path):
                     value = getattr(a, which)
                 annotations[key] = value
             location = resolve("loc", e.source_location_iid) if e.HasField("source_location_iid") else None
-            events.append((packet.timestamp, e, name, annotations, location))
+            events.append((time, e, name, annotations, location))
 
     # -- Tracks ------------------------------------------------------------------------
     tracks = {}
@@ -269,7 +328,7 @@ def main(trace_path, facts_path):
             print("FAIL", p)
         print(f"check-perfetto-trace: {len(problems)} problems in {trace_path}")
         return 1
-    print(f"check-perfetto-trace: OK: {len(trace.packet)} packets, {len(tracks)} tracks, "
+    print(f"check-perfetto-trace: OK: {len(packets)} packets in {compressed} compressed, {len(tracks)} tracks, "
           f"{len(facts['stages'])} stages, {len(value_arrows)} value arrows, {len(cancel_arrows)} cancel arrows, "
           f"{len(starts)} flows")
     return 0

@@ -11,6 +11,9 @@ import XCTest
 ///
 ///     PIPESCOPE_WRITE_BIG_RECORDING=/tmp/big.pipescope swift test --skip-build --filter MillionEventRecording
 ///     time .build/release/pipescope export /tmp/big.pipescope -o /tmp/big.perfetto-trace
+///
+/// `PIPESCOPE_BIG_RECORDING_EVENTS=2000000` writes another size, of the same shape
+/// (Benchmarks/export-sizes.sh compares peak memory at two sizes).
 final class MillionEventRecording: XCTestCase {
     func testWriteTheMillionEventRecording() throws {
         guard let path = ProcessInfo.processInfo.environment["PIPESCOPE_WRITE_BIG_RECORDING"] else {
@@ -27,7 +30,8 @@ final class MillionEventRecording: XCTestCase {
         var maker = Maker()
         for _ in 0..<20 { maker.longLived() }
         var total = 0
-        while total < 1_000_000 {
+        let target = ProcessInfo.processInfo.environment["PIPESCOPE_BIG_RECORDING_EVENTS"].flatMap { Int($0) } ?? 1_000_000
+        while total < target {
             for i in 0..<750 { maker.value(on: i % 20) }
             for _ in 0..<10 { maker.shortLived() }
             for _ in 0..<5 { maker.cancelledBySink() }

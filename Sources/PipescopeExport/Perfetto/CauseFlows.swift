@@ -39,8 +39,7 @@ struct CauseFlows {
 
     /// Adds a drawn event; with `id` (0: none) it may cause later events, and with
     /// `causedBy` (0: none) it ends an arrow from its cause if that is still waiting.
-    mutating func add(_ event: PerfettoEvent, id: EventID, causedBy: EventID) {
-        var event = event
+    mutating func add(_ event: consuming PerfettoEvent, id: EventID, causedBy: EventID) {
         if causedBy != 0 {
             if let p = positions[causedBy], p >= base + head {
                 let flow = nextFlow

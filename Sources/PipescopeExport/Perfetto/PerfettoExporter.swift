@@ -41,6 +41,10 @@ final class PerfettoExporter {
     }
 
     let sequence: PerfettoSequence
+    /// The events the arrows held back (``CauseFlows``), written a batch or two behind
+    /// the others: on a sequence of their own, so that each sequence's times mostly grow
+    /// and stay small deltas on its incremental clock.
+    let delayed: PerfettoSequence
     let options: TraceExporter.Options
     var graph = Graph()
     var pid = 1
@@ -70,6 +74,7 @@ final class PerfettoExporter {
 
     init(sequence: PerfettoSequence, options: TraceExporter.Options = .init()) {
         self.sequence = sequence
+        self.delayed = sequence.sibling()
         self.options = options
     }
 
@@ -113,7 +118,7 @@ final class PerfettoExporter {
         summary.flows = flows.arrows + summary.flows
         summary.lastEventNanos = lastTime
         summary.originNanos = origin ?? 0
-        summary.traceEvents = sequence.eventCount
+        summary.traceEvents = sequence.eventCount + delayed.eventCount
         return summary
     }
 
@@ -231,7 +236,7 @@ final class PerfettoExporter {
     }
 
     func write(_ events: ArraySlice<PerfettoEvent>) throws {
-        for event in events { try sequence.write(event) }
+        for event in events { try delayed.write(event) }
     }
 }
 

@@ -1,8 +1,19 @@
+import CZlib
 import Foundation
 
-/// Streams a Perfetto trace into a file: each packet as one `Trace.packet` field (tag,
-/// length, bytes), so the file is a valid `Trace` after every packet. Memory holds one
-/// buffer of about a megabyte, however long the trace.
+/// Streams a Perfetto trace into a file, compressed as Perfetto compresses its own traces
+/// (`TraceConfig.compression_type = DEFLATE`): the packets (each a `Trace.packet` field:
+/// tag, length, bytes) gather in a chunk of about 256 KiB, which is deflated (zlib) into
+/// one packet's `compressed_packets`; trace_processor and ui.perfetto.dev inflate them
+/// as they read, in order, so the sequence's interning is unchanged. A packet too big
+/// for a compressed packet's 512 KB limit is written as it is. With `compression: nil`
+/// every packet is written as it is. The file is a valid `Trace` after every chunk.
+/// Memory holds the chunk and one buffer of about a megabyte, however long the trace.
+///
+/// The compression and the writes run on a queue of their own, a few chunks behind the
+/// exporter (at most ``chunksInFlight`` wait), so they take the second core; that queue
+/// alone touches the buffer, the deflater and the file until ``finish()`` waits for it
+/// (hence `@unchecked Sendable`).
 ///
 /// As with ``TraceFileWriter``, the file appears at `path` only when ``finish()``
 /// succeeds: until then the packets go to a temporary file beside it, so an interrupted
@@ -16,7 +27,7 @@ import Foundation
 /// try file.write(packet: packet.bytes)
 /// try file.finish()
 /// ```
-final class PerfettoFileWriter {
+final class PerfettoFileWriter: @unchecked Sendable {
     let path: String
     /// Bytes written so far, and packets.
     private(set) var byteCount = 0
@@ -28,8 +39,31 @@ final class PerfettoFileWriter {
     private var finished = false
     static let flushBytes = 1 << 20
 
-    init(path: String) throws {
+    /// The deflate level (zlib's 1 to 9), or nil to write packets uncompressed.
+    let compression: Int32?
+    /// Packets waiting to be compressed (`Trace.packet` fields), and their deflater.
+    private var chunk = ProtoWriter(capacity: PerfettoFileWriter.chunkBytes + 4096)
+    private var deflater: Deflater?
+    /// Bytes of packets gathered before they are compressed; no chunk grows past
+    /// `maxChunkBytes`, so its compressed packet stays under Perfetto's 512 KB.
+    static let chunkBytes = 256 << 10
+    static let maxChunkBytes = 448 << 10
+    /// The level the export uses: zlib's fastest, which already makes the file about a
+    /// tenth of the uncompressed one (Benchmarks/export-sizes.sh).
+    static let defaultLevel: Int32 = 1
+    /// Compressed packets written.
+    private(set) var compressedPacketCount = 0
+    /// Where the compression runs, how many chunks may wait for it, and its first error.
+    private let queue = DispatchQueue(label: "pipescope.perfetto-deflate")
+    static let chunksInFlight = 4
+    private let inFlight = DispatchSemaphore(value: PerfettoFileWriter.chunksInFlight)
+    private let failureLock = NSLock()
+    private var failure: Error?
+
+    init(path: String, compression: Int32? = PerfettoFileWriter.defaultLevel) throws {
         self.path = path
+        self.compression = compression
+        if let compression { deflater = Deflater(level: compression, capacity: Self.maxChunkBytes) }
         if path == "-" {
             temporaryPath = nil
             handle = FileHandle.standardOutput
@@ -62,13 +96,77 @@ final class PerfettoFileWriter {
 
     /// Appends one encoded TracePacket.
     func write(packet: [UInt8]) throws {
-        buffer.message(PerfettoSchema.Trace.packet, encoded: packet)
         packetCount += 1
-        if buffer.bytes.count >= Self.flushBytes { try flush() }
+        guard deflater != nil else {
+            buffer.message(PerfettoSchema.Trace.packet, encoded: packet)
+            if buffer.bytes.count >= Self.flushBytes { try flush() }
+            return
+        }
+        let size = 1 + ProtoWriter.varintSize(UInt64(packet.count)) + packet.count
+        if !chunk.isEmpty, chunk.bytes.count + size > Self.maxChunkBytes { try compressChunk() }
+        if size > Self.maxChunkBytes {
+            try onQueue { writer in
+                writer.buffer.message(PerfettoSchema.Trace.packet, encoded: packet)
+                if writer.buffer.bytes.count >= Self.flushBytes { try writer.flush() }
+            }
+            return
+        }
+        chunk.message(PerfettoSchema.Trace.packet, encoded: packet)
+        if chunk.bytes.count >= Self.chunkBytes { try compressChunk() }
+    }
+
+    /// Hands the chunk to the queue, which deflates it into one packet's
+    /// `compressed_packets`.
+    private func compressChunk() throws {
+        guard !chunk.isEmpty, deflater != nil else { return }
+        let input = chunk.bytes
+        chunk = ProtoWriter(capacity: Self.chunkBytes + 4096)
+        try onQueue { writer in
+            let ok = input.withUnsafeBufferPointer { input in
+                writer.deflater!.compress(input) { compressed in
+                    let inner = 2 + ProtoWriter.varintSize(UInt64(compressed.count)) + compressed.count
+                    writer.buffer.rawVarint(UInt64(PerfettoSchema.Trace.packet << 3 | 2))
+                    writer.buffer.rawVarint(UInt64(inner))
+                    writer.buffer.data(PerfettoSchema.TracePacket.compressedPackets, compressed)
+                }
+            }
+            guard ok else { throw TraceFileWriter.WriteError(path: writer.path, reason: "compressing its packets failed (zlib)") }
+            writer.compressedPacketCount += 1
+            if writer.buffer.bytes.count >= Self.flushBytes { try writer.flush() }
+        }
+    }
+
+    /// Runs `work` on the queue, after what is there already; throws the queue's first
+    /// error (from this or an earlier work).
+    private func onQueue(_ work: @escaping @Sendable (PerfettoFileWriter) throws -> Void) throws {
+        try firstFailure()
+        inFlight.wait()
+        queue.async { [self] in
+            defer { inFlight.signal() }
+            guard firstFailureOnQueue() == nil else { return }
+            do { try work(self) } catch {
+                failureLock.lock()
+                failure = error
+                failureLock.unlock()
+            }
+        }
+    }
+
+    private func firstFailureOnQueue() -> Error? {
+        failureLock.lock()
+        defer { failureLock.unlock() }
+        return failure
+    }
+
+    private func firstFailure() throws {
+        if let failure = firstFailureOnQueue() { throw failure }
     }
 
     /// Writes what is buffered and puts the file in place.
     func finish() throws {
+        try compressChunk()
+        queue.sync {}
+        try firstFailure()
         try flush()
         finished = true
         guard let temporaryPath else { return }
@@ -91,5 +189,39 @@ final class PerfettoFileWriter {
         }
         byteCount += buffer.bytes.count
         buffer.removeAll()
+    }
+}
+
+/// One zlib deflate stream, reset for each chunk: each chunk becomes a whole zlib stream
+/// (header, deflate data, Adler-32), which Perfetto reads as one frame.
+private final class Deflater {
+    private var stream = z_stream()
+    private var output: [UInt8]
+    private let ready: Bool
+
+    init(level: Int32, capacity: Int) {
+        ready = pipescope_deflate_init(&stream, level) == Z_OK
+        output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(capacity))) + 64)
+    }
+
+    deinit { if ready { deflateEnd(&stream) } }
+
+    /// Compresses `input` whole and hands the compressed bytes to `body`; false if zlib
+    /// failed.
+    func compress(_ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard ready, deflateReset(&stream) == Z_OK else { return false }
+        let bound = Int(deflateBound(&stream, uLong(input.count)))
+        if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
+        let status: Int32 = output.withUnsafeMutableBufferPointer { out in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = uInt(input.count)
+            stream.next_out = out.baseAddress
+            stream.avail_out = uInt(out.count)
+            return deflate(&stream, Z_FINISH)
+        }
+        guard status == Z_STREAM_END else { return false }
+        let count = Int(stream.total_out)
+        output.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        return true
     }
 }

@@ -21,10 +21,16 @@ struct PerfettoInterner {
 
     private var eventNames: [String: UInt64] = [:]
     private var annotationNames: [String: UInt64] = [:]
+    /// String values: their iid, or ``seenOnce`` (interned the second time). One table,
+    /// so that a value costs one hash lookup.
     private var stringValues: [String: UInt64] = [:]
-    /// String values seen once: interned the second time.
-    private var seenOnce: Set<String> = []
+    private static let seenOnce = UInt64.max
+    private static let absent = UInt64.max - 1
     private var locations: [SourceLocation: UInt64] = [:]
+    /// The names used last, looked up by comparing (cheaper than hashing a String): most
+    /// events use one of a few ("value", "request", "thread").
+    private var recentNames = RecentNames()
+    private var recentAnnotationNames = RecentNames()
     private var nextIID: UInt64 = 1
     private var bytes = 0
 
@@ -44,7 +50,8 @@ struct PerfettoInterner {
     }
 
     mutating func eventName(_ name: String) -> UInt64 {
-        if let iid = eventNames[name] { return iid }
+        if let iid = recentNames[name] { return iid }
+        if let iid = eventNames[name] { recentNames.remember(name, iid); return iid }
         let iid = add(name.utf8.count)
         eventNames[name] = iid
         pending.message(Field.eventNames) { $0.varint(PerfettoSchema.Interned.iid, iid); $0.string(PerfettoSchema.Interned.text, name) }
@@ -52,7 +59,8 @@ struct PerfettoInterner {
     }
 
     mutating func annotationName(_ name: String) -> UInt64 {
-        if let iid = annotationNames[name] { return iid }
+        if let iid = recentAnnotationNames[name] { return iid }
+        if let iid = annotationNames[name] { recentAnnotationNames.remember(name, iid); return iid }
         let iid = add(name.utf8.count)
         annotationNames[name] = iid
         pending.message(Field.debugAnnotationNames) {
@@ -63,20 +71,35 @@ struct PerfettoInterner {
 
     /// The iid of a string value that repeats; nil to write it inline.
     mutating func stringValue(_ text: String) -> UInt64? {
-        if let iid = stringValues[text] { return iid }
-        guard text.utf8.count <= Self.longestInterned else { return nil }
-        guard seenOnce.remove(text) != nil else {
-            seenOnce.insert(text)
-            bytes += text.utf8.count
+        let count = text.utf8.count
+        guard count <= Self.longestInterned else { return nil }
+        let fresh = nextIID
+        switch Self.visit(&stringValues[text, default: Self.absent], fresh: fresh) {
+        case .known(let iid):
+            return iid
+        case .first:
+            bytes += count
             return nil
+        case .second:
+            let iid = add(count)
+            pending.message(Field.debugAnnotationStringValues) {
+                $0.varint(PerfettoSchema.Interned.iid, iid)
+                $0.data(PerfettoSchema.Interned.text, Array(text.utf8))   // InternedString.str is bytes
+            }
+            return iid
         }
-        let iid = add(text.utf8.count)
-        stringValues[text] = iid
-        pending.message(Field.debugAnnotationStringValues) {
-            $0.varint(PerfettoSchema.Interned.iid, iid)
-            $0.data(PerfettoSchema.Interned.text, Array(text.utf8))   // InternedString.str is bytes
+    }
+
+    private enum Visit { case first, second, known(UInt64) }
+
+    /// A string value's entry, made or updated in place: absent becomes seen once, seen
+    /// once becomes `fresh`.
+    private static func visit(_ entry: inout UInt64, fresh: UInt64) -> Visit {
+        switch entry {
+        case absent: entry = seenOnce; return .first
+        case seenOnce: entry = fresh; return .second
+        default: return .known(entry)
         }
-        return iid
     }
 
     mutating func location(_ location: SourceLocation) -> UInt64 {
@@ -107,12 +130,13 @@ struct PerfettoInterner {
 
     /// Clears the tables if they are full. Call before building a packet, never during.
     mutating func resetIfFull() {
-        guard eventNames.count + annotationNames.count + stringValues.count + locations.count + seenOnce.count
+        guard eventNames.count + annotationNames.count + stringValues.count + locations.count
             > maximumEntries || bytes > maximumBytes else { return }
         eventNames = [:]
         annotationNames = [:]
-        stringValues = [:]
-        seenOnce = []
+        recentNames = RecentNames()
+        recentAnnotationNames = RecentNames()
+        stringValues.removeAll(keepingCapacity: true)
         locations = [:]
         bytes = 0
         nextIID = 1
@@ -125,5 +149,29 @@ struct PerfettoInterner {
         bytes += size + 16
         defer { nextIID += 1 }
         return nextIID
+    }
+}
+
+/// A few names and their iids, found by comparison, replaced in turn.
+private struct RecentNames {
+    private var names: [String] = []
+    private var iids: [UInt64] = []
+    private var next = 0
+    static let size = 8
+
+    subscript(name: String) -> UInt64? {
+        for i in names.indices where names[i] == name { return iids[i] }
+        return nil
+    }
+
+    mutating func remember(_ name: String, _ iid: UInt64) {
+        if names.count < Self.size {
+            names.append(name)
+            iids.append(iid)
+            return
+        }
+        names[next] = name
+        iids[next] = iid
+        next = (next + 1) % Self.size
     }
 }

@@ -17,10 +17,35 @@ enum PerfettoSchema {
         static let internedData = 12                // InternedData
         static let sequenceFlags = 13               // uint32, SequenceFlags
         static let trackDescriptor = 60             // TrackDescriptor
+        static let clockSnapshot = 6                // ClockSnapshot
+        static let tracePacketDefaults = 59         // TracePacketDefaults
+        static let timestampClockID = 58            // uint32
+        /// bytes: a zlib (deflate) stream of a serialized `Trace` (more `packet`s); the
+        /// whole TracePacket under 512 KB, says trace_packet.proto.
+        static let compressedPackets = 50
 
         /// `enum SequenceFlags`
         static let seqIncrementalStateCleared: UInt64 = 1
         static let seqNeedsIncrementalState: UInt64 = 2
+    }
+
+    /// trace_packet_defaults.proto
+    enum TracePacketDefaults {
+        static let timestampClockID = 58            // uint32
+    }
+
+    /// clock_snapshot.proto
+    enum ClockSnapshot {
+        static let clocks = 1                       // repeated Clock
+        enum Clock {
+            static let clockID = 1                  // uint32
+            static let timestamp = 2                // uint64
+            static let isIncremental = 3            // bool
+        }
+        /// `BUILTIN_CLOCK_BOOTTIME`: the trace clock (the recording's times are on it).
+        static let boottime: UInt64 = 6
+        /// The sequence's own clock (64 to 127 are sequence-scoped), delta-encoded.
+        static let incremental: UInt64 = 64
     }
 
     /// track_event/track_event.proto

@@ -82,6 +82,20 @@ struct ProtoWriter {
         bytes.append(contentsOf: value)
     }
 
+    /// bytes fields, from a buffer.
+    mutating func data(_ field: Int, _ value: UnsafeBufferPointer<UInt8>) {
+        tag(field, .lengthDelimited)
+        rawVarint(UInt64(value.count))
+        bytes.append(contentsOf: value)
+    }
+
+    /// The bytes a varint takes.
+    static func varintSize(_ value: UInt64) -> Int {
+        var v = value, n = 1
+        while v >= 0x80 { v >>= 7; n += 1 }
+        return n
+    }
+
     /// A nested message, encoded in place by `body`.
     mutating func message(_ field: Int, _ body: (inout ProtoWriter) -> Void) {
         tag(field, .lengthDelimited)
