@@ -61,7 +61,8 @@ public enum RecordingExport {
         public var causesMissed = 0
     }
 
-    /// Reads every message of `recording` into a ``TraceExportSession`` writing `output`
+    /// Reads every message of `recording` (on a thread of its own, a few messages ahead:
+    /// ``ReadAhead``) into a ``TraceExportSession`` writing `output`
     /// (a path, or `-` for standard output) in `format` (by default the one its name
     /// asks for: ``TraceFormat/init(forPath:)``), and finishes the file. A damaged or cut-off
     /// recording still gives a complete trace of everything before the damage, with a
@@ -71,21 +72,22 @@ public enum RecordingExport {
                                                      source: String = "", format: TraceFormat? = nil,
                                                      options: TraceExporter.Options = .init()) throws -> Result {
         let exporter = try TraceExportSession(path: output, format: format, options: options)
+        let ahead = ReadAhead(recording)
+        defer { recording = ahead.stop() }
         var stop = Stop.complete
         while true {
             let message: Message?
             do {
-                message = try recording.next()
+                message = try ahead.next()
             } catch {
-                stop = .damaged(reason: "\(error)", afterMessages: recording.messagesRead, atByte: recording.bytesRead)
+                stop = .damaged(reason: "\(error)", afterMessages: ahead.messagesRead, atByte: ahead.bytesRead)
                 break
             }
             guard let message else { break }
             try exporter.consume(message)
         }
-        if stop == .complete, recording.truncatedBytes > 0 {
-            stop = .truncated(bytes: recording.truncatedBytes, afterMessages: recording.messagesRead,
-                              atByte: recording.bytesRead)
+        if stop == .complete, ahead.truncatedBytes > 0 {
+            stop = .truncated(bytes: ahead.truncatedBytes, afterMessages: ahead.messagesRead, atByte: ahead.bytesRead)
         }
         return try exporter.finish(stop: stop, source: source)
     }

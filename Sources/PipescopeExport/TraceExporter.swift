@@ -32,10 +32,25 @@ public final class TraceExporter {
         /// How long ended stages stay in the exporter's graph (recording time): late
         /// events (after-terminal lints) are seen within it.
         public var retention: Retention
+        /// How often, in the recording's time (nanoseconds), the lints are looked for and
+        /// then the graph pruned (and always at the end): lints are about seconds (a
+        /// stall, a leak) and both go through every stage, so not after every batch; and
+        /// as pruning waits for the lints, every stage is linted before it is forgotten.
+        public var lintInterval: Int64
 
-        public init(linter: Linter? = Linter(), retention: Retention = Retention(seconds: 2, maxEndedPipelines: 100)) {
+        public init(linter: Linter? = Linter(), retention: Retention = Retention(seconds: 2, maxEndedPipelines: 100),
+                    lintInterval: Int64 = 100_000_000) {
             self.linter = linter
             self.retention = retention
+            self.lintInterval = lintInterval
+        }
+
+        /// Whether the lints and pruning are due at `now`, last done at `last` (nil:
+        /// never); if so, `last` becomes `now`.
+        func lintsDue(now: Int64, last: inout Int64?) -> Bool {
+            if let previous = last, now - previous < lintInterval { return false }
+            last = now
+            return true
         }
     }
 
@@ -72,6 +87,8 @@ public final class TraceExporter {
     /// Stages that forward to a stage (type erasure), by the stage: they mirror its events.
     var forwarders: [NodeID: [NodeID]] = [:]
     var reportedLints: Set<LintKey> = []
+    /// When the lints were last looked for (``Options/lintsDue(now:last:)``).
+    var lintedAt: Int64?
     var dropped: UInt64 = 0
     var skipped: UInt64 = 0
     var nextFlow: UInt64 = 1
@@ -181,12 +198,13 @@ public final class TraceExporter {
         }
     }
 
-    /// Writes the cancels of the batch, its new lints and the names of the pipelines that
-    /// ended, then forgets what the graph prunes.
+    /// Writes the cancels of the batch and the names of the pipelines that ended; when
+    /// due (``Options/lintInterval``), the new lints, then forgets what the graph prunes.
     func endOfBatch() throws {
         try writeWaves()
-        try writeLints()
         try nameTracks(lanes.takeEnded())
+        guard options.lintsDue(now: lastTime, last: &lintedAt) else { return }
+        try writeLints()
         graph.prune(now: lastTime, retention: options.retention)
         if closedTid.count > graph.nodes.count / 2 {
             closedTid = closedTid.filter { graph.nodes[$0.key] != nil }

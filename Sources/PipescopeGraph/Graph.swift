@@ -30,6 +30,15 @@ public struct Graph: Sendable, Equatable {
 
     public subscript(id: NodeID) -> NodeSummary? { nodes[id] }
 
+    /// A stage's outstanding demand, read in place: through the dictionary's in-place
+    /// access, as its getter (`graph[id]?.outstanding`) would copy the whole summary, and
+    /// an export asks on every value. Changes nothing.
+    public mutating func outstanding(of id: NodeID) -> Demand? {
+        Self.outstanding(in: &nodes[id])
+    }
+
+    private static func outstanding(in node: inout NodeSummary?) -> Demand? { node?.outstanding }
+
     /// Whether stage `id` is in the graph (without copying it out).
     public func contains(_ id: NodeID) -> Bool { nodes.index(forKey: id) != nil }
 

@@ -6,53 +6,75 @@ import PipescopeGraph
 ///
 /// An arrow needs a flow id on both of its ends, and an event may cause several others
 /// (a subject sending to two subscribers, a value that triggers a request), which are
-/// seen only after it. So drawn events wait here before they are written: those of the
-/// batch being read and of the batch before it. When an event arrives whose cause is
-/// still waiting, the cause gets a new id in its `flow_ids` and the event the same id in
-/// its `terminating_flow_ids`: each id has exactly one start and one end, whatever the
-/// fan-out. A cause written already (more than a batch earlier, about 25 ms of the
-/// program's time) gets no arrow; ``missed`` counts those.
+/// seen only after it. So drawn events wait here before their packets are written: those
+/// of the batch being read and of the batch before it. They wait encoded
+/// (``HeldPackets``, on their own ``PerfettoSequence``, whose packets are then made on the
+/// file's queue, beside the compression): when an event arrives whose
+/// cause is still waiting, the cause gets a new id in its `flow_ids` and the event the
+/// same id in its `terminating_flow_ids`, so each id has exactly one start and one end,
+/// whatever the fan-out. A cause written already (more than a batch earlier, about 25 ms
+/// of the program's time) gets no arrow; ``missed`` counts those.
 ///
 /// ```swift
-/// var flows = CauseFlows()
+/// var flows = CauseFlows(sequence: delayed)
 /// flows.add(subjectValue, id: 7, causedBy: 0)
 /// flows.add(mapValue, id: 8, causedBy: 7)        // an arrow 7 → 8
-/// for event in flows.endBatch() { try sequence.write(event) }
+/// try flows.endBatch()                           // writes what no arrow can reach now
 /// ```
 struct CauseFlows {
-    /// Waiting events, oldest first, from absolute position ``base``.
-    private var waiting: [PerfettoEvent] = []
-    private var head = 0
-    private var base = 0
-    /// Where the waiting events of each recorded id are (absolute positions).
-    private var positions: [EventID: Int] = [:]
-    /// The absolute position of the current batch's first event.
+    /// The sequence the waiting events are encoded on and written to.
+    let sequence: PerfettoSequence
+    private var held = HeldPackets()
+    /// Where the waiting events of each recorded id are: this batch's, the last batch's.
+    private var current = EventPositions()
+    private var previous = EventPositions()
+    /// The position of the current batch's first event, and of the first not written.
     private var batchStart = 0
+    private var written = 0
     private var nextFlow: UInt64 = 1
 
     /// The most events that wait, whatever the batches' sizes.
     static let maximumWaiting = 200_000
 
+    /// Events written (or handed to the file's queue to be).
+    private(set) var eventCount = 0
     /// Arrows drawn, and causes that were written already (or never drawn).
     private(set) var arrows = 0
     private(set) var missed = 0
 
+    init(sequence: PerfettoSequence) {
+        self.sequence = sequence
+    }
+
     /// Adds a drawn event; with `id` (0: none) it may cause later events, and with
     /// `causedBy` (0: none) it ends an arrow from its cause if that is still waiting.
     mutating func add(_ event: consuming PerfettoEvent, id: EventID, causedBy: EventID) {
-        if causedBy != 0 {
-            if let p = positions[causedBy], p >= base + head {
-                let flow = nextFlow
-                nextFlow += 1
-                waiting[p - base].flows.append(flow)
-                event.terminatingFlows.append(flow)
-                arrows += 1
-            } else {
-                missed += 1
-            }
+        let flow = arrow(from: causedBy)
+        if flow != 0 { event.terminatingFlows.append(flow) }
+        let entry = sequence.encode(event, into: &held)
+        if id != 0 { current[id] = entry.index }
+    }
+
+    /// Adds a value's instant (as ``add(_:id:causedBy:)`` does an event).
+    mutating func add(_ value: ValueInstant, id: EventID, causedBy: EventID) {
+        let flow = arrow(from: causedBy)
+        let entry = sequence.encode(value, terminatingFlow: flow, into: &held)
+        if id != 0 { current[id] = entry.index }
+    }
+
+    /// A new arrow from the waiting event `causedBy` (its flow id, added to the cause),
+    /// or 0 when there is none.
+    private mutating func arrow(from causedBy: EventID) -> UInt64 {
+        guard causedBy != 0 else { return 0 }
+        guard let p = current[causedBy] ?? previous[causedBy], p >= written else {
+            missed += 1
+            return 0
         }
-        if id != 0 { positions[id] = base + waiting.count }
-        waiting.append(event)
+        let flow = nextFlow
+        nextFlow += 1
+        held.addFlow(flow, to: p)
+        arrows += 1
+        return flow
     }
 
     /// A new flow id, for arrows drawn elsewhere (cancels).
@@ -61,33 +83,27 @@ struct CauseFlows {
         return nextFlow
     }
 
-    /// The events to write now that a batch is read: all but the batch's own (and fewer
-    /// than ``maximumWaiting`` wait).
-    mutating func endBatch() -> ArraySlice<PerfettoEvent> {
-        let keepFrom = max(batchStart, base + waiting.count - Self.maximumWaiting)
-        batchStart = base + waiting.count
-        return release(upTo: keepFrom)
+    /// A batch is read: writes the events waiting from before it (and any beyond
+    /// ``maximumWaiting``); its own wait for the next batch's.
+    mutating func endBatch() throws {
+        let keepFrom = max(batchStart, held.endIndex - Self.maximumWaiting)
+        batchStart = held.endIndex
+        try release(upTo: keepFrom)
+        swap(&previous, &current)
+        current.removeAll()
     }
 
-    /// Everything still waiting (the end of the recording).
-    mutating func takeAll() -> ArraySlice<PerfettoEvent> {
-        batchStart = base + waiting.count
-        return release(upTo: batchStart)
+    /// Writes everything still waiting (the end of the recording).
+    mutating func finish() throws {
+        batchStart = held.endIndex
+        try release(upTo: held.endIndex)
     }
 
-    private mutating func release(upTo end: Int) -> ArraySlice<PerfettoEvent> {
-        let from = head
-        let to = max(from, end - base)
-        head = to
-        let out = waiting[from..<to]
-        if head > 4096, head * 2 > waiting.count {
-            // Forget what was released: the ids pointing into it, and the array's prefix.
-            positions = positions.filter { $0.value >= base + head }
-            waiting.removeFirst(head)
-            base += head
-            head = 0
-            return ArraySlice(out)
-        }
-        return out
+    private mutating func release(upTo end: Int) throws {
+        guard end > written else { return }
+        try sequence.writeHeld(held.prefix(upTo: end))
+        eventCount += end - written
+        written = end
+        held.removeFirst(upTo: end)
     }
 }

@@ -10,17 +10,11 @@ extension PerfettoExporter {
     func markValue(_ event: StageEvent, on id: NodeID, mirrored: Bool) {
         guard drawn.contains(id) else { return }
         let live = open[id] != nil
-        var annotations: [(String, PerfettoValue)] = []
-        if !event.text.isEmpty { annotations.append(("value", .string(event.text))) }
-        if mirrored { annotations.append(("mirrored_from", .int(Int64(event.node)))) }
-        if !event.thread.isEmpty { annotations.append(("thread", .string(event.thread))) }
-        if event.selfNanos > 0 || event.totalNanos > 0 {
-            // The delivery's time: in the receiving operator's own code, and with the stages it called.
-            annotations.append(("self_ns", .int(event.selfNanos)))
-            annotations.append(("total_ns", .int(event.totalNanos)))
-        }
-        let instant = PerfettoEvent(.instant, track: PerfettoUUID.stage(id), time: event.time,
-                                    name: live ? "value" : "value after end", annotations: annotations)
+        // The delivery's times (self_ns, total_ns): in the receiving operator's own code,
+        // and with the stages it called.
+        let instant = ValueInstant(track: PerfettoUUID.stage(id), time: event.time, live: live, text: event.text,
+                                   mirroredFrom: mirrored ? event.node : nil, thread: event.thread,
+                                   selfNanos: event.selfNanos, totalNanos: event.totalNanos)
         flows.add(instant, id: mirrored ? 0 : event.id, causedBy: mirrored ? 0 : event.causedBy)
         if live { summary.values += 1 }
     }
@@ -47,24 +41,25 @@ extension PerfettoExporter {
     /// each stage whose counter it changes. A stage's counter track is described with
     /// its first sample; a new stage's counter starts at 0 unwritten.
     func sampleDemand(of ids: [NodeID], at time: Int64) throws {
-        for id in ids {
-            guard drawn.contains(id), let node = graph[id] else { continue }
-            let value = node.outstanding.wire
-            let shown = demandShown[id]
-            guard shown != value, shown != nil || value != 0 else { continue }
-            if shown == nil {
-                var track = PerfettoTrack(uuid: PerfettoUUID.demand(id), parent: PerfettoUUID.stage(id),
-                                          name: "#\(id) demand outstanding")
-                track.description = "Values requested from stage #\(id) and not yet delivered; -1: unlimited"
-                track.counterUnit = "values"
-                track.rank = 0
-                try sequence.describe(track)
-            }
-            demandShown[id] = value
-            var sample = PerfettoEvent(.counter, track: PerfettoUUID.demand(id), time: time)
-            sample.counter = value
-            try emit(sample)
+        for id in ids { try sampleDemand(of: id, at: time) }
+    }
+
+    func sampleDemand(of id: NodeID, at time: Int64) throws {
+        guard drawn.contains(id), let value = graph.outstanding(of: id)?.wire else { return }
+        let shown = demandShown[id]
+        guard shown != value, shown != nil || value != 0 else { return }
+        if shown == nil {
+            var track = PerfettoTrack(uuid: PerfettoUUID.demand(id), parent: PerfettoUUID.stage(id),
+                                      name: "#\(id) demand outstanding")
+            track.description = "Values requested from stage #\(id) and not yet delivered; -1: unlimited"
+            track.counterUnit = "values"
+            track.rank = 0
+            try sequence.describe(track)
         }
+        demandShown[id] = value
+        var sample = PerfettoEvent(.counter, track: PerfettoUUID.demand(id), time: time)
+        sample.counter = value
+        try emit(sample)
     }
 
     // MARK: - Cancels: instants joined by arrows

@@ -44,7 +44,7 @@ final class PerfettoExporter {
     /// The events the arrows held back (``CauseFlows``), written a batch or two behind
     /// the others: on a sequence of their own, so that each sequence's times mostly grow
     /// and stay small deltas on its incremental clock.
-    let delayed: PerfettoSequence
+    var delayed: PerfettoSequence { flows.sequence }
     let options: TraceExporter.Options
     var graph = Graph()
     var pid = 1
@@ -64,9 +64,11 @@ final class PerfettoExporter {
     /// Each stage's demand as its counter last showed it.
     var demandShown: [NodeID: Int64] = [:]
     var waves = CancelWaves()
-    var flows = CauseFlows()
+    var flows: CauseFlows
     var forwarders: [NodeID: [NodeID]] = [:]
     var reportedLints: Set<TraceExporter.LintKey> = []
+    /// When the lints were last looked for (``TraceExporter/Options/lintsDue(now:last:)``).
+    var lintedAt: Int64?
     var dropped: UInt64 = 0
     var skipped: UInt64 = 0
     var lostDescribed = false
@@ -74,7 +76,7 @@ final class PerfettoExporter {
 
     init(sequence: PerfettoSequence, options: TraceExporter.Options = .init()) {
         self.sequence = sequence
-        self.delayed = sequence.sibling()
+        self.flows = CauseFlows(sequence: sequence.sibling())
         self.options = options
     }
 
@@ -108,7 +110,7 @@ final class PerfettoExporter {
         try writeWaves()
         try writeLints()
         for id in open.keys.sorted() { try close(id, at: lastTime, liveAtEnd: true) }
-        try write(flows.takeAll())
+        try flows.finish()
         try namePipelines(lanes.takeAll())
         try describeProcess()
         if let ending {
@@ -118,7 +120,7 @@ final class PerfettoExporter {
         summary.flows = flows.arrows + summary.flows
         summary.lastEventNanos = lastTime
         summary.originNanos = origin ?? 0
-        summary.traceEvents = sequence.eventCount + delayed.eventCount
+        summary.traceEvents = sequence.eventCount + flows.eventCount
         return summary
     }
 
@@ -149,9 +151,13 @@ final class PerfettoExporter {
                 try openStage(node, at: event.time)
             }
         case .value:
-            let targets = [id] + mirrors(of: id)
-            for target in targets { markValue(event, on: target, mirrored: target != id) }
-            try sampleDemand(of: targets, at: event.time)
+            markValue(event, on: id, mirrored: false)
+            try sampleDemand(of: id, at: event.time)
+            if !forwarders.isEmpty {
+                let targets = mirrors(of: id)
+                for target in targets { markValue(event, on: target, mirrored: true) }
+                try sampleDemand(of: targets, at: event.time)
+            }
         case .request, .demand:
             markDemand(event)
             try sampleDemand(of: demandGroup(of: id, request: event.kind == .request), at: event.time)
@@ -172,13 +178,15 @@ final class PerfettoExporter {
         }
     }
 
-    /// Writes the batch's cancels and lints, the events no arrow can reach any more and
-    /// the names of the pipelines that ended, then forgets what the graph prunes.
+    /// Writes the batch's cancels, the events no arrow can reach any more and the names
+    /// of the pipelines that ended; when due (``TraceExporter/Options/lintInterval``),
+    /// the new lints, then forgets what the graph prunes.
     func endOfBatch() throws {
         try writeWaves()
-        try writeLints()
-        try write(flows.endBatch())
+        try flows.endBatch()
         try namePipelines(lanes.takeEnded())
+        guard options.lintsDue(now: lastTime, last: &lintedAt) else { return }
+        try writeLints()
         graph.prune(now: lastTime, retention: options.retention)
         if drawn.count > 64, drawn.count > graph.nodes.count * 2 {
             drawn = drawn.filter { graph.nodes[$0] != nil || open[$0] != nil }
@@ -233,10 +241,6 @@ final class PerfettoExporter {
 
     func emit(_ event: PerfettoEvent) throws {
         try sequence.write(event)
-    }
-
-    func write(_ events: ArraySlice<PerfettoEvent>) throws {
-        for event in events { try delayed.write(event) }
     }
 }
 

@@ -12,8 +12,8 @@ import Foundation
 ///
 /// The compression and the writes run on a queue of their own, a few chunks behind the
 /// exporter (at most ``chunksInFlight`` wait), so they take the second core; that queue
-/// alone touches the buffer, the deflater and the file until ``finish()`` waits for it
-/// (hence `@unchecked Sendable`).
+/// alone touches the buffer, the deflater, the file and the packets made there
+/// (``enqueue(_:)``) until ``finish()`` waits for it (hence `@unchecked Sendable`).
 ///
 /// As with ``TraceFileWriter``, the file appears at `path` only when ``finish()``
 /// succeeds: until then the packets go to a temporary file beside it, so an interrupted
@@ -43,6 +43,8 @@ final class PerfettoFileWriter: @unchecked Sendable {
     let compression: Int32?
     /// Packets waiting to be compressed (`Trace.packet` fields), and their deflater.
     private var chunk = ProtoWriter(capacity: PerfettoFileWriter.chunkBytes + 4096)
+    /// The packets made on the queue (``enqueue(_:)``), waiting there to be compressed.
+    private var queueChunk = ProtoWriter(capacity: 0)
     private var deflater: Deflater?
     /// Bytes of packets gathered before they are compressed; no chunk grows past
     /// `maxChunkBytes`, so its compressed packet stays under Perfetto's 512 KB.
@@ -121,19 +123,56 @@ final class PerfettoFileWriter: @unchecked Sendable {
         guard !chunk.isEmpty, deflater != nil else { return }
         let input = chunk.bytes
         chunk = ProtoWriter(capacity: Self.chunkBytes + 4096)
-        try onQueue { writer in
-            let ok = input.withUnsafeBufferPointer { input in
-                writer.deflater!.compress(input) { compressed in
-                    let inner = 2 + ProtoWriter.varintSize(UInt64(compressed.count)) + compressed.count
-                    writer.buffer.rawVarint(UInt64(PerfettoSchema.Trace.packet << 3 | 2))
-                    writer.buffer.rawVarint(UInt64(inner))
-                    writer.buffer.data(PerfettoSchema.TracePacket.compressedPackets, compressed)
-                }
+        try onQueue { try $0.deflate(input) }
+    }
+
+    /// On the queue: one chunk of packets into one compressed packet.
+    private func deflate(_ input: [UInt8]) throws {
+        let ok = input.withUnsafeBufferPointer { input in
+            deflater!.compress(input) { compressed in
+                let inner = 2 + ProtoWriter.varintSize(UInt64(compressed.count)) + compressed.count
+                buffer.rawVarint(UInt64(PerfettoSchema.Trace.packet << 3 | 2))
+                buffer.rawVarint(UInt64(inner))
+                buffer.data(PerfettoSchema.TracePacket.compressedPackets, compressed)
             }
-            guard ok else { throw TraceFileWriter.WriteError(path: writer.path, reason: "compressing its packets failed (zlib)") }
-            writer.compressedPacketCount += 1
-            if writer.buffer.bytes.count >= Self.flushBytes { try writer.flush() }
         }
+        guard ok else { throw TraceFileWriter.WriteError(path: path, reason: "compressing its packets failed (zlib)") }
+        compressedPacketCount += 1
+        if buffer.bytes.count >= Self.flushBytes { try flush() }
+    }
+
+    // MARK: - Packets made on the queue
+
+    /// Whether packets can be made on the queue (``enqueue(_:)``): when they are
+    /// compressed. Uncompressed, everything is written on the caller's thread.
+    var hasQueue: Bool { deflater != nil }
+
+    /// Runs `work` on the queue, in order with the chunks handed to it; `work` appends
+    /// packets with ``writeOnQueue(packet:)``. The packets it makes gather in a chunk of
+    /// their own, so they interleave with the caller's by whole chunks: a packet
+    /// sequence written only from the queue (or only from the caller) keeps its order.
+    func enqueue(_ work: @escaping @Sendable () throws -> Void) throws {
+        try onQueue { _ in try work() }
+    }
+
+    /// On the queue (inside ``enqueue(_:)``'s work): appends one encoded TracePacket to
+    /// the queue's own chunk.
+    func writeOnQueue(packet: [UInt8]) throws {
+        let size = 1 + ProtoWriter.varintSize(UInt64(packet.count)) + packet.count
+        if !queueChunk.isEmpty, queueChunk.bytes.count + size > Self.maxChunkBytes { try deflateQueueChunk() }
+        if size > Self.maxChunkBytes {
+            buffer.message(PerfettoSchema.Trace.packet, encoded: packet)
+            if buffer.bytes.count >= Self.flushBytes { try flush() }
+            return
+        }
+        queueChunk.message(PerfettoSchema.Trace.packet, encoded: packet)
+        if queueChunk.bytes.count >= Self.chunkBytes { try deflateQueueChunk() }
+    }
+
+    private func deflateQueueChunk() throws {
+        guard !queueChunk.isEmpty else { return }
+        try deflate(queueChunk.bytes)
+        queueChunk.removeAll()
     }
 
     /// Runs `work` on the queue, after what is there already; throws the queue's first
@@ -165,6 +204,7 @@ final class PerfettoFileWriter: @unchecked Sendable {
     /// Writes what is buffered and puts the file in place.
     func finish() throws {
         try compressChunk()
+        if deflater != nil { try onQueue { try $0.deflateQueueChunk() } }
         queue.sync {}
         try firstFailure()
         try flush()

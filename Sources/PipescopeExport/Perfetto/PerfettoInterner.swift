@@ -5,9 +5,10 @@ import PipescopeGraph
 ///
 /// A packet that uses a new entry carries it in its own `interned_data`, so every iid a
 /// packet refers to is defined in it or before it on the sequence. A string value is
-/// interned when it comes a second time (most value texts are numbers seen once; the
-/// ones that repeat, such as an operator, a thread or `()`, are worth an iid), and only
-/// if it is short: a 10 kB text is written inline.
+/// interned when it comes a second time while still remembered (``RecentValues``: most
+/// value texts are numbers seen once; the ones that repeat, such as an operator, a
+/// thread or `()`, are worth an iid), and only if it is short: a 10 kB text is written
+/// inline.
 ///
 /// The tables are bounded: past ``maximumEntries`` or ``maximumBytes`` they are cleared,
 /// and the next packet says so (`SEQ_INCREMENTAL_STATE_CLEARED`), so memory stays flat
@@ -21,11 +22,10 @@ struct PerfettoInterner {
 
     private var eventNames: [String: UInt64] = [:]
     private var annotationNames: [String: UInt64] = [:]
-    /// String values: their iid, or ``seenOnce`` (interned the second time). One table,
-    /// so that a value costs one hash lookup.
-    private var stringValues: [String: UInt64] = [:]
-    private static let seenOnce = UInt64.max
-    private static let absent = UInt64.max - 1
+    /// String values seen lately, and the iids of those that came twice (``RecentValues``).
+    private var recentValues = RecentValues()
+    /// String values interned since the last clear.
+    private var internedValues = 0
     private var locations: [SourceLocation: UInt64] = [:]
     /// The names used last, looked up by comparing (cheaper than hashing a String): most
     /// events use one of a few ("value", "request", "thread").
@@ -58,6 +58,32 @@ struct PerfettoInterner {
         return iid
     }
 
+    /// The annotation names of a value's instant, looked up by number.
+    enum FixedName: Int, CaseIterable {
+        case value, mirroredFrom, thread, selfNanos, totalNanos
+
+        var text: String {
+            switch self {
+            case .value: return "value"
+            case .mirroredFrom: return "mirrored_from"
+            case .thread: return "thread"
+            case .selfNanos: return "self_ns"
+            case .totalNanos: return "total_ns"
+            }
+        }
+    }
+
+    /// The iids of the ``FixedName``s (0: not interned since the last clear).
+    private var fixedNames = [UInt64](repeating: 0, count: FixedName.allCases.count)
+
+    mutating func annotationName(_ name: FixedName) -> UInt64 {
+        let known = fixedNames[name.rawValue]
+        if known != 0 { return known }
+        let iid = annotationName(name.text)
+        fixedNames[name.rawValue] = iid
+        return iid
+    }
+
     mutating func annotationName(_ name: String) -> UInt64 {
         if let iid = recentAnnotationNames[name] { return iid }
         if let iid = annotationNames[name] { recentAnnotationNames.remember(name, iid); return iid }
@@ -71,34 +97,23 @@ struct PerfettoInterner {
 
     /// The iid of a string value that repeats; nil to write it inline.
     mutating func stringValue(_ text: String) -> UInt64? {
-        let count = text.utf8.count
-        guard count <= Self.longestInterned else { return nil }
-        let fresh = nextIID
-        switch Self.visit(&stringValues[text, default: Self.absent], fresh: fresh) {
+        switch recentValues.visit(text) {
         case .known(let iid):
             return iid
         case .first:
-            bytes += count
             return nil
-        case .second:
+        case .second(let slot):
+            let count = text.utf8.count
             let iid = add(count)
+            internedValues += 1
+            recentValues.intern(slot, iid)
             pending.message(Field.debugAnnotationStringValues) {
                 $0.varint(PerfettoSchema.Interned.iid, iid)
-                $0.data(PerfettoSchema.Interned.text, Array(text.utf8))   // InternedString.str is bytes
+                $0.string(PerfettoSchema.Interned.text, text)   // InternedString.str is bytes: the same encoding
             }
             return iid
-        }
-    }
-
-    private enum Visit { case first, second, known(UInt64) }
-
-    /// A string value's entry, made or updated in place: absent becomes seen once, seen
-    /// once becomes `fresh`.
-    private static func visit(_ entry: inout UInt64, fresh: UInt64) -> Visit {
-        switch entry {
-        case absent: entry = seenOnce; return .first
-        case seenOnce: entry = fresh; return .second
-        default: return .known(entry)
+        case .tooLong:
+            return nil
         }
     }
 
@@ -121,22 +136,23 @@ struct PerfettoInterner {
     /// The entries made since the last call, and whether the tables were cleared before
     /// them; clears the tables first when they are full (call before building a packet).
     mutating func takePending() -> (interned: [UInt8], cleared: Bool) {
-        defer {
-            pending.removeAll()
-            cleared = false
-        }
+        defer { cleared = false }
+        guard !pending.isEmpty else { return ([], cleared) }
+        defer { pending.removeAll() }
         return (pending.bytes, cleared)
     }
 
     /// Clears the tables if they are full. Call before building a packet, never during.
     mutating func resetIfFull() {
-        guard eventNames.count + annotationNames.count + stringValues.count + locations.count
+        guard eventNames.count + annotationNames.count + internedValues + locations.count
             > maximumEntries || bytes > maximumBytes else { return }
         eventNames = [:]
         annotationNames = [:]
         recentNames = RecentNames()
         recentAnnotationNames = RecentNames()
-        stringValues.removeAll(keepingCapacity: true)
+        fixedNames = [UInt64](repeating: 0, count: FixedName.allCases.count)
+        recentValues.removeAll()
+        internedValues = 0
         locations = [:]
         bytes = 0
         nextIID = 1

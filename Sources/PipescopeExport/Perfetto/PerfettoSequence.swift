@@ -32,6 +32,20 @@ struct PerfettoEvent {
     }
 }
 
+/// A value delivered to a stage, as its instant shows it (``PerfettoEventEncoder``).
+struct ValueInstant {
+    var track: UInt64
+    var time: Int64
+    /// Whether the stage's life slice is still open ("value", else "value after end").
+    var live: Bool
+    var text: String
+    /// The stage it mirrors (type erasure), if it is a mirror's copy.
+    var mirroredFrom: NodeID?
+    var thread: String
+    var selfNanos: Int64
+    var totalNanos: Int64
+}
+
 /// One TrackDescriptor.
 struct PerfettoTrack {
     var uuid: UInt64
@@ -69,67 +83,95 @@ struct PerfettoTrack {
 /// events back a little) is written absolute, on the trace clock (`timestamp_clock_id`
 /// 6). Small deltas instead of 64-bit times make the compressed file about a third
 /// smaller.
-private typealias A = PerfettoSchema.DebugAnnotation
 private typealias D = PerfettoSchema.ProcessDescriptor
 
-final class PerfettoSequence {
+final class PerfettoSequence: @unchecked Sendable {
     static let sequenceID: UInt64 = 0x5053   // "PS"
 
     /// Its `trusted_packet_sequence_id`.
     let id: UInt64
     let file: PerfettoFileWriter
-    private var interner: PerfettoInterner
-    private var event = ProtoWriter(capacity: 512)
+    /// The TrackEvents' encoder and the sequence's intern tables.
+    private var encoder: PerfettoEventEncoder
     private var packet = ProtoWriter(capacity: 1024)
+    /// The event being written by ``write(_:)``.
+    private var scratch = HeldPackets()
     private(set) var eventCount = 0
+    /// Whether its packets are made on the file's queue (``writeHeld(_:)``): then the
+    /// packet state above (the packet buffer, the clock, the count) is the queue's alone,
+    /// and the encoder the caller's.
+    private let onQueue: Bool
     /// The incremental clock's last time, nil until a ClockSnapshot declares it after the
     /// sequence's latest clear.
     private var clock: Int64?
 
-    init(file: PerfettoFileWriter, id: UInt64 = PerfettoSequence.sequenceID, interner: PerfettoInterner = PerfettoInterner()) {
+    /// `packetsOnQueue`: its packets are made on the file's queue, when the file has one:
+    /// it writes only ``writeHeld(_:)``s then.
+    init(file: PerfettoFileWriter, id: UInt64 = PerfettoSequence.sequenceID, interner: PerfettoInterner = PerfettoInterner(),
+         packetsOnQueue: Bool = false) {
         self.file = file
         self.id = id
-        self.interner = interner
+        self.encoder = PerfettoEventEncoder(interner: interner)
+        self.onQueue = packetsOnQueue && file.hasQueue
     }
 
     /// Another sequence into the same file, with its own (empty) intern tables of the
-    /// same bounds and its own clock.
+    /// same bounds and its own clock; its packets made on the file's queue when it has one.
     func sibling() -> PerfettoSequence {
         PerfettoSequence(file: file, id: id + 1,
-                         interner: PerfettoInterner(maximumEntries: interner.maximumEntries, maximumBytes: interner.maximumBytes))
+                         interner: PerfettoInterner(maximumEntries: encoder.interner.maximumEntries,
+                                                    maximumBytes: encoder.interner.maximumBytes),
+                         packetsOnQueue: true)
     }
 
     /// Times the intern tables were full and cleared.
-    var internResets: Int { interner.resets }
+    var internResets: Int { encoder.interner.resets }
 
+    /// Writes one event's packet now.
     func write(_ e: PerfettoEvent) throws {
-        typealias F = PerfettoSchema.TrackEvent
-        interner.resetIfFull()
-        event.removeAll()
-        event.varint(F.type, e.kind.rawValue)
-        event.varint(F.trackUUID, e.track)
-        if let name = e.name { event.varint(F.nameIID, interner.eventName(name)) }
-        if let counter = e.counter { event.varint(F.counterValue, counter) }
-        if let location = e.location { event.varint(F.sourceLocationIID, interner.location(location)) }
-        for id in e.flows { event.fixed64(F.flowIDs, id) }
-        for id in e.terminatingFlows { event.fixed64(F.terminatingFlowIDs, id) }
-        for (name, value) in e.annotations {
-            let nameIID = interner.annotationName(name)
-            event.message(F.debugAnnotations) { a in
-                a.varint(A.nameIID, nameIID)
-                switch value {
-                case .string(let text):
-                    if let iid = interner.stringValue(text) { a.varint(A.stringValueIID, iid) } else { a.string(A.stringValue, text) }
-                case .int(let n): a.varint(A.intValue, n)
-                case .bool(let b): a.bool(A.boolValue, b)
-                }
-            }
+        precondition(!onQueue, "a sequence whose packets are made on the queue writes held events only")
+        scratch.removeAll()
+        let entry = encode(e, into: &scratch)
+        try write(entry, from: scratch)
+    }
+
+    /// Encodes an event's TrackEvent (all but the flow ids that will start at it) and the
+    /// intern entries it made into `held`, to be written later by ``write(_:from:)``:
+    /// packets encoded ahead must be written in the order they were encoded, on this
+    /// sequence, for their intern entries and clears to come before what uses them.
+    func encode(_ e: PerfettoEvent, into held: inout HeldPackets) -> HeldPackets.Entry {
+        encoder.encode(e, into: &held)
+    }
+
+    /// Writes the packets of events encoded ahead, in order: on the file's queue when it
+    /// has one (the packets of this sequence are then all made there: call it for every
+    /// held event, and ``write(_:)`` never), else at once.
+    func writeHeld(_ held: HeldPackets) throws {
+        guard onQueue else {
+            for index in held.startIndex..<held.endIndex { try write(held.entry(index), from: held) }
+            return
         }
-        let (interned, cleared) = interner.takePending()
-        if cleared { try clear() }
-        let time = max(0, e.time)
-        if clock == nil { try declareClock(at: time) }
+        try file.enqueue { [self] in
+            for index in held.startIndex..<held.endIndex { try write(held.entry(index), from: held) }
+        }
+    }
+
+    /// Appends a packet to the file, from the queue when this sequence writes there.
+    private func put(_ bytes: [UInt8]) throws {
+        if onQueue { try file.writeOnQueue(packet: bytes) } else { try file.write(packet: bytes) }
+    }
+
+    /// Encodes a value's instant (``PerfettoEventEncoder/encode(_:terminatingFlow:into:)``).
+    func encode(_ value: ValueInstant, terminatingFlow: UInt64, into held: inout HeldPackets) -> HeldPackets.Entry {
+        encoder.encode(value, terminatingFlow: terminatingFlow, into: &held)
+    }
+
+    /// Writes the packet of an event encoded ahead, with the flow ids that start at it.
+    func write(_ entry: HeldPackets.Entry, from held: HeldPackets) throws {
         typealias P = PerfettoSchema.TracePacket
+        if entry.cleared { try clear() }
+        let time = max(0, entry.time)
+        if clock == nil { try declareClock(at: time) }
         packet.removeAll()
         if let last = clock, time >= last {
             packet.varint(P.timestamp, UInt64(time - last))
@@ -140,18 +182,21 @@ final class PerfettoSequence {
         }
         packet.varint(P.trustedPacketSequenceID, id)
         packet.varint(P.sequenceFlags, P.seqNeedsIncrementalState)
-        if !interned.isEmpty { packet.message(P.internedData, encoded: interned) }
-        packet.message(P.trackEvent, encoded: event.bytes)
-        try file.write(packet: packet.bytes)
+        held.withBytes(of: entry) { interned, body in
+            if !interned.isEmpty { packet.data(P.internedData, interned) }
+            packet.message(P.trackEvent) { e in
+                e.append(body)
+                held.forEachFlow(of: entry) { e.fixed64(PerfettoSchema.TrackEvent.flowIDs, $0) }
+            }
+        }
+        try put(packet.bytes)
         eventCount += 1
     }
 
     func describe(_ track: PerfettoTrack) throws {
         typealias T = PerfettoSchema.TrackDescriptor
         typealias P = PerfettoSchema.TracePacket
-        interner.resetIfFull()
-        let (_, cleared) = interner.takePending()
-        if cleared { try clear() }
+        if encoder.takeClear() { try clear() }
         packet.removeAll()
         packet.varint(P.trustedPacketSequenceID, id)
         packet.message(P.trackDescriptor) { d in
@@ -185,7 +230,7 @@ final class PerfettoSequence {
         packet.message(P.tracePacketDefaults) {
             $0.varint(PerfettoSchema.TracePacketDefaults.timestampClockID, PerfettoSchema.ClockSnapshot.incremental)
         }
-        try file.write(packet: packet.bytes)
+        try put(packet.bytes)
         clock = nil
     }
 
@@ -207,7 +252,7 @@ final class PerfettoSequence {
                 $0.bool(C.isIncremental, true)
             }
         }
-        try file.write(packet: packet.bytes)
+        try put(packet.bytes)
         clock = time
     }
 }

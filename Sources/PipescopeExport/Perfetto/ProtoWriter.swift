@@ -89,6 +89,9 @@ struct ProtoWriter {
         bytes.append(contentsOf: value)
     }
 
+    /// Bytes already encoded as fields, appended as they are.
+    mutating func append(_ encoded: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: encoded) }
+
     /// The bytes a varint takes.
     static func varintSize(_ value: UInt64) -> Int {
         var v = value, n = 1
@@ -98,10 +101,21 @@ struct ProtoWriter {
 
     /// A nested message, encoded in place by `body`.
     mutating func message(_ field: Int, _ body: (inout ProtoWriter) -> Void) {
-        tag(field, .lengthDelimited)
-        let lengthAt = bytes.count
-        bytes.append(0)
+        let start = beginMessage(field)
         body(&self)
+        endMessage(start)
+    }
+
+    /// Starts a nested message written field by field; ``endMessage(_:)`` ends it. Returns
+    /// where its length goes (one byte is reserved, widened at the end if the body needs).
+    @inline(__always)
+    mutating func beginMessage(_ field: Int) -> Int {
+        tag(field, .lengthDelimited)
+        bytes.append(0)
+        return bytes.count - 1
+    }
+
+    mutating func endMessage(_ lengthAt: Int) {
         let length = bytes.count - lengthAt - 1
         if length < 0x80 {
             bytes[lengthAt] = UInt8(length)
