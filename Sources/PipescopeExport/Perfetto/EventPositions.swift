@@ -1,9 +1,11 @@
 import PipescopeGraph
 
-/// Recorded event ids to positions, for the events of one batch: an open-addressing
-/// table of plain numbers (no per-entry allocation, no SipHash), emptied in place for
-/// the next batch. ``CauseFlows`` keeps two, this batch's and the last one's, to find
-/// the cause of each value.
+/// Recorded event ids to positions, for the events of one batch. A batch's events are
+/// numbered in a row (``EventBatch/numbered()``) and come in order, so the table is an
+/// array indexed by the id less the batch's first: no hashing, no probing. An id out of
+/// that window (earlier than the first, or far beyond it) goes to a small dictionary.
+/// ``CauseFlows`` keeps two, this batch's and the last one's, to find the cause of each
+/// value, and empties one in place for each new batch.
 ///
 /// ```swift
 /// var positions = EventPositions()
@@ -13,57 +15,42 @@ import PipescopeGraph
 /// positions[41]        // nil
 /// ```
 struct EventPositions {
-    /// Ids (0: an empty slot; event id 0 means "none" and is never stored) and positions.
-    private var keys: [EventID] = Array(repeating: 0, count: 1024)
-    private var values: [Int] = Array(repeating: 0, count: 1024)
+    /// The id of `slots[0]`, and each id's position plus one (0: none).
+    private var first: EventID = 0
+    private var slots: [Int] = []
+    private var spill: [EventID: Int] = [:]
     private(set) var count = 0
 
-    private var mask: Int { keys.count - 1 }
-
-    @inline(__always)
-    private func slot(of id: EventID) -> Int {
-        Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
-    }
+    /// The widest window the array covers; ids beyond go to the dictionary.
+    static let window: UInt64 = 1 << 20
 
     subscript(id: EventID) -> Int? {
         get {
             guard id != 0 else { return nil }
-            var i = slot(of: id)
-            while true {
-                let key = keys[i]
-                if key == id { return values[i] }
-                if key == 0 { return nil }
-                i = (i + 1) & mask
+            if id >= first, id - first < UInt64(slots.count) {
+                let slot = slots[Int(id - first)]
+                return slot == 0 ? nil : slot - 1
             }
+            return spill.isEmpty ? nil : spill[id]
         }
         set {
             guard id != 0, let newValue else { return }
-            if (count + 1) * 2 > keys.count { grow() }
-            var i = slot(of: id)
-            while keys[i] != 0, keys[i] != id { i = (i + 1) & mask }
-            if keys[i] == 0 { count += 1 }
-            keys[i] = id
-            values[i] = newValue
+            if slots.isEmpty, spill.isEmpty { first = id }
+            guard id >= first, id - first < Self.window else {
+                if spill.updateValue(newValue, forKey: id) == nil { count += 1 }
+                return
+            }
+            let offset = Int(id - first)
+            if offset >= slots.count { slots.append(contentsOf: repeatElement(0, count: offset + 1 - slots.count)) }
+            if slots[offset] == 0 { count += 1 }
+            slots[offset] = newValue + 1
         }
     }
 
-    /// Empties the table, keeping its room (shrinking it when the last batch was far smaller).
+    /// Empties the table, keeping its room.
     mutating func removeAll() {
-        guard count > 0 else { return }
-        if keys.count > 1024, count * 8 < keys.count {
-            keys = Array(repeating: 0, count: keys.count / 2)
-            values = Array(repeating: 0, count: keys.count)
-        } else {
-            keys.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        }
+        slots.removeAll(keepingCapacity: true)
+        if !spill.isEmpty { spill.removeAll() }
         count = 0
-    }
-
-    private mutating func grow() {
-        let oldKeys = keys, oldValues = values
-        keys = Array(repeating: 0, count: oldKeys.count * 2)
-        values = Array(repeating: 0, count: oldKeys.count * 2)
-        count = 0
-        for (key, value) in zip(oldKeys, oldValues) where key != 0 { self[key] = value }
     }
 }

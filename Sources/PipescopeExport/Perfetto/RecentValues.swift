@@ -24,7 +24,7 @@ struct RecentValues {
         case tooLong
     }
 
-    static let slots = 4096
+    static let slots = 1024
     private var texts: [String?] = Array(repeating: nil, count: RecentValues.slots)
     /// 0 while a text was seen once.
     private var iids: [UInt64] = Array(repeating: 0, count: RecentValues.slots)
