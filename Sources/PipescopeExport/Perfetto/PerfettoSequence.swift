@@ -67,7 +67,9 @@ struct PerfettoTrack {
     }
 }
 
-/// The exporter's one packet sequence (`trusted_packet_sequence_id`): turns events and
+private typealias D = PerfettoSchema.ProcessDescriptor
+
+/// One of the exporter's packet sequences (`trusted_packet_sequence_id`): turns events and
 /// track descriptors into TracePackets, interning names, annotation names, repeated
 /// string values and source locations (``PerfettoInterner``), and sets the sequence
 /// flags: `SEQ_INCREMENTAL_STATE_CLEARED` on the sequence's first packet and on the
@@ -83,7 +85,10 @@ struct PerfettoTrack {
 /// events back a little) is written absolute, on the trace clock (`timestamp_clock_id`
 /// 6). Small deltas instead of 64-bit times make the compressed file about a third
 /// smaller.
-private typealias D = PerfettoSchema.ProcessDescriptor
+///
+/// The sequence of the events held for their arrows makes its packets on the file's
+/// compression queue (``writeHeld(_:)``) while the exporter encodes on its own thread:
+/// the two touch different parts of it (hence `@unchecked Sendable`).
 
 final class PerfettoSequence: @unchecked Sendable {
     static let sequenceID: UInt64 = 0x5053   // "PS"
