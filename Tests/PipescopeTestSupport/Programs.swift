@@ -48,15 +48,25 @@ public final class ExampleProgram {
     public let socketPath: String
 
     /// Starts it serving `socketPath` (or its default path for its pid when nil), and
-    /// waits until the socket exists.
-    public init(socketPath: String?, environment extra: [String: String] = [:], timeout: Double = 20) throws {
+    /// waits until the socket exists. `standardError`: a file that gets what it says there
+    /// (by default nothing is kept).
+    public init(socketPath: String?, environment extra: [String: String] = [:], timeout: Double = 20,
+                standardError: String? = nil) throws {
         var environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
         environment["PIPESCOPE_SOCKET"] = socketPath
         process.executableURL = URL(fileURLWithPath: Programs.example)
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let standardError {
+            guard FileManager.default.createFile(atPath: standardError, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: standardError) else {
+                throw ProgramError(message: "cannot write \(standardError)")
+            }
+            process.standardError = handle
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         self.socketPath = socketPath ?? Self.defaultPath(pid: process.processIdentifier, environment: environment)
         let deadline = Date().addingTimeInterval(timeout)
