@@ -14,8 +14,8 @@ import Glibc
 ///   grown past `limit` because the disk cannot keep up, stops the recording: nothing more
 ///   is written, later chunks are dropped, and ``failure`` (and `onFailure`, once, on
 ///   whichever thread found it) says what happened. The file keeps what was written.
-/// - Sync policy: `fdatasync` at most once a second while data comes, and `fsync` at
-///   ``finish(endMark:)``, on the writer's thread. A kill loses nothing the writer wrote (the
+/// - Sync policy: `fdatasync` at most once a second, and at most a second after data was
+///   written; `fsync` at ``finish(endMark:)``; on the writer's thread. A kill loses nothing the writer wrote (the
 ///   kernel has it); a power loss loses at most about the last second, as zeros or a cut
 ///   frame, which readers treat as a cut (``RecordingReader``).
 final class RecordingOutput: @unchecked Sendable {
@@ -40,6 +40,10 @@ final class RecordingOutput: @unchecked Sendable {
     private var stopped: RecordingWriter.Failure?
     private var events = 0
     private var lastEventNanos: Int64 = 0
+    /// Chunks ever queued, and ever written: ``waitUntilWritten()`` waits for the one to
+    /// reach the other.
+    private var queuedCount = 0
+    private var writtenCount = 0
 
     /// Opens (creates or truncates) `path` and starts the writer's thread. Throws
     /// ``RecordingWriter/WriterError`` when the file cannot be opened.
@@ -69,9 +73,20 @@ final class RecordingOutput: @unchecked Sendable {
         }
         queue.append(chunk)
         queuedBytes += chunk.bytes.count
+        queuedCount += 1
         condition.signal()
         condition.unlock()
         return true
+    }
+
+    /// Waits until every chunk queued so far is in the file, or the recording stopped:
+    /// for a reader of "the file so far" in the same process (tests). Never called on a
+    /// program's path.
+    func waitUntilWritten() {
+        condition.lock()
+        let target = queuedCount
+        while writtenCount < target, stopped == nil, !done { condition.wait() }
+        condition.unlock()
     }
 
     /// Writes what is queued and then `endMark` (unless the recording stopped), syncs and
@@ -101,7 +116,13 @@ final class RecordingOutput: @unchecked Sendable {
         var unsynced = false
         while true {
             condition.lock()
-            while queue.isEmpty, !closing, stopped == nil { condition.wait() }
+            while queue.isEmpty, !closing, stopped == nil {
+                // Idle: sleep until more comes, or until what was written is due a sync.
+                guard unsynced else { condition.wait(); continue }
+                let due = lastSync + Self.syncInterval, now = DispatchTime.now().uptimeNanoseconds
+                if now >= due { break }
+                _ = condition.wait(until: Date(timeIntervalSinceNow: Double(due - now) / 1e9))
+            }
             let chunks = queue
             let closing = self.closing
             queue.removeAll()
@@ -114,18 +135,24 @@ final class RecordingOutput: @unchecked Sendable {
                 condition.lock()
                 events += chunk.events
                 lastEventNanos = max(lastEventNanos, chunk.lastEventNanos)
+                writtenCount += 1
+                condition.broadcast()
                 condition.unlock()
                 unsynced = true
             }
             if closing { return end(sync: true) }
             let now = DispatchTime.now().uptimeNanoseconds
-            if unsynced, now - lastSync >= 1_000_000_000 {
+            if unsynced, now - lastSync >= Self.syncInterval {
                 if fdatasync(fd) != 0, let error = Self.syncFailure(errno) { return fail(errno: error) }
                 lastSync = now
                 unsynced = false
             }
         }
     }
+
+    /// How often written data is synced: at most once a second, and at most a second
+    /// after it was written.
+    private static let syncInterval: UInt64 = 1_000_000_000
 
     private func end(sync: Bool) {
         if sync { _ = fsync(fd) }  // a device or pipe cannot sync: nothing to report

@@ -78,6 +78,13 @@ public final class RecordingWriter {
         output.finish(endMark: RecordingFormat.endMark(reason: reason))
     }
 
+    /// Waits until everything appended so far is in the file (or the recording stopped),
+    /// for a reader of the file so far in the same process, as tests are. A program's
+    /// path never waits for the disk.
+    public func waitUntilWritten() {
+        output.waitUntilWritten()
+    }
+
     /// Why the recording stopped early (a full disk, an I/O error), if it did.
     public var failure: Failure? { output.failure }
 
