@@ -143,19 +143,11 @@ final class CrashSafeRecordingTests: XCTestCase {
 
     func testAProgramThatExitsEndsItsRecordingWithTheEndMarkAndEveryValue() throws {
         let file = directory + "/exited.pipescope"
-        let program = Process()
-        program.executableURL = URL(fileURLWithPath: Programs.example)
-        program.environment = ProcessInfo.processInfo.environment.merging([
+        let status = try Programs.runExampleToExit(environment: [
             "PIPESCOPE_SOCKET": directory + "/exited.sock", "PIPESCOPE_RECORD": file,
             "EXAMPLE_SEND_LIMIT": "7", "EXAMPLE_EXIT": "1",
-        ]) { _, new in new }
-        program.standardOutput = FileHandle.nullDevice
-        program.standardError = FileHandle.nullDevice
-        try program.run()
-        XCTAssertTrue(eventually(timeout: 60) { !program.isRunning }, "the example exits after its 7 values")
-        if program.isRunning { program.terminate() }
-        program.waitUntilExit()
-        XCTAssertEqual(program.terminationStatus, 0)
+        ])
+        XCTAssertEqual(status, 0, "the example exits by itself after its 7 values")
         let read = try subjectValues(file)
         XCTAssertEqual(read.endReason, "the program exited")
         XCTAssertEqual(read.values, ["1", "2", "3", "4", "5", "6", "7"], "the last flush reached the file before the end mark")

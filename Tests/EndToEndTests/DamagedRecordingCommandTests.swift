@@ -47,18 +47,11 @@ final class DamagedRecordingCommandTests: XCTestCase {
     func testARealRecordingCutOrCorruptedAtRandomOffsetsSaysWhereItEnds() throws {
         // A recording the example made of itself, closed (its end mark) when it exited.
         let file = directory + "/whole.pipescope"
-        let program = Process()
-        program.executableURL = URL(fileURLWithPath: Programs.example)
-        program.environment = ProcessInfo.processInfo.environment.merging([
+        let status = try Programs.runExampleToExit(environment: [
             "PIPESCOPE_SOCKET": directory + "/whole.sock", "PIPESCOPE_RECORD": file,
             "EXAMPLE_SEND_LIMIT": "40", "EXAMPLE_RATE": "2000", "EXAMPLE_EXIT": "1",
-        ]) { _, new in new }
-        program.standardOutput = FileHandle.nullDevice
-        program.standardError = FileHandle.nullDevice
-        try program.run()
-        XCTAssertTrue(eventually(timeout: 60) { !program.isRunning })
-        if program.isRunning { program.terminate() }
-        program.waitUntilExit()
+        ])
+        XCTAssertEqual(status, 0)
         let bytes = try XCTUnwrap(FileManager.default.contents(atPath: file))
         XCTAssertGreaterThan(bytes.count, RecordingFormat.magic.count)
 

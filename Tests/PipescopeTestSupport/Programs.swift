@@ -40,6 +40,26 @@ public enum Programs {
     }
 }
 
+extension Programs {
+    /// Runs the example with `environment` added to this process's, for a run that ends by
+    /// itself (`EXAMPLE_SEND_LIMIT=N` with `EXAMPLE_EXIT=1`), polling until it exits; at
+    /// the deadline it is terminated. Returns its exit status (0: it exited by itself).
+    public static func runExampleToExit(environment: [String: String], timeout: Double = 60) throws -> Int32 {
+        let program = Process()
+        program.executableURL = URL(fileURLWithPath: example)
+        program.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        program.standardInput = FileHandle.nullDevice
+        program.standardOutput = FileHandle.nullDevice
+        program.standardError = FileHandle.nullDevice
+        try program.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while program.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if program.isRunning { program.terminate() }
+        program.waitUntilExit()
+        return program.terminationStatus
+    }
+}
+
 /// The example program (`pipescope-example`) running as a separate process: a program
 /// that links Pipescope and calls `Pipescope.start()`, as a user's would.
 public final class ExampleProgram {
