@@ -1,9 +1,9 @@
 // swift-tools-version:6.1
-// libFuzzer harness for the wire protocol's decoding: frames, client and server
-// messages, and recordings. A package of its own, so the fuzzer's flags never reach
+// libFuzzer harnesses for the wire protocol's decoding: frames, client and server
+// messages, and recordings (FuzzWire), and the recording reader (FuzzRecording). A package of its own, so the fuzzer's flags never reach
 // the normal build; it compiles the real PipescopeWire and PipescopeGraph sources (symlinks).
 //
-//   Fuzz/run.sh 30          # build, then fuzz for 30 seconds
+//   Fuzz/run.sh 30          # build, then fuzz each harness for 30 seconds
 import PackageDescription
 
 let package = Package(
@@ -16,6 +16,8 @@ let package = Package(
             dependencies: ["PipescopeGraph", .product(name: "SwiftProtobuf", package: "swift-protobuf")]
         ),
         .executableTarget(name: "FuzzWire", dependencies: ["PipescopeWire"]),
+        // The recording reader, as replay and export read a file (chunks, end marks, cuts).
+        .executableTarget(name: "FuzzRecording", dependencies: ["PipescopeWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

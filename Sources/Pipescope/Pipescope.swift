@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PipescopeGraph
 import PipescopeProbe
 import PipescopeTap
@@ -28,7 +29,10 @@ public enum Pipescope {
     /// untouched; it never throws or exits.
     ///
     /// With `PIPESCOPE_RECORD=FILE` in the environment the program also records its own
-    /// session to FILE, for `pipescope replay FILE` later.
+    /// session to FILE, for `pipescope replay FILE` later. The file is written on a thread
+    /// of Pipescope's own; if it cannot be written (a full disk, an unwritable path),
+    /// Pipescope says so on standard error and to the inspector, and the program runs on,
+    /// served but unrecorded. On `exit` the recording gets its end mark.
     ///
     /// Ended pipelines stay visible for `retention` (default: 60 s, at most 500; or
     /// `PIPESCOPE_RETAIN_SECONDS` and `PIPESCOPE_RETAIN_PIPELINES`), then are pruned.
@@ -46,6 +50,9 @@ public enum Pipescope {
                 let started = try ProbeServer(probe: probe, path: path, recordTo: recording)
                 probe.enable()
                 server = started
+                if recording != nil, !endsRecordingAtExit.exchange(true, ordering: .relaxed) {
+                    atexit { Pipescope.finishRecordingAtExit() }
+                }
                 return path
             } catch {
                 FileHandle.standardError.write(Data("pipescope: not started: \(error)\n".utf8))
@@ -61,6 +68,14 @@ public enum Pipescope {
             server?.close()
             server = nil
         }
+    }
+
+    private static let endsRecordingAtExit = Atomic<Bool>(false)
+
+    /// A program that exits (`exit`, or returning from `main`) while recording itself
+    /// closes its recording with the end mark, "the program exited", after a last flush.
+    private static func finishRecordingAtExit() {
+        running.withLockedValue { $0 }?.finishRecording(reason: "the program exited")
     }
 
     /// The socket path being served, if started.

@@ -50,10 +50,15 @@ public final class ProbeRecorder {
         }
     }
 
-    /// Closes the file. Safe to call more than once.
-    public func close() {
+    /// Why the recording stopped early (a full disk, an I/O error), if it did: nothing
+    /// more is written.
+    public var failure: RecordingWriter.Failure? { writer.failure }
+
+    /// Closes the file with its end mark, saying why the recording ended. Safe to call
+    /// more than once.
+    public func close(reason: String = "pipescope record stopped") {
         guard !closed else { return }
         closed = true
-        writer.close()
+        writer.close(reason: reason)
     }
 }

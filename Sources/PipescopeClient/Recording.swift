@@ -32,8 +32,15 @@ public struct Recording {
     /// What was wrong with the frame where reading stopped, when the file is damaged
     /// there (``RecordingMessages/Damage``): the messages before it are replayed.
     public var damage: String?
+    /// Why the writer closed the recording, from its end mark; nil when it was never
+    /// closed: the program stopped while writing (killed, crashed, or its disk full).
+    public var endReason: String?
 
     public init() {}
+
+    /// Local wall-clock time with milliseconds, as the inspector shows times and a
+    /// recording's end is told: 12:03:11.402.
+    public static func clockTime(_ nanos: Int64) -> String { RecordingFormat.clockTime(nanos) }
 
     /// How the recording is named in a title.
     public var title: String { "\(process) (pid \(pid), recorded)" }
@@ -76,6 +83,7 @@ public struct Recording {
         }
         recording.truncatedBytes = file.truncatedBytes
         recording.bytesRead = file.bytesRead
+        recording.endReason = file.endReason
         return recording
     }
 

@@ -63,4 +63,7 @@ public struct RecordingMessages {
     public var bytesRead: Int { file.bytesRead }
     /// Bytes cut off after the last complete message (once ``next()`` returned nil).
     public var truncatedBytes: Int { file.truncatedBytes }
+    /// Why the writer closed the recording, from its end mark (once ``next()`` returned
+    /// nil); nil when it was never closed (killed, crashed, or its disk full).
+    public var endReason: String? { file.endReason }
 }

@@ -25,7 +25,8 @@ func buildPipelines() -> (PassthroughSubject<Int, Never>, [AnyCancellable]) {
 }
 
 /// Sends 1, 2, 3, … every 50 ms; with EXAMPLE_SEND_LIMIT=N it stops after N values and
-/// idles, so tests know the final state. EXAMPLE_RATE=N sends N values a second instead
+/// idles, so tests know the final state (with EXAMPLE_EXIT=1 it exits instead, as a
+/// program that is done does). EXAMPLE_RATE=N sends N values a second instead
 /// (in bursts every 10 ms), to load the inspector: each value is about 2.5 events.
 func drive(_ numbers: PassthroughSubject<Int, Never>) -> DispatchSourceTimer {
     let queue = DispatchQueue(label: "example.driver")
@@ -33,12 +34,16 @@ func drive(_ numbers: PassthroughSubject<Int, Never>) -> DispatchSourceTimer {
     let environment = ProcessInfo.processInfo.environment
     let limit = environment["EXAMPLE_SEND_LIMIT"].flatMap(Int.init) ?? .max
     let rate = environment["EXAMPLE_RATE"].flatMap(Int.init)
+    let exitWhenDone = environment["EXAMPLE_EXIT"] == "1"
     nonisolated(unsafe) var n = 0
     timer.schedule(deadline: .now(), repeating: .milliseconds(rate == nil ? 50 : 10))
     let perTick = max(1, (rate ?? 20) / 100)
     timer.setEventHandler {
         for _ in 0..<(rate == nil ? 1 : perTick) {
-            guard n < limit else { return }
+            guard n < limit else {
+                if exitWhenDone { exit(0) }
+                return
+            }
             n += 1
             numbers.send(n)
         }

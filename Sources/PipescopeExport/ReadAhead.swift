@@ -26,7 +26,7 @@ final class ReadAhead<Source: RecordedMessages>: RecordedMessages, @unchecked Se
 
     // Guarded by `condition`: the reader thread appends, the export takes.
     private let condition = NSCondition()
-    private var waiting: [(item: Item, read: Int, bytes: Int, truncated: Int)] = []
+    private var waiting: [(item: Item, read: Int, bytes: Int, truncated: Int, endReason: String?)] = []
     private var head = 0
     private var stopping = false
     private var readerDone = false
@@ -36,6 +36,7 @@ final class ReadAhead<Source: RecordedMessages>: RecordedMessages, @unchecked Se
     private(set) var messagesRead = 0
     private(set) var bytesRead = 0
     private(set) var truncatedBytes = 0
+    private(set) var endReason: String?
     private var ended = false
 
     init(_ source: Source) {
@@ -60,7 +61,7 @@ final class ReadAhead<Source: RecordedMessages>: RecordedMessages, @unchecked Se
             if stopping {
                 finished = true
             } else {
-                waiting.append((item, source.messagesRead, source.bytesRead, source.truncatedBytes))
+                waiting.append((item, source.messagesRead, source.bytesRead, source.truncatedBytes, source.endReason))
             }
             condition.broadcast()
             condition.unlock()
@@ -86,6 +87,7 @@ final class ReadAhead<Source: RecordedMessages>: RecordedMessages, @unchecked Se
         messagesRead = entry.read
         bytesRead = entry.bytes
         truncatedBytes = entry.truncated
+        endReason = entry.endReason
         switch entry.item {
         case .message(let message):
             return message

@@ -11,6 +11,9 @@ public protocol RecordedMessages {
     var bytesRead: Int { get }
     /// Bytes cut off after the last complete message, once ``next()`` returned nil.
     var truncatedBytes: Int { get }
+    /// Why the writer closed the recording (its end mark), once ``next()`` returned nil;
+    /// nil when it was never closed.
+    var endReason: String? { get }
 }
 
 /// A whole export: a recording in, one pass, a trace file out.
@@ -23,7 +26,11 @@ public protocol RecordedMessages {
 public enum RecordingExport {
     /// Where reading stopped.
     public enum Stop: Equatable, Sendable, CustomStringConvertible {
+        /// The writer closed the recording (its end mark).
         case complete
+        /// The file ends after a whole message, but without the end mark: the writer
+        /// stopped without closing it (killed, crashed, or its disk full).
+        case unfinished(afterMessages: Int, atByte: Int)
         /// The file ends in the middle of a frame: the program stopped while writing.
         case truncated(bytes: Int, afterMessages: Int, atByte: Int)
         /// A frame could not be read; nothing after it can be.
@@ -33,6 +40,9 @@ public enum RecordingExport {
             switch self {
             case .complete:
                 return "the recording is complete"
+            case .unfinished(let messages, let offset):
+                return "the recording ends without its end mark (the program stopped while writing, between two batches): "
+                    + "exported its \(messages) complete messages, up to byte \(offset)"
             case .truncated(let bytes, let messages, let offset):
                 return "the recording ends in the middle of a message (the program stopped while writing it): "
                     + "exported its \(messages) complete messages, up to byte \(offset); the last \(bytes) bytes were cut off"
@@ -88,6 +98,8 @@ public enum RecordingExport {
         }
         if stop == .complete, ahead.truncatedBytes > 0 {
             stop = .truncated(bytes: ahead.truncatedBytes, afterMessages: ahead.messagesRead, atByte: ahead.bytesRead)
+        } else if stop == .complete, ahead.endReason == nil {
+            stop = .unfinished(afterMessages: ahead.messagesRead, atByte: ahead.bytesRead)
         }
         return try exporter.finish(stop: stop, source: source)
     }

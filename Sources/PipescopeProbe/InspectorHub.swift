@@ -10,11 +10,18 @@ import PipescopeWire
 /// A batch is encoded once and written to every inspector. An inspector whose socket
 /// is full is skipped (never waited for) and gets a fresh snapshot once it drains; the
 /// snapshot says how many events it missed.
+///
+/// With `PIPESCOPE_RECORD`, each flush also goes to the recording, as one write on the
+/// recording's own thread (``RecordingWriter``). A recording that stops (a full disk, an
+/// unwritable path) is said once to every inspector, and to each that attaches later, as
+/// a notice: an `Ack` with command id 0 and `ok` false, which the status line shows.
 final class InspectorHub: @unchecked Sendable {
     private let probe: Probe
     private var inspectors: [ObjectIdentifier: Inspector] = [:]
     /// `PIPESCOPE_RECORD`: the program records its own session, as `pipescope record` would.
     private let recorder: RecordingWriter?
+    /// Why the recording stopped (or never started), once it did: said to every inspector.
+    private var recordingNotice: String?
 
     private final class Inspector {
         let channel: Channel
@@ -29,9 +36,11 @@ final class InspectorHub: @unchecked Sendable {
     /// frames; one that misses some gets the whole table again in its snapshot).
     private var stream = WireStreamWriter()
 
-    init(probe: Probe, recorder: RecordingWriter? = nil, readOnly: Bool = false) {
+    /// `recordingFailure`: why `PIPESCOPE_RECORD` could not be opened, for inspectors.
+    init(probe: Probe, recorder: RecordingWriter? = nil, recordingFailure: String? = nil, readOnly: Bool = false) {
         self.probe = probe
         self.recorder = recorder
+        recordingNotice = recordingFailure
         commands = CommandHandler(probe: probe, programReadOnly: readOnly)
         recorder?.append(Self.welcome())
         recorder?.append(probe.snapshot())
@@ -42,7 +51,8 @@ final class InspectorHub: @unchecked Sendable {
         let hasNews = batch.hasNews
         // A flush can exceed one frame (every value captured, in a burst): send it in parts.
         let parts = hasNews ? batch.parts() : []
-        for part in parts { recorder?.append(part) }
+        recorder?.append(batches: parts)
+        noticeRecordingFailure()
         // Encode before any snapshot below: the parts may add names to the string table,
         // and a snapshot must carry every name later batches will refer to by id.
         var frames: [ByteBuffer] = []
@@ -77,7 +87,25 @@ final class InspectorHub: @unchecked Sendable {
         welcome.welcome.readonly = readOnly || commands.programReadOnly
         send(welcome, to: channel)
         send(snapshotMessage(), to: channel)
+        if let recordingNotice { send(Self.notice(recordingNotice), to: channel) }
         inspectors[ObjectIdentifier(channel)] = Inspector(channel: channel)
+    }
+
+    /// Once the recording has stopped, tells every inspector why (once).
+    private func noticeRecordingFailure() {
+        guard recordingNotice == nil, let failure = recorder?.failure else { return }
+        let text = failure.description
+        recordingNotice = text
+        for inspector in inspectors.values { send(Self.notice(text), to: inspector.channel) }
+    }
+
+    /// A message for the inspector's status line that answers no command.
+    static func notice(_ text: String) -> ServerMessage {
+        var message = ServerMessage()
+        message.ack.commandID = 0
+        message.ack.ok = false
+        message.ack.message = "pipescope: " + text
+        return message
     }
 
     /// Carries out a command and answers it. A requested snapshot is cut after a flush,
@@ -127,6 +155,7 @@ final class InspectorHub: @unchecked Sendable {
     /// When Pipescope started in this process (set before the first message is built).
     nonisolated(unsafe) static var startTime: Int64 = wallClockNanos()
 
-    /// Ends the recording, if any (the file stays readable at every point anyway).
-    package func close() { recorder?.close() }
+    /// Ends the recording, if any, with its end mark saying `reason` (the file stays
+    /// readable at every point anyway).
+    package func close(reason: String = "Pipescope.stop() ended it") { recorder?.close(reason: reason) }
 }

@@ -34,9 +34,9 @@ final package class ProbeServer: @unchecked Sendable {
         self.limits = limits
         try SocketFile.prepare(path)
         InspectorHub.startTime = wallClockNanos()
-        let recorder = try recording.map { try RecordingWriter(path: $0) }
+        let (recorder, recordingFailure) = Self.openRecording(recording)
         let readOnly = environment["PIPESCOPE_READONLY"] == "1"
-        let hub = InspectorHub(probe: probe, recorder: recorder, readOnly: readOnly)
+        let hub = InspectorHub(probe: probe, recorder: recorder, recordingFailure: recordingFailure, readOnly: readOnly)
         self.hub = hub
         let admission = Admission(limits: limits)
         self.admission = admission
@@ -76,6 +76,26 @@ final package class ProbeServer: @unchecked Sendable {
         // full, so the buffer drops only when the program outruns the flush itself.
         let loop = channel.eventLoop
         probe.onBufferHalfFull { loop.execute { hub.flush() } }
+    }
+
+    /// `PIPESCOPE_RECORD`'s file, or why there is none. A recording that cannot be
+    /// opened, or stops later (a full disk), is said on standard error and the program
+    /// runs on, served and unrecorded: a recording never stops the program.
+    private static func openRecording(_ path: String?) -> (RecordingWriter?, String?) {
+        guard let path else { return (nil, nil) }
+        do {
+            return (try RecordingWriter(path: path) { failure in say("\(failure)") }, nil)
+        } catch {
+            let text = "not recording (PIPESCOPE_RECORD): \(error). The program runs on, unrecorded."
+            say(text)
+            return (nil, text)
+        }
+    }
+
+    /// A line on standard error, written directly: never a Swift error if stderr is gone.
+    static func say(_ text: String) {
+        let line = Array("pipescope: \(text)\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 
     /// One listener's bootstrap. The Unix and TCP listeners share `admission`, so the
@@ -131,6 +151,20 @@ final package class ProbeServer: @unchecked Sendable {
             "PIPESCOPE_LISTEN=\(address) is reachable from other machines, so it needs PIPESCOPE_TOKEN; "
                 + "set a token, or listen on 127.0.0.1 and use an ssh tunnel"
         }
+    }
+
+    /// Ends the recording as the program exits: the last flush, then the end mark saying
+    /// "the program exited". Waits at most `timeout` seconds for the disk, so a stuck
+    /// disk cannot hold the program's exit; the file is readable either way.
+    package func finishRecording(reason: String, timeout: Double = 2) {
+        let hub = self.hub
+        let done = DispatchSemaphore(value: 0)
+        channel.eventLoop.execute {
+            hub.flush()
+            hub.close(reason: reason)
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + timeout)
     }
 
     package func close() {

@@ -71,6 +71,9 @@ public struct FrameDecoder: Sendable {
     /// Bytes received but not yet returned as a frame.
     public var pendingByteCount: Int { buffer.count - start }
 
+    /// Whether every byte received but not yet returned is zero.
+    public var pendingIsZeros: Bool { buffer[start...].allSatisfy { $0 == 0 } }
+
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         if start > 0 && start >= buffer.count / 2 {
             buffer.removeFirst(start)

@@ -5,8 +5,10 @@ import Foundation
 /// recording (`pipescope export`) uses. ``RecordingFormat/read(_:)`` reads a whole
 /// recording at once.
 ///
-/// A frame cut off at the end (the program stopped while writing) ends the messages
-/// without an error; ``stop`` then says how many bytes were left over.
+/// A frame cut off at the end (the program stopped while writing), or a tail of zeros
+/// (blocks a power loss left unwritten), ends the messages without an error:
+/// ``truncatedBytes`` then says how many bytes were left over. The end mark ends them
+/// too, with ``endReason``; a recording without one was never closed.
 ///
 /// ```swift
 /// var file = try RecordingReader(path: "crash.pipescope")
@@ -23,6 +25,8 @@ public struct RecordingReader {
     private let chunkSize: Int
     private var decoder = FrameDecoder()
     private var atEnd = false
+    /// Bytes of a cut-off tail found by looking past a frame of zeros.
+    private var zeroTail = 0
 
     /// Complete messages returned so far.
     public private(set) var messagesRead = 0
@@ -31,10 +35,14 @@ public struct RecordingReader {
     public private(set) var bytesRead = 0
     /// Bytes taken from the source so far.
     public private(set) var bytesFetched = 0
+    /// Why the writer closed the recording, once ``next()`` has read its end mark; nil
+    /// for a recording whose writer stopped without closing it (killed, crashed, or its
+    /// disk full).
+    public private(set) var endReason: String?
 
     /// Opens `path` and checks its first line. Throws ``RecordingFormat/OpenError`` when
-    /// the file cannot be read, and ``RecordingFormat/ReadError/notARecording`` when it
-    /// is something else.
+    /// the file cannot be read, ``RecordingFormat/ReadError/empty`` when it is empty, and
+    /// ``RecordingFormat/ReadError/notARecording`` when it is something else.
     public init(path: String, chunkSize: Int = 1 << 20) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -66,6 +74,7 @@ public struct RecordingReader {
             head.append(contentsOf: chunk)
         }
         bytesFetched = head.count
+        guard !head.isEmpty else { throw RecordingFormat.ReadError.empty }
         guard head.count >= magic.count, head.prefix(magic.count).elementsEqual(magic) else {
             throw RecordingFormat.ReadError.notARecording
         }
@@ -83,29 +92,51 @@ public struct RecordingReader {
         }
     }
 
-    /// The next message, or nil at the end of the file. Throws
+    /// The next message, or nil at the end of the file or at its end mark. Throws
     /// ``RecordingFormat/ReadError/corrupt(afterMessages:reason:)`` for a damaged frame
-    /// (a length past the limit, or bytes that are not a message).
+    /// (a length past the limit, bytes that are not a message, or bytes after the end
+    /// mark).
     public mutating func next() throws -> ServerMessage? {
+        if zeroTail > 0 { return nil }
         while true {
             let payload: ArraySlice<UInt8>?
             do {
                 payload = try decoder.next()
             } catch {
-                throw RecordingFormat.ReadError.corrupt(afterMessages: messagesRead, reason: RecordingFormat.damage(error))
+                throw corrupt(RecordingFormat.damage(error))
             }
             if let payload {
+                if endReason != nil {
+                    throw corrupt("\(Framing.headerSize + payload.count) bytes follow the recording's end mark")
+                }
+                if let reason = RecordingFormat.endReason(of: payload) {
+                    endReason = reason
+                    bytesRead += Framing.headerSize + payload.count
+                    continue
+                }
+                // No message is empty or starts with a zero byte: zeros to the end of the
+                // file are blocks a power loss left unwritten.
+                if payload.first ?? 0 == 0, payload.allSatisfy({ $0 == 0 }), let rest = try zerosToTheEnd() {
+                    zeroTail = Framing.headerSize + payload.count + rest
+                    return nil
+                }
+                guard !payload.isEmpty else { throw corrupt("an empty frame, which no writer makes") }
                 let message: ServerMessage
                 do {
                     message = try ServerMessage.decode(payload: payload)
                 } catch {
-                    throw RecordingFormat.ReadError.corrupt(afterMessages: messagesRead, reason: RecordingFormat.damage(error))
+                    throw corrupt(RecordingFormat.damage(error))
                 }
                 messagesRead += 1
                 bytesRead += Framing.headerSize + payload.count
                 return message
             }
-            if atEnd { return nil }
+            if atEnd {
+                if endReason != nil, decoder.pendingByteCount > 0 {
+                    throw corrupt("\(decoder.pendingByteCount) bytes follow the recording's end mark")
+                }
+                return nil
+            }
             let chunk = try source(chunkSize)
             if chunk.isEmpty {
                 atEnd = true
@@ -117,8 +148,27 @@ public struct RecordingReader {
     }
 
     /// Bytes after the last complete message, once ``next()`` has returned nil: the
-    /// program stopped while writing a frame.
-    public var truncatedBytes: Int { atEnd ? decoder.pendingByteCount : 0 }
+    /// program stopped while writing a frame, or the system before writing its blocks.
+    public var truncatedBytes: Int { zeroTail > 0 ? zeroTail : atEnd ? decoder.pendingByteCount : 0 }
+
+    private func corrupt(_ reason: String) -> RecordingFormat.ReadError {
+        .corrupt(afterMessages: messagesRead, reason: reason)
+    }
+
+    /// How many bytes are left to the end of the file if every one is zero (reading
+    /// them all, keeping none), or nil. Only asked where the file is damaged unless it is.
+    private mutating func zerosToTheEnd() throws -> Int? {
+        guard decoder.pendingIsZeros else { return nil }
+        var count = decoder.pendingByteCount
+        while !atEnd {
+            let chunk = try source(chunkSize)
+            guard !chunk.isEmpty else { atEnd = true; break }
+            bytesFetched += chunk.count
+            guard chunk.allSatisfy({ $0 == 0 }) else { return nil }
+            count += chunk.count
+        }
+        return count
+    }
 }
 
 extension RecordingFormat {

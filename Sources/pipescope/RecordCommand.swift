@@ -13,8 +13,8 @@ struct RecordCommand: ParsableCommand {
             Records until the program exits, Ctrl-C, or --seconds pass. The file is readable \
             at every moment: if the program crashes, the recording replays up to its last \
             complete batch of events. Exits 1 if the connection fails (something unreadable \
-            from the program, or a network error); the file still holds everything before it. \
-            A program can also record itself: PIPESCOPE_RECORD=FILE.
+            from the program, or a network error) or the disk fails (full, read-only); the \
+            file still holds everything before it. A program can also record itself: PIPESCOPE_RECORD=FILE.
             With --perfetto, the trace is also written as the recording goes (as \
             `pipescope export` writes it: Perfetto's format, or JSON for a .json name).
             """)
@@ -75,6 +75,12 @@ struct RecordCommand: ParsableCommand {
                 ending = signal == SIGINT ? "until Ctrl-C (SIGINT) stopped it" : "until SIGTERM stopped it"
                 break
             }
+            if let failure = recorder.failure {
+                // A full disk, an I/O error: the file keeps what reached it.
+                failed = true
+                ending = "before the recording stopped: \(failure.reason). The file replays up to its last complete batch"
+                break
+            }
             if let deadline, Date() >= deadline, let seconds {
                 ending = "in the \(plainNumber(seconds)) s of --seconds"
                 break
@@ -102,12 +108,18 @@ struct RecordCommand: ParsableCommand {
                 }
             }
         }
-        var said = "pipescope: recorded \(counted(recorder.eventsRecorded, "event")) from \(session.welcome.processName) "
+        recorder.close(reason: "pipescope record recorded \(ending ?? "until it stopped")")
+        if let failure = recorder.failure, !failed {
+            failed = true
+            ending = (ending ?? "") + "; but the recording stopped early: \(failure.reason)"
+        }
+        // Events that reached the file: all of them, unless the disk failed.
+        let written = recorder.failure?.events ?? recorder.eventsRecorded
+        var said = "pipescope: recorded \(counted(written, "event")) from \(session.welcome.processName) "
             + "(pid \(session.welcome.pid)) to \(output) \(ending ?? "")"
         if !said.hasSuffix(".") { said += "." }
         FileHandle.standardError.write(Data((said + "\n").utf8))
         if let perfetto {
-            recorder.close()
             do {
                 if let traceError { throw traceError }
                 if let trace, TraceExportRun.finished(try trace.finish(stop: .complete, source: output), recording: output,

@@ -37,8 +37,9 @@ struct ReplayCommand: ParsableCommand {
 
 extension ReplayCommand {
     /// Reads `path`, or exits with a message that says what is wrong with it. A file cut
-    /// off in the middle of a message, or damaged after some, is replayed up to its last
-    /// complete message, with a note that says how much was read (``RecordingEnd``).
+    /// off in the middle of a message, without its end mark, or damaged after some, is
+    /// replayed up to its last complete message, with a note that says how much was read,
+    /// until when, and why it ends (``RecordingEnd``).
     static func load(_ path: String) -> Recording {
         let recording: Recording
         do {
@@ -46,12 +47,14 @@ extension ReplayCommand {
         } catch {
             fail("\(error)")
         }
+        let point = RecordingEnd.Point(events: recording.eventsRead, lastEventNanos: recording.lastEventNanos,
+                                       byte: recording.bytesRead)
         if let damage = recording.damage {
-            note(RecordingEnd.damaged(path, events: recording.eventsRead, atByte: recording.bytesRead, reason: damage)
-                 + " Replaying everything before it.")
+            note(RecordingEnd.damaged(path, at: point, reason: damage) + " Replaying everything before it.")
         } else if recording.truncatedBytes > 0 {
-            note(RecordingEnd.cut(path, events: recording.eventsRead, bytes: recording.truncatedBytes)
-                 + " Replaying those events.")
+            note(RecordingEnd.cut(path, at: point, bytes: recording.truncatedBytes) + " Replaying those events.")
+        } else if recording.endReason == nil {
+            note(RecordingEnd.unfinished(path, at: point) + " Replaying those events.")
         }
         return recording
     }

@@ -33,8 +33,9 @@ final class ExportCommandTests: XCTestCase {
         try bytes.dropLast(7).write(to: URL(fileURLWithPath: cut))
         let out = try Programs.run(Programs.pipescope, ["export", cut, "-o", directory + "/crashed.json"])
         XCTAssertEqual(out.status, 0, out.stderr)
-        XCTAssertTrue(out.stderr.contains("\(cut) ends in the middle of a message (the program stopped while writing it): "), out.stderr)
-        XCTAssertTrue(out.stderr.contains("bytes were cut off. Exported those events."), out.stderr)
+        XCTAssertTrue(out.stderr.contains("\(cut): the recording ends after "), out.stderr)
+        XCTAssertTrue(out.stderr.contains("; the program stopped while writing: the last "), out.stderr)
+        XCTAssertTrue(out.stderr.contains("are an incomplete batch. Exported those events."), out.stderr)
         let events = try trace(directory + "/crashed.json")
         XCTAssertEqual(events.filter { $0["name"] as? String == "recording ends" }.count, 1)
     }

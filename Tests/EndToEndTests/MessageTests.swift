@@ -127,9 +127,7 @@ final class MessageTests: XCTestCase {
 
     /// A recording of one pipeline (Map → Sink) with two values, as a program writes it.
     private func onePipelineRecording(at path: String) throws -> Int {
-        var builder = BatchBuilder()
-        builder.subscribe(1, op: "Map", subscriber: "Sink")
-        builder.value(1, "1")
+        let batch = onePipelineBatch()
         let writer = try RecordingWriter(path: path)
         var welcome = ServerMessage()
         welcome.welcome.protocolVersion = ProtocolVersion.current
@@ -137,20 +135,38 @@ final class MessageTests: XCTestCase {
         welcome.welcome.pid = 7
         writer.append(welcome)
         writer.append(GraphSnapshot())
-        writer.append(builder.build())
+        writer.append(batch)
         writer.close()
-        return builder.build().events.count
+        return batch.events.count
+    }
+
+    private func onePipelineBatch() -> EventBatch {
+        var builder = BatchBuilder()
+        builder.subscribe(1, op: "Map", subscriber: "Sink")
+        builder.value(1, "1")
+        return builder.build()
+    }
+
+    /// The file at `path` as its writer left it before closing it (without the end mark).
+    private func unclosed(_ path: String) throws -> Data {
+        try XCTUnwrap(FileManager.default.contents(atPath: path))
+            .dropLast(RecordingFormat.endMark(reason: "the recording was closed").count)
+    }
+
+    /// "after 2 events at 12:03:11.402": where the one-pipeline recording stops.
+    private func afterEvents(_ events: Int) -> String {
+        "after \(events) events at \(RecordingFormat.clockTime(onePipelineBatch().events.last?.time ?? 0))"
     }
 
     func testACutRecordingIsSaidTheSameWayByReplayAndExport() throws {
         let whole = directory + "/whole.pipescope"
         let events = try onePipelineRecording(at: whole)
-        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: whole))
+        let bytes = try unclosed(whole)
         // A fourth message cut 3 bytes into its header: the program died while writing.
         let cut = directory + "/cut.pipescope"
         try (bytes + Data([0, 0, 9])).write(to: URL(fileURLWithPath: cut))
-        let sentence = "pipescope: \(cut) ends in the middle of a message (the program stopped while writing it): "
-            + "\(events) events were read, and the last 3 bytes were cut off."
+        let sentence = "pipescope: \(cut): the recording ends \(afterEvents(events)); the program stopped while writing: "
+            + "the last 3 bytes, after byte \(bytes.count), are an incomplete batch."
 
         let replay = try run(["replay", cut, "--print"])
         XCTAssertEqual(replay.status, 0, replay.stderr)
@@ -167,12 +183,12 @@ final class MessageTests: XCTestCase {
     func testADamagedRecordingIsCalledARecordingNotAPeer() throws {
         let whole = directory + "/whole.pipescope"
         let events = try onePipelineRecording(at: whole)
-        var bytes = try XCTUnwrap(FileManager.default.contents(atPath: whole))
+        var bytes = try unclosed(whole)
         let offset = bytes.count
         bytes.append(contentsOf: Framing.frame([0xFF, 0xFF, 0xFF, 0xFF]))  // a frame that is no message
         let damaged = directory + "/damaged.pipescope"
         try bytes.write(to: URL(fileURLWithPath: damaged))
-        let sentence = "\(damaged) is a damaged recording: at byte \(offset), after \(events) events, malformed message: "
+        let sentence = "\(damaged) is a damaged recording: at byte \(offset), \(afterEvents(events)), malformed message: "
             + "pipescope.v1.ServerMessage could not be decoded (malformedProtobuf). Nothing after that can be read."
 
         let replay = try run(["replay", damaged, "--json"])

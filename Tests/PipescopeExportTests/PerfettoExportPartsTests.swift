@@ -98,10 +98,12 @@ final class PerfettoExportPartsTests: XCTestCase {
             var messagesRead = 0
             var bytesRead = 0
             var truncatedBytes = 0
+            var endReason: String?
             mutating func next() throws -> Message? {
                 guard left > 0 else {
                     if failAtEnd { throw CocoaError(.fileReadCorruptFile) }
                     truncatedBytes = 3
+                    endReason = "closed"
                     return nil
                 }
                 left -= 1
@@ -121,6 +123,7 @@ final class PerfettoExportPartsTests: XCTestCase {
         }
         XCTAssertEqual(seen, 100)
         XCTAssertEqual(ahead.truncatedBytes, 3)
+        XCTAssertEqual(ahead.endReason, "closed")
         XCTAssertNil(try ahead.next())
         XCTAssertEqual(ahead.stop().messagesRead, 100)
 

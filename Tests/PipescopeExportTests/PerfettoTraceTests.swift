@@ -7,6 +7,7 @@ import PipescopeExport
 import PipescopeGraph
 @testable import PipescopeProbe
 import PipescopeTestSupport
+import PipescopeWire
 import XCTest
 
 /// `pipescope export -o X.perfetto-trace`: Perfetto's own format, decoded with Perfetto's
@@ -141,7 +142,9 @@ final class PerfettoTraceTests: XCTestCase {
         try KnownPipelines.write(to: whole)
         let bytes = try XCTUnwrap(FileManager.default.contents(atPath: whole))
         let cut = directory + "/cut.pipescope"
-        try bytes.dropLast(5).write(to: URL(fileURLWithPath: cut))
+        // Killed 5 bytes before the end of its last batch, so before its end mark too.
+        let endMark = RecordingFormat.endMark(reason: "the recording was closed").count
+        try bytes.dropLast(endMark + 5).write(to: URL(fileURLWithPath: cut))
         let batches = Array(KnownPipelines.batches().prefix(2))
         var facts = PerfettoFacts.of(process: KnownPipelines.process, pid: KnownPipelines.pid,
                                      snapshot: KnownPipelines.snapshot(), batches: batches)

@@ -3,6 +3,7 @@ import PipescopeClient
 import PipescopeExport
 import PipescopeGraph
 import PipescopeTestSupport
+import PipescopeWire
 import XCTest
 
 /// A program that crashes leaves a recording cut in the middle of a frame: the export
@@ -16,11 +17,13 @@ final class TruncatedRecordingTests: XCTestCase {
     func testACutRecordingExportsEverythingBeforeTheCutAndSaysWhere() throws {
         let whole = directory + "/whole.pipescope"
         try KnownPipelines.write(to: whole)
-        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: whole))
+        // As the program left it, killed before it could close the file (no end mark).
+        let endMark = RecordingFormat.endMark(reason: "the recording was closed").count
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: whole)).dropLast(endMark)
         // Without its last batch: where the cut file's last complete message ends.
         let twoBatches = directory + "/two.pipescope"
         try KnownPipelines.write(to: twoBatches, batches: Array(KnownPipelines.batches().prefix(2)))
-        let completeBytes = try XCTUnwrap(FileManager.default.contents(atPath: twoBatches)).count
+        let completeBytes = try XCTUnwrap(FileManager.default.contents(atPath: twoBatches)).count - endMark
 
         for cut in [1, 5, (bytes.count - completeBytes) - 1] {
             let path = directory + "/cut-\(cut).pipescope"

@@ -40,6 +40,26 @@ public enum Programs {
     }
 }
 
+extension Programs {
+    /// Runs the example with `environment` added to this process's, for a run that ends by
+    /// itself (`EXAMPLE_SEND_LIMIT=N` with `EXAMPLE_EXIT=1`), polling until it exits; at
+    /// the deadline it is terminated. Returns its exit status (0: it exited by itself).
+    public static func runExampleToExit(environment: [String: String], timeout: Double = 60) throws -> Int32 {
+        let program = Process()
+        program.executableURL = URL(fileURLWithPath: example)
+        program.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        program.standardInput = FileHandle.nullDevice
+        program.standardOutput = FileHandle.nullDevice
+        program.standardError = FileHandle.nullDevice
+        try program.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while program.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if program.isRunning { program.terminate() }
+        program.waitUntilExit()
+        return program.terminationStatus
+    }
+}
+
 /// The example program (`pipescope-example`) running as a separate process: a program
 /// that links Pipescope and calls `Pipescope.start()`, as a user's would.
 public final class ExampleProgram {
@@ -48,15 +68,25 @@ public final class ExampleProgram {
     public let socketPath: String
 
     /// Starts it serving `socketPath` (or its default path for its pid when nil), and
-    /// waits until the socket exists.
-    public init(socketPath: String?, environment extra: [String: String] = [:], timeout: Double = 20) throws {
+    /// waits until the socket exists. `standardError`: a file that gets what it says there
+    /// (by default nothing is kept).
+    public init(socketPath: String?, environment extra: [String: String] = [:], timeout: Double = 20,
+                standardError: String? = nil) throws {
         var environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
         environment["PIPESCOPE_SOCKET"] = socketPath
         process.executableURL = URL(fileURLWithPath: Programs.example)
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let standardError {
+            guard FileManager.default.createFile(atPath: standardError, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: standardError) else {
+                throw ProgramError(message: "cannot write \(standardError)")
+            }
+            process.standardError = handle
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         self.socketPath = socketPath ?? Self.defaultPath(pid: process.processIdentifier, environment: environment)
         let deadline = Date().addingTimeInterval(timeout)

@@ -30,11 +30,13 @@ public final class SessionRecorder {
         writer.append(snapshot)
     }
 
-    /// Flushes the probe and records the batch.
+    /// Flushes the probe and records the batch; the file then holds it (the writer
+    /// writes on its own thread: this waits for it).
     @discardableResult
     public func flush() -> EventBatch {
         let batch = takeBatch()
         writer.append(batch)
+        writer.waitUntilWritten()
         return batch
     }
 

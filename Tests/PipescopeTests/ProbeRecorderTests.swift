@@ -5,6 +5,7 @@ import Foundation
 import PipescopeClient
 import PipescopeGraph
 import PipescopeModel
+import PipescopeWire
 import XCTest
 
 /// The client's recorder and recording reader, round trip: what a live session shows is
@@ -67,6 +68,7 @@ final class ProbeRecorderTests: XCTestCase {
         XCTAssertEqual(recording.process, session.welcome.processName)
         XCTAssertEqual(recording.pid, getpid())
         XCTAssertEqual(recording.truncatedBytes, 0)
+        XCTAssertEqual(recording.endReason, "pipescope record stopped", "closed: its end mark")
         XCTAssertEqual(recording.title, "\(session.welcome.processName) (pid \(getpid()), recorded)")
         guard case .replaying(let name, let process, let pid)? = recording.messages.first else {
             return XCTFail("a replay starts with who was recorded")
@@ -90,7 +92,8 @@ final class ProbeRecorderTests: XCTestCase {
         // Cut off in the middle of its last frame, it still replays everything before.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
         let cut = directory + "/cut.pipescope"
-        try bytes.dropLast(3).write(to: URL(fileURLWithPath: cut))
+        let endMark = RecordingFormat.endMark(reason: "pipescope record stopped").count
+        try bytes.dropLast(endMark + 3).write(to: URL(fileURLWithPath: cut))
         let shorter = try Recording.read(path: cut)
         XCTAssertGreaterThan(shorter.truncatedBytes, 0)
         XCTAssertEqual(shorter.messages.count, recording.messages.count - 1)

@@ -51,7 +51,15 @@ final class RecordingFormatTests: XCTestCase {
         var frames = FrameDecoder()
         frames.append(Array(bytes).dropFirst(RecordingFormat.magic.count))
         var raw: [ServerMessage] = []
-        while let payload = try frames.next() { raw.append(try ServerMessage.decode(payload: payload)) }
+        var endReason: String?
+        while let payload = try frames.next() {
+            if let reason = RecordingFormat.endReason(of: payload) {
+                endReason = reason  // the end mark, which is no message
+                continue
+            }
+            raw.append(try ServerMessage.decode(payload: payload))
+        }
+        XCTAssertEqual(endReason, "the recording was closed")
         XCTAssertEqual(raw.count, 4)
         XCTAssertFalse(raw[2].packed.newStrings.isEmpty)
         XCTAssertTrue(raw[3].packed.newStrings.isEmpty, "the second batch refers to names by id")
@@ -83,7 +91,11 @@ final class RecordingFormatTests: XCTestCase {
     }
 
     func testSomethingElseIsNotARecording() {
-        for bytes in [[], Array("PIPESCOPE".utf8), Array("{\"nodes\": []}".utf8)] as [[UInt8]] {
+        XCTAssertThrowsError(try RecordingFormat.read([UInt8]())) { error in
+            XCTAssertEqual(error as? RecordingFormat.ReadError, .empty)
+            XCTAssertTrue("\(error)".hasPrefix("this file is empty, not a Pipescope recording"), "\(error)")
+        }
+        for bytes in [Array("PIPESCOPE".utf8), Array("{\"nodes\": []}".utf8)] as [[UInt8]] {
             XCTAssertThrowsError(try RecordingFormat.read(bytes)) { error in
                 XCTAssertEqual(error as? RecordingFormat.ReadError, .notARecording)
                 XCTAssertTrue("\(error)".contains("pipescope record"))

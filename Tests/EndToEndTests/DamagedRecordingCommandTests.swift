@@ -1,0 +1,84 @@
+import Foundation
+import PipescopeTestSupport
+import PipescopeWire
+import XCTest
+
+/// `replay` and `export` of files that are not recordings, or are cut or corrupted
+/// anywhere: a clear error or the note of where the recording ends, and an exit status of
+/// 0 or 1, never a crash (a signal) or a hang (Programs.run kills it after 30 s: a signal).
+final class DamagedRecordingCommandTests: XCTestCase {
+    private var directory: String!
+
+    override func setUp() { directory = makeTemporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+
+    private let advice = "Make one with `pipescope record <pid> -o FILE` or PIPESCOPE_RECORD=FILE."
+
+    /// Runs replay --print and export on `path`; both must exit 0 or 1 and say something.
+    private func both(_ path: String) throws -> (replay: Programs.Output, export: Programs.Output) {
+        let replay = try Programs.run(Programs.pipescope, ["replay", path, "--print"])
+        let export = try Programs.run(Programs.pipescope, ["export", path, "-o", path + ".json"])
+        for (name, out) in [("replay", replay), ("export", export)] {
+            XCTAssertTrue([0, 1].contains(out.status), "\(name) \(path): status \(out.status): \(out.stderr)")
+        }
+        return (replay, export)
+    }
+
+    func testFilesThatAreNotRecordingsGetAClearError() throws {
+        let empty = directory + "/empty.pipescope"
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: nil))
+        let cases = [
+            ("/etc/passwd", "pipescope: /etc/passwd: this file is not a Pipescope recording (it does not start with the "
+                + "line PIPESCOPE RECORDING 1). \(advice)\n"),
+            (empty, "pipescope: \(empty): this file is empty, not a Pipescope recording (a recording killed as it "
+                + "started leaves one). \(advice)\n"),
+            (directory!, "pipescope: cannot read \(directory!): it is a directory. Give the path of a file made by "
+                + "`pipescope record <pid> -o FILE` or PIPESCOPE_RECORD=FILE.\n"),
+        ]
+        for (path, said) in cases {
+            let (replay, export) = try both(path)
+            XCTAssertEqual([replay.status, export.status], [1, 1], path)
+            XCTAssertEqual(replay.stderr, said)
+            XCTAssertEqual(export.stderr, said)
+            XCTAssertEqual(replay.stdout, "")
+        }
+    }
+
+    func testARealRecordingCutOrCorruptedAtRandomOffsetsSaysWhereItEnds() throws {
+        // A recording the example made of itself, closed (its end mark) when it exited.
+        let file = directory + "/whole.pipescope"
+        let status = try Programs.runExampleToExit(environment: [
+            "PIPESCOPE_SOCKET": directory + "/whole.sock", "PIPESCOPE_RECORD": file,
+            "EXAMPLE_SEND_LIMIT": "40", "EXAMPLE_RATE": "2000", "EXAMPLE_EXIT": "1",
+        ])
+        XCTAssertEqual(status, 0)
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: file))
+        XCTAssertGreaterThan(bytes.count, RecordingFormat.magic.count)
+
+        for round in 0..<12 {
+            let offset = Int.random(in: RecordingFormat.magic.count..<bytes.count)
+            let cut = directory + "/cut-\(round).pipescope"
+            try bytes.prefix(offset).write(to: URL(fileURLWithPath: cut))
+            let (replay, export) = try both(cut)
+            XCTAssertEqual([replay.status, export.status], [0, 0], "cut at \(offset): \(replay.stderr)")
+            let note = "pipescope: \(cut): the recording ends after "
+            XCTAssertTrue(replay.stderr.hasPrefix(note), "cut at \(offset): \(replay.stderr)")
+            XCTAssertTrue(replay.stderr.contains("; the program stopped while writing"), replay.stderr)
+            XCTAssertTrue(export.stderr.contains(String(note.dropFirst("pipescope: ".count))), export.stderr)
+
+            var damaged = bytes
+            let at = Int.random(in: RecordingFormat.magic.count..<bytes.count)
+            damaged[at] = damaged[at] &+ UInt8.random(in: 1...255)
+            let corrupt = directory + "/corrupt-\(round).pipescope"
+            try damaged.write(to: URL(fileURLWithPath: corrupt))
+            let read = try both(corrupt)
+            // Damage names its byte; a change that still reads is not noticed (no checksums).
+            if read.replay.status == 1 {
+                XCTAssertTrue(read.replay.stderr.hasPrefix("pipescope: \(corrupt) is a damaged recording: at byte "),
+                              "changed byte \(at): \(read.replay.stderr)")
+                XCTAssertTrue(read.replay.stderr.hasSuffix("Nothing after that can be read. Replaying everything before it.\n"),
+                              read.replay.stderr)
+            }
+        }
+    }
+}
