@@ -3,9 +3,11 @@ import PipescopeModel
 import TerminalKit
 
 /// Every current warning, the same mistake in the same place once (``LintGroup``),
-/// newest first: what happened, how many times, where, and what to do.
+/// newest first: what happened, how many times, where, and what to do. When the rows do
+/// not all fit, they scroll from `firstRow` (↑↓ PgUp PgDn Home End, in the reducer) and
+/// the footer says which are shown.
 public enum LintsOverlay {
-    public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
+    public static func render(_ state: AppState, theme: Theme, area: Rect, firstRow: Int = 0, into buffer: inout ScreenBuffer) {
         let groups = state.warnings.groups
         let width = min(area.width, max(50, area.width * 4 / 5))
         let height = min(area.height, max(6, min(groups.count * 3 + 4, area.height)))
@@ -23,18 +25,25 @@ public enum LintsOverlay {
         }
         var y = inner.y
         let warn = Style(foreground: theme.colors ? .yellow : nil, bold: true)
-        for group in groups {
+        let first = min(max(0, firstRow), groups.count - 1)
+        var shown = first
+        for group in groups[first...] {
             let message = DetailView.wrap(group.newest.message, width: max(1, inner.width - 3), maxLines: 2)
-            guard y + message.count < inner.maxY - 1 else { break }
+            // The first row shown is drawn as far as it fits, however small the box.
+            guard y + message.count < inner.maxY - 1 || (shown == first && y < inner.maxY - 1) else { break }
             buffer.putTruncated(" " + theme.text(heading(group, graph: state.cursor.graph)), x: inner.x, y: y,
                                 maxWidth: inner.width, style: warn, glyphs: theme.glyphs)
-            for (i, line) in message.enumerated() {
+            for (i, line) in message.enumerated() where y + 1 + i < inner.maxY - 1 {
                 buffer.putTruncated("   " + line, x: inner.x, y: y + 1 + i, maxWidth: inner.width, glyphs: theme.glyphs)
             }
             y += 1 + message.count
+            shown += 1
         }
-        buffer.putTruncated(" w or Esc closes; -A <name> turns a lint off", x: inner.x, y: inner.maxY - 1,
-                            maxWidth: inner.width, style: theme.dim, glyphs: theme.glyphs)
+        var footer = " w or Esc closes; -A <name> turns a lint off"
+        if first > 0 || shown < groups.count {
+            footer = " rows \(first + 1)-\(shown)/\(groups.count), \(theme.text("↑↓")) PgUp PgDn scroll;" + footer
+        }
+        buffer.putTruncated(footer, x: inner.x, y: inner.maxY - 1, maxWidth: inner.width, style: theme.dim, glyphs: theme.glyphs)
     }
 
     /// "⚠ unretained-cancellable ×7 at story: forgotten request → Sink (DemoProgram.swift:105),

@@ -51,8 +51,8 @@ public enum ScreenView {
         case .help(let overlay):
             HelpOverlay.render(theme: theme, area: body, offset: overlay.offset, quitting: KeyMap.Quitting(state),
                                into: &buffer)
-        case .warnings:
-            LintsOverlay.render(state, theme: theme, area: body, into: &buffer)
+        case .warnings(let overlay):
+            LintsOverlay.render(state, theme: theme, area: body, firstRow: overlay.offset, into: &buffer)
         case .confirmingCancel(let preview):
             ConfirmCancelOverlay.render(preview, state: state, theme: theme, area: body, into: &buffer)
         case .explaining(let explanation):

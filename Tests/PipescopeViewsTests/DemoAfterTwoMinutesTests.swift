@@ -122,3 +122,52 @@ final class DemoAfterTwoMinutesTests: XCTestCase {
                              "demo-two-minutes-warnings-120x40-unicode")
     }
 }
+
+/// The warnings list scrolls by row when its rows do not all fit, and says which it shows.
+final class WarningsScrollTests: XCTestCase {
+    /// Twelve screens, each forgetting its request in its own pipeline: twelve rows.
+    private func twelveMistakes() -> AppState {
+        var b = BatchBuilder()
+        for i in 0..<12 {
+            let id = NodeID(100 + i * 10)
+            b.subscribe(id, op: "screen \(i)", type: "Map<Future<String, Never>, String>", subscriber: "Sink")
+            b.subscribe(id + 1, parent: id, op: "Future", type: BatchBuilder.futureType, subscriber: "screen \(i)")
+            b.subscription(id + 1)
+            b.subscription(id)
+            b.request(id, .unlimited)
+            b.cancel(id, cause: .owner)
+            b.cancel(id + 1)
+        }
+        var state = AppState(targetName: "app", pid: 1)
+        _ = reduce(&state, .attached(process: "app", pid: 1))
+        _ = reduce(&state, .batch(b.build()))
+        _ = reduce(&state, .tick(nanos: BatchBuilder.baseNanos + 1_000_000_000))
+        _ = reduce(&state, ScreenView.resized(width: 80, height: 24))
+        _ = reduce(&state, .action(.toggleLints))
+        return state
+    }
+
+    func testTheWarningsScrollWhenTheyDoNotFit() {
+        var state = twelveMistakes()
+        XCTAssertEqual(state.warnings.groups.count, 12)
+        func screen() -> [String] { ViewFixtures.render(state, width: 80, height: 24, theme: .plainUnicode).lines() }
+        let first = screen()
+        XCTAssertTrue(first.contains { $0.contains("⚠ unretained-cancellable at #210 screen 11") }, first.joined(separator: "\n"))
+        XCTAssertFalse(first.contains { $0.contains("screen 0 →") }, "the oldest row does not fit at first")
+        XCTAssertTrue(first.contains { $0.contains("rows 1-") && $0.contains("/12, ↑↓ PgUp PgDn scroll;") },
+                      first.joined(separator: "\n"))
+        _ = reduce(&state, .action(.end))
+        let last = screen()
+        XCTAssertTrue(last.contains { $0.contains("⚠ unretained-cancellable at #100 screen 0") }, last.joined(separator: "\n"))
+        XCTAssertTrue(last.contains { $0.contains("rows 12-12/12") }, last.joined(separator: "\n"))
+        _ = reduce(&state, .action(.moveDown))   // past the last row: stays
+        XCTAssertEqual(screen(), last)
+        _ = reduce(&state, .action(.moveUp))
+        XCTAssertTrue(screen().contains { $0.contains("rows 11-12/12") }, screen().joined(separator: "\n"))
+        _ = reduce(&state, .action(.pageUp))
+        XCTAssertFalse(screen().contains { $0.contains("rows 11-") }, "a page goes back more than one row")
+        _ = reduce(&state, .action(.home))
+        XCTAssertEqual(screen(), first)
+        guard case .warnings = state.layer else { return XCTFail("the keys scroll; they do not close the warnings") }
+    }
+}

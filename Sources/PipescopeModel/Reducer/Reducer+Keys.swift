@@ -9,7 +9,7 @@ import PipescopeGraph
 /// | browsing         | every action                                              | —                           |
 /// | filtering        | `filterType`, `filterBackspace`, `filterAccept`; `dismiss` clears | ignored             |
 /// | help             | `toggleHelp`, `dismiss` close; `toggleLints` switches; `quit`; the arrows and pages scroll | ignored, kept in the overlay's `ignoredKey` |
-/// | warnings         | `toggleLints`, `dismiss` close; `toggleHelp` switches; `quit` | ignored, kept in the overlay's `ignoredKey` |
+/// | warnings         | `toggleLints`, `dismiss` close; `toggleHelp` switches; `quit`; the arrows and pages scroll its rows | ignored, kept in the overlay's `ignoredKey` |
 /// | confirmingCancel | `confirm` sends the cancel; `quit`                        | keeps the stage, says so    |
 /// | explaining       | `explain`, `dismiss` close; `quit`; the arrows and pages scroll | ignored, kept in the overlay's `ignoredKey` |
 func apply(_ action: Action, to state: inout AppState) -> [Effect] {
@@ -74,7 +74,8 @@ private func editFilter(_ action: Action, _ state: inout AppState) {
 /// Help and warnings cover the middle of the screen, so they keep the keys: their own
 /// key or Esc closes them, the other's key switches to it, `q` quits, and any other key
 /// does nothing (the hint bar names it and says how to close). The help scrolls by the
-/// page the layout gives it (``Geometry/helpPage``).
+/// page the layout gives it (``Geometry/helpPage``); the warnings by row, a third of
+/// that page at a time (a row is a heading and up to two lines).
 private func readOverlay(_ action: Action, _ open: Overlay, help: Bool, _ state: inout AppState) -> [Effect] {
     var overlay = open
     overlay.ignoredKey = nil
@@ -96,8 +97,14 @@ private func readOverlay(_ action: Action, _ open: Overlay, help: Bool, _ state:
     case .moveDown where help: scroll(by: 1)
     case .pageUp where help: scroll(by: -page)
     case .pageDown where help: scroll(by: page)
-    case .home where help: overlay.offset = 0
     case .end where help: scroll(by: state.geometry.helpLines)
+    case .home: overlay.offset = 0
+    // The warnings scroll by row (a mistake and its place): the first row shown.
+    case .moveUp, .moveDown, .pageUp, .pageDown, .end:
+        let lastRow = max(0, state.warnings.groups.count - 1)
+        let rows = max(1, page / 3)
+        let delta = action == .moveUp ? -1 : action == .moveDown ? 1 : action == .pageUp ? -rows : action == .pageDown ? rows : lastRow
+        overlay.offset = min(max(0, overlay.offset + delta), lastRow)
     default: overlay.ignoredKey = action
     }
     state.layer = help ? .help(overlay) : .warnings(overlay)
