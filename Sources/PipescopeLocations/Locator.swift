@@ -10,7 +10,10 @@ import PipescopeGraph
 /// ``pending`` and the missing addresses go to the ``SymbolThread``; a later flush finds
 /// them cached and sends the location as a ``LocatedStage``. Each address is symbolized
 /// once (``Symbolizer``) and its frames' origins decided once (``FrameOrigin``), and
-/// cached, up to ``cacheLimit`` addresses (then the cache starts over).
+/// cached, up to ``cacheLimit`` addresses (then the cache starts over); and each call
+/// site's location and callers are worked out once, from the first stage made there,
+/// and kept by its whole stack (``sites``, up to ``siteLimit`` stacks), so a program
+/// that makes many pipelines in one place pays one lookup per stage.
 ///
 /// The location is the first frame that is the program's; ``NodeInfo/frames`` are the
 /// program's next ``callerLimit`` frames, ending at the first frame of a dependency
@@ -27,6 +30,8 @@ package final class Locator: @unchecked Sendable {
 
     static let callerLimit = 4
     static let cacheLimit = 16_384
+    /// Call sites (whole stacks) whose locations are kept; then that cache starts over.
+    static let siteLimit = 4_096
     /// Stages waiting for their addresses at most; a stage beyond it gets no location.
     /// (A program that builds this many pipelines from call sites never seen before,
     /// within one symbol lookup, is starting up; the first stages of each site are
@@ -56,6 +61,16 @@ package final class Locator: @unchecked Sendable {
     private let symbolizer = Symbolizer.shared
     private let worker = SymbolThread.shared
     private var cache: [UInt: Resolved] = [:]
+    /// What ``lookUp(_:)`` found for a stack, by a hash of its addresses; each entry keeps
+    /// its addresses to tell stacks with the same hash apart.
+    private var sites: [UInt64: [Site]] = [:]
+    private var siteCount = 0
+
+    private struct Site {
+        var addresses: [UInt]
+        var location: SourceLocation?
+        var frames: [SourceLocation]
+    }
     /// Addresses given to the symbol thread and not stored yet.
     private var requested: Set<UInt> = []
     private var pending: [Pending] = []
@@ -96,10 +111,17 @@ package final class Locator: @unchecked Sendable {
             for i in nodes.indices {
                 let addresses = stack(i)
                 guard !addresses.isEmpty else { continue }
+                let hash = Self.hash(addresses)
+                if let site = sites[hash]?.first(where: { $0.addresses.elementsEqual(addresses) }) {
+                    nodes[i].location = site.location
+                    nodes[i].frames = site.frames
+                    continue
+                }
                 switch lookUp(addresses) {
                 case .located(let location, let frames):
                     nodes[i].location = location
                     nodes[i].frames = frames
+                    remember(Site(addresses: Array(addresses), location: location, frames: frames), hash: hash)
                 case .waiting(let unknown):
                     guard pending.count < Self.pendingLimit else { continue }
                     missing += unknown
@@ -109,6 +131,23 @@ package final class Locator: @unchecked Sendable {
             request(missing)
             return found
         }
+    }
+
+    /// FNV-1a over a stack's addresses: a call site's key in ``sites``.
+    private static func hash(_ addresses: ArraySlice<UInt>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for address in addresses { hash = (hash ^ UInt64(address)) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+
+    /// Keeps a located call site. Called under the lock.
+    private func remember(_ site: Site, hash: UInt64) {
+        if siteCount >= Self.siteLimit {
+            sites.removeAll(keepingCapacity: true)
+            siteCount = 0
+        }
+        sites[hash, default: []].append(site)
+        siteCount += 1
     }
 
     /// Has the symbol thread read the program's symbols and line tables now, so the

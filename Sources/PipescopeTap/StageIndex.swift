@@ -57,11 +57,11 @@ struct StageIndex {
     static let retiredCapacity = 4096
 
     private(set) var bySubscriber = StageTable<Stage>()
-    private var retired: [StageKey: NodeID] = [:]
+    private var retired = StageTable<NodeID>()
     /// Retirement order; a key whose stage changed since is skipped when evicted.
     private var retiredOrder = Deque<(key: StageKey, node: NodeID)>()
-    private var bySubscription: [CombineIdentifier: Shared] = [:]
-    private(set) var keys: [NodeID: Keys] = [:]
+    private var bySubscription = IdentityTable<CombineIdentifier, Shared>()
+    private var keys = IdentityTable<NodeID, Keys>()
     /// The inputs of asynchronous stages not yet turned into outputs; forgotten with them.
     var causeLinks = CauseLinks()
 
@@ -71,8 +71,9 @@ struct StageIndex {
                          publishes: ObjectIdentifier? = nil, feeds: ObjectIdentifier? = nil,
                          causes: CausePolicy = .inline) {
         let ownerCauses = owner.flatMap { keys[$0]?.causes } ?? .inline
+        // A retired mapping of the same key stays: the live stage shadows it in
+        // ``delivery(_:)``, and replaces it when it retires in turn.
         bySubscriber[key] = Stage(node: node, owner: owner, causes: causes, ownerCauses: ownerCauses)
-        retired[key] = nil
         keys[node] = Keys(key: key, parent: parent, publishes: publishes, feeds: feeds, causes: causes)
     }
 
@@ -100,12 +101,12 @@ struct StageIndex {
         bySubscriber[key]?.described = window
     }
 
-    func isLive(_ node: NodeID) -> Bool { keys[node] != nil }
+    func isLive(_ node: NodeID) -> Bool { keys.contains(node) }
 
     var liveCount: Int { keys.count }
 
     mutating func addForwarder(_ forwarder: NodeID, to node: NodeID) {
-        keys[node]?.forwarders.append(forwarder)
+        keys.modify(node) { $0.forwarders.append(forwarder) }
     }
 
     /// Who owns the subscriber of `node`'s forward target: whoever owns `node`'s.
@@ -121,14 +122,17 @@ struct StageIndex {
                            by key: StageKey) -> (stage: NodeID, owner: NodeID)? {
         guard let stage = bySubscriber[key] else { return nil }
         var owner = stage.node
-        if let shared = bySubscription[subscription], shared.isAlive {
-            owner = shared.owner
-            bySubscription[subscription]?.stages.append(stage.node)
+        if let shared = bySubscription.modify(subscription, { shared -> NodeID? in
+            guard shared.isAlive else { return nil }
+            shared.stages.append(stage.node)
+            return shared.owner
+        }), let shared {
+            owner = shared
         } else {
             bySubscription[subscription] = Shared(owner: stage.node, stages: [stage.node],
                                                   object: object, isClass: isClass)
         }
-        keys[stage.node]?.subscription = subscription
+        keys.modify(stage.node) { $0.subscription = subscription }
         return (stage.node, owner)
     }
 
@@ -168,7 +172,7 @@ struct StageIndex {
                 retired[oldest.key] = nil
             }
         }
-        if let s = k.subscription, bySubscription[s]?.owner == node { bySubscription[s] = nil }
+        if let s = k.subscription, bySubscription.modify(s, { $0.owner }) == node { bySubscription[s] = nil }
         links.forget(node, publishes: k.publishes, feeds: k.feeds)
         for forwarder in k.forwarders { retire(forwarder, links: &links) }
     }
@@ -181,7 +185,7 @@ struct StageIndex {
     mutating func adoptOrphan(subscribedBy key: StageKey, under parent: NodeID) -> NodeID? {
         guard var orphan = bySubscriber[key], orphan.node != parent,
               let k = keys[orphan.node], k.parent == nil else { return nil }
-        keys[orphan.node]?.parent = parent
+        keys.modify(orphan.node) { $0.parent = parent }
         orphan.owner = parent
         orphan.ownerCauses = keys[parent]?.causes ?? .inline
         bySubscriber[key] = orphan

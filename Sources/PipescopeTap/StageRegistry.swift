@@ -162,12 +162,18 @@ package final class StageRegistry: @unchecked Sendable {
     }
 
     func receive(subscription: any Subscription, subscriber: StageKey) {
+        receive(opened: subscription, subscriber: subscriber)
+    }
+
+    /// `receive(subscription:subscriber:)` with the subscription's type known: a class's
+    /// object is its one word, with no trip through the runtime's `as AnyObject`.
+    private func receive<S: Subscription>(opened subscription: S, subscriber: StageKey) {
         let time = eventTicks()
         let subscriptionID = subscription.combineIdentifier
         let isEmpty = subscriptionID == Self.emptySubscription
-        let isClass = type(of: subscription) is AnyObject.Type
-        let object: AnyObject? = isClass && !isEmpty ? subscription as AnyObject : nil
-        let asSubscriber = StageKey(subscription: subscription)
+        let isClass = S.self is AnyClass
+        let object: AnyObject? = isClass && !isEmpty ? unsafeBitCast(subscription, to: AnyObject.self) : nil
+        let asSubscriber = StageKey(id: subscriptionID, type: ObjectIdentifier(S.self))
         withState { st in
             let node: NodeID, owner: NodeID
             if isEmpty {

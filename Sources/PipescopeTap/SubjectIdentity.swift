@@ -4,18 +4,26 @@
 /// feeding a subject can be linked to every branch subscribed to that subject
 /// (`share()`, `multicast`, `subscribe(subject)`).
 ///
-/// Runs at subscribe time only, never per value.
+/// Runs at subscribe time only, never per value; whether a type is a subject or feeds
+/// one is decided once per type (``TypeNames/subscribe(_:_:)``).
 enum SubjectIdentity {
-    /// The subject behind a publisher, if the publisher is one.
-    static func subject<P: Publisher>(publishedBy publisher: P) -> ObjectIdentifier? {
-        guard publisher is any Subject, P.self is AnyClass else { return nil }
-        return ObjectIdentifier(publisher as AnyObject)
+    /// The identity of `publisher`, a subject whose type is a class (``TypeNames``
+    /// found so, once for its type): its one word is the reference.
+    @inline(__always)
+    static func subject<P: Publisher>(_ publisher: P) -> ObjectIdentifier {
+        ObjectIdentifier(unsafeBitCast(publisher, to: AnyObject.self))
     }
 
-    /// The subject an OpenCombine `SubjectSubscriber` delivers into. That type is
-    /// internal; its mirror names the subject `downstreamSubject`.
-    static func subject<S: Subscriber>(fedBy subscriber: S, typeName: String) -> ObjectIdentifier? {
-        guard typeName.hasPrefix("SubjectSubscriber<") else { return nil }
+    /// Whether a subscriber of this type (as `String(describing:)` names it) is
+    /// OpenCombine's `SubjectSubscriber`, which feeds a subject.
+    static func feedsSubject(typeName: String) -> Bool {
+        typeName.hasPrefix("SubjectSubscriber<")
+    }
+
+    /// The subject an OpenCombine `SubjectSubscriber` (``feedsSubject(typeName:)``)
+    /// delivers into. That type is internal; its mirror names the subject
+    /// `downstreamSubject`.
+    static func subject<S: Subscriber>(fedBy subscriber: S) -> ObjectIdentifier? {
         guard let child = Mirror(reflecting: subscriber).children.first(where: { $0.label == "downstreamSubject" })
         else { return nil }
         // The child is an Optional<Subject>; unwrap it through its own mirror.

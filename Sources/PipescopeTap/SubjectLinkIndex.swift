@@ -10,19 +10,19 @@ import PipescopeGraph
 ///   reused subject address never links a new stage to an old one.
 /// - Not thread-safe by itself: it lives inside ``StageRegistry``'s locked state.
 struct SubjectLinkIndex {
-    private var publishersOf: [ObjectIdentifier: [NodeID]] = [:]
-    private var feedersOf: [ObjectIdentifier: [NodeID]] = [:]
+    private var publishersOf = IdentityTable<ObjectIdentifier, [NodeID]>()
+    private var feedersOf = IdentityTable<ObjectIdentifier, [NodeID]>()
 
     /// Adds a new stage's links; returns the (upstream, branch) pairs it completes.
     mutating func subscribed(_ node: NodeID, publishes: ObjectIdentifier?,
                              feeds: ObjectIdentifier?) -> [(upstream: NodeID, branch: NodeID)] {
         var pairs: [(NodeID, NodeID)] = []
         if let subject = publishes {
-            publishersOf[subject, default: []].append(node)
+            if publishersOf.modify(subject, { $0.append(node) }) == nil { publishersOf[subject] = [node] }
             for upstream in feedersOf[subject] ?? [] { pairs.append((upstream, node)) }
         }
         if let subject = feeds {
-            feedersOf[subject, default: []].append(node)
+            if feedersOf.modify(subject, { $0.append(node) }) == nil { feedersOf[subject] = [node] }
             for branch in publishersOf[subject] ?? [] { pairs.append((node, branch)) }
         }
         return pairs
@@ -33,9 +33,12 @@ struct SubjectLinkIndex {
         if let subject = feeds { Self.remove(node, from: &feedersOf, subject) }
     }
 
-    private static func remove(_ node: NodeID, from map: inout [ObjectIdentifier: [NodeID]],
+    private static func remove(_ node: NodeID, from map: inout IdentityTable<ObjectIdentifier, [NodeID]>,
                                _ subject: ObjectIdentifier) {
-        map[subject]?.removeAll { $0 == node }
-        if map[subject]?.isEmpty == true { map[subject] = nil }
+        let empty = map.modify(subject) { nodes -> Bool in
+            nodes.removeAll { $0 == node }
+            return nodes.isEmpty
+        }
+        if empty == true { map[subject] = nil }
     }
 }

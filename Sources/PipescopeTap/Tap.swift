@@ -20,6 +20,7 @@ package final class Tap: _Introspection, @unchecked Sendable {
     package init(registry: StageRegistry, gate: Gate) {
         self.registry = registry
         self.gate = gate
+        OwnerRelease.calibrateNow()
     }
 
     // MARK: - Subscribe
@@ -50,17 +51,20 @@ package final class Tap: _Introspection, @unchecked Sendable {
         case .unknown?, .cancelling?, nil:
             parent = nil
         }
+        // What the types say is worked out once per pair of types. OpenCombine's
+        // subscribers describe themselves briefly ("Sink", "Map"); other subscribers are
+        // named by their type, never dumped field by field.
+        let types = typeNames.subscribe(Upstream.self, Downstream.self)
         // A stage named with pipescopeName/pipescopeExpect shows its name, over the type
         // of the publisher it wraps.
-        let labelled = publisher as? PipescopeLabelled
-        let names = typeNames.names(of: labelled?.pipescopeUpstreamType ?? Upstream.self)
-        let subscriberNames = typeNames.names(of: Downstream.self)
-        let description = Self.describe(subscriber)
+        let labelled = types.isLabelled ? publisher as? PipescopeLabelled : nil
+        let names = labelled.map { typeNames.names(of: $0.pipescopeUpstreamType) } ?? types.publisher
+        let description = types.description(of: subscriber)
         let thread = frames.label
         let request = StageRegistry.Subscribe(
             key: key, parent: parent, forwarder: forwarder,
-            publishes: SubjectIdentity.subject(publishedBy: publisher),
-            feeds: SubjectIdentity.subject(fedBy: subscriber, typeName: subscriberNames.full),
+            publishes: types.publishesSubject ? SubjectIdentity.subject(publisher) : nil,
+            feeds: types.feedsSubject ? SubjectIdentity.subject(fedBy: subscriber) : nil,
             causes: labelled == nil ? names.causes : .inline)
         // The stack is walked here, before the registry takes its lock; it only copies it.
         let node = CallStack.withAddresses(enabled: locate, frames: frames) { stack in
@@ -96,7 +100,7 @@ package final class Tap: _Introspection, @unchecked Sendable {
     /// each by their downstream.
     package func willCancel(subscription: any Subscription) {
         let frames = ThreadFrames.current
-        let byOwner = !frames.isCancelling && (frames.releasingOwner > 0 || OwnerRelease.isReleasingOwner())
+        let byOwner = !frames.isCancelling && (frames.releasingOwner > 0 || OwnerRelease.isReleasingOwner(frames: frames))
         let cause: CancelCause = byOwner ? .owner : .downstream
         let context = frames.cause
         let event = registry.cancel(subscription: subscription.combineIdentifier, cause: cause, context: context,
@@ -158,14 +162,5 @@ package final class Tap: _Introspection, @unchecked Sendable {
                                             completion: Subscribers.Completion<Downstream.Failure>) {
         let frames = ThreadFrames.current
         if frames.endDelivery(keep: false) { frames.takeTimings { registry.record($0, thread: frames.number) } }
-    }
-
-    // MARK: - Helpers
-
-    /// OpenCombine's subscribers describe themselves briefly ("Sink", "Map"); other
-    /// subscribers are named by their type, never dumped field by field.
-    private static func describe<S: Subscriber>(_ subscriber: S) -> String {
-        if let custom = subscriber as? CustomStringConvertible { return String(custom.description.prefix(120)) }
-        return TypeNames.shortName(String(describing: S.self))
     }
 }

@@ -1,17 +1,95 @@
+@preconcurrency import OpenCombine
 
 /// Readable names for publisher types, computed once per type.
 ///
 /// `String(describing:)` of a generic type costs microseconds; a program has few
 /// distinct publisher types, so the names are cached by type identity.
 final class TypeNames: @unchecked Sendable {
-    struct Names {
+    struct Names: Sendable {
         let short: String
         let full: String
         /// How its outputs follow from its inputs, by its short name.
         let causes: CausePolicy
     }
 
+    /// What a subscribe's publisher and subscriber types say, whatever the instances.
+    /// A class: a subscribe retains it once rather than each of its strings.
+    final class Subscribe: Sendable {
+        /// The publisher type's names (for a labelled stage, its wrapper's; the tap asks
+        /// for the wrapped type's names itself).
+        let publisher: Names
+        /// The publisher conforms to ``PipescopeLabelled``: its label and upstream type
+        /// are read from the instance.
+        let isLabelled: Bool
+        /// The publisher is a subject (a class): its identity links branches.
+        let publishesSubject: Bool
+        /// The subscriber is OpenCombine's `SubjectSubscriber`: it feeds a subject.
+        let feedsSubject: Bool
+        /// How a subscriber of this type is described: by its `description` (read
+        /// through the conformance found once, not a cast per subscribe), or, when it has
+        /// none, by its type's name.
+        let describe: Describe
+
+        enum Describe: Sendable {
+            /// Calls `description` on the subscriber the pointer points to.
+            case description(@Sendable (UnsafeRawPointer) -> String)
+            case typeName(String)
+        }
+
+        init(publisher: Names, isLabelled: Bool, publishesSubject: Bool, feedsSubject: Bool, describe: Describe) {
+            self.publisher = publisher
+            self.isLabelled = isLabelled
+            self.publishesSubject = publishesSubject
+            self.feedsSubject = feedsSubject
+            self.describe = describe
+        }
+
+        /// The description of `subscriber`, a value of the subscriber type these facts
+        /// are for, cut to 120 characters.
+        @inline(__always)
+        func description<S: Subscriber>(of subscriber: S) -> String {
+            switch describe {
+            case .typeName(let name): return name
+            case .description(let read):
+                let text = withUnsafePointer(to: subscriber) { read(UnsafeRawPointer($0)) }
+                // At most 120 bytes has at most 120 characters: no copy needed.
+                return text.utf8.count <= 120 ? text : String(text.prefix(120))
+            }
+        }
+    }
+
+    /// Reads `description` of a `T` through a raw pointer to one.
+    private static func describer<T: CustomStringConvertible>(_: T.Type) -> @Sendable (UnsafeRawPointer) -> String {
+        { $0.assumingMemoryBound(to: T.self).pointee.description }
+    }
+
+    private struct Pair: TableKey {
+        let publisher: ObjectIdentifier
+        let subscriber: ObjectIdentifier
+        var tableWord: UInt64 {
+            UInt64(UInt(bitPattern: publisher)) ^ UInt64(UInt(bitPattern: subscriber)) &* 0xFF51_AFD7_ED55_8CCD
+        }
+    }
+
     private let cache = LockedBox<[ObjectIdentifier: Names]>([:])
+    private let pairs = LockedBox(IdentityTable<Pair, Subscribe>())
+
+    /// What a subscribe of a `P` by an `S` needs of their types, worked out once per pair:
+    /// one lock and one lookup after that.
+    func subscribe<P: Publisher, S: Subscriber>(_ publisher: P.Type, _ subscriber: S.Type) -> Subscribe {
+        let key = Pair(publisher: ObjectIdentifier(P.self), subscriber: ObjectIdentifier(S.self))
+        if let hit = pairs.withLockedValue({ $0[key] }) { return hit }
+        let subscriberNames = names(of: S.self)
+        let facts = Subscribe(
+            publisher: names(of: P.self),
+            isLabelled: P.self is any PipescopeLabelled.Type,
+            publishesSubject: P.self is AnyClass && P.self is any Subject.Type,
+            feedsSubject: SubjectIdentity.feedsSubject(typeName: subscriberNames.full),
+            describe: (S.self as? any CustomStringConvertible.Type).map { .description(Self.describer($0)) }
+                ?? .typeName(Self.shortName(String(describing: S.self))))
+        pairs.withLockedValue { $0[key] = facts }
+        return facts
+    }
 
     func names(of type: Any.Type) -> Names {
         let key = ObjectIdentifier(type)

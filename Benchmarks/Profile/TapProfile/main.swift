@@ -9,6 +9,10 @@ import PipescopeProbe
 //   swift build -c release --product TapProfile
 //   .build/release/TapProfile            # rounds of no hook / floor / Pipescope, ns per value
 //   perf record -g .build/release/TapProfile pipescope 10
+//   .build/release/TapProfile subscribe          # subscribe-and-cancel of the chain, ns each
+//   perf record -g .build/release/TapProfile subscribe pipescope 10
+//   .build/release/TapProfile flatMap            # a value through flatMap { 3 values }, ns each
+//   valgrind --tool=callgrind --separate-threads=yes .build/release/TapProfile subscribe pipescope n=20000
 //
 // The figures that go in the README come from `swift package benchmark`, not from here.
 
@@ -76,8 +80,87 @@ final class ManagedAtomicFlag: @unchecked Sendable {
     func set(_ v: Bool) { lock.withLock { flag = v } }
 }
 
+/// Starts the hook `config` names; returns what stops it.
+func startHook(_ config: String) -> () -> Void {
+    switch config {
+    case "empty":
+        let hook = EmptyHandler()
+        hook.enable()
+        return { hook.disable() }
+    case "pipescope":
+        let p = Probe()
+        p.enable()
+        let running = ManagedAtomicFlag()
+        running.set(true)
+        let thread = Thread {
+            while running.value {
+                p.flush()
+                usleep(25_000)
+            }
+        }
+        thread.start()
+        return {
+            running.set(false)
+            usleep(30_000)
+            p.flush()
+            p.disable()
+        }
+    default:
+        return {}
+    }
+}
+
+/// `subject → map → filter → sink` subscribed and cancelled, as the subscribe benchmark does.
+@inline(never)
+func subscribeAndCancel(_ subject: PassthroughSubject<Int, Never>) {
+    let c = subject.map { $0 &+ 1 }.filter { $0 != 0 }.sink { _ in }
+    c.cancel()
+}
+
+/// ns per iteration of `workload` ("subscribe": one subscribe-and-cancel; "flatMap": one
+/// value through `subject → flatMap { [v, v+1, v+2].publisher } → sink`) under `config`.
+func measureWorkload(_ workload: String, _ config: String, seconds: Double, iterations: Int? = nil) -> Double {
+    let stop = startHook(config)
+    defer { stop() }
+    let subject = PassthroughSubject<Int, Never>()
+    var cancellable: AnyCancellable?
+    if workload == "flatMap" {
+        cancellable = subject.flatMap { v in [v, v &+ 1, v &+ 2].publisher }.sink { _ in }
+    }
+    let start = DispatchTime.now().uptimeNanoseconds
+    var done = 0
+    while iterations.map({ done < $0 }) ?? (Double(DispatchTime.now().uptimeNanoseconds - start) < seconds * 1e9) {
+        for i in 0..<100 {
+            if workload == "flatMap" { subject.send(i) } else { subscribeAndCancel(subject) }
+        }
+        done += 100
+    }
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+    cancellable?.cancel()
+    return elapsed / Double(done)
+}
+
 func main() {
     let args = CommandLine.arguments
+    if args.count >= 2, ["subscribe", "flatMap"].contains(args[1]) {
+        let workload = args[1]
+        if args.count >= 3 {
+            // A number of seconds, or `n=COUNT` iterations (for instruction counts under callgrind).
+            let count = args.count >= 4 && args[3].hasPrefix("n=") ? Int(args[3].dropFirst(2)) : nil
+            let seconds = args.count >= 4 ? Double(args[3]) ?? 5 : 5
+            let ns = measureWorkload(workload, args[2], seconds: seconds, iterations: count)
+            print("\(workload) \(args[2]): \(Int(ns)) ns" + (count.map { ", \($0) iterations" } ?? ""))
+            return
+        }
+        for round in 1...3 {
+            let none = measureWorkload(workload, "none", seconds: 1)
+            let floor = measureWorkload(workload, "empty", seconds: 1)
+            let tap = measureWorkload(workload, "pipescope", seconds: 1)
+            print("\(workload) round \(round): no hook \(Int(none)) ns, floor \(Int(floor)) ns, pipescope \(Int(tap)) ns = "
+                + String(format: "%.2f", tap / floor) + "× the floor")
+        }
+        return
+    }
     if args.count >= 2 {
         if args.count >= 3, args[2].hasPrefix("values=") {
             let count = Int(args[2].dropFirst(7)) ?? 100_000
