@@ -152,7 +152,8 @@ final class PerfettoExporter {
             }
         case .value:
             markValue(event, on: id, mirrored: false)
-            try sampleDemand(of: id, at: event.time)
+            // Unlimited demand stays unlimited whatever is delivered: only a request changes it.
+            if demandShown[id] != -1 { try sampleDemand(of: id, at: event.time) }
             if !forwarders.isEmpty {
                 let targets = mirrors(of: id)
                 for target in targets { markValue(event, on: target, mirrored: true) }

@@ -169,6 +169,30 @@ final class PerfettoFileWriter: @unchecked Sendable {
         if queueChunk.bytes.count >= Self.chunkBytes { try deflateQueueChunk() }
     }
 
+    /// On the queue (inside ``enqueue(_:)``'s work): appends one TracePacket, its fields
+    /// encoded by `build` straight into the queue's chunk.
+    func writeOnQueue(_ build: (inout ProtoWriter) -> Void) throws {
+        let before = queueChunk.bytes.count
+        let start = queueChunk.beginMessage(PerfettoSchema.Trace.packet)
+        build(&queueChunk)
+        queueChunk.endMessage(start)
+        if queueChunk.bytes.count >= Self.chunkBytes, queueChunk.bytes.count <= Self.maxChunkBytes {
+            try deflateQueueChunk()
+        } else if queueChunk.bytes.count > Self.maxChunkBytes {
+            // Too much for one compressed packet: what came before goes alone, and the new
+            // packet starts the next chunk, or is written as it is if it is too big for any.
+            let packet = Array(queueChunk.bytes[before...])
+            queueChunk.truncate(to: before)
+            try deflateQueueChunk()
+            if packet.count > Self.maxChunkBytes {
+                buffer.append(packet)
+                if buffer.bytes.count >= Self.flushBytes { try flush() }
+            } else {
+                queueChunk.append(packet)
+            }
+        }
+    }
+
     private func deflateQueueChunk() throws {
         guard !queueChunk.isEmpty else { return }
         try deflate(queueChunk.bytes)

@@ -173,29 +173,47 @@ final class PerfettoSequence: @unchecked Sendable {
 
     /// Writes the packet of an event encoded ahead, with the flow ids that start at it.
     func write(_ entry: HeldPackets.Entry, from held: HeldPackets) throws {
-        typealias P = PerfettoSchema.TracePacket
         if entry.cleared { try clear() }
         let time = max(0, entry.time)
         if clock == nil { try declareClock(at: time) }
-        packet.removeAll()
+        var delta: UInt64?
         if let last = clock, time >= last {
-            packet.varint(P.timestamp, UInt64(time - last))
+            delta = UInt64(time - last)
             clock = time
+        }
+        let id = self.id
+        if onQueue {
+            // Built in place in the queue's chunk: no packet buffer, no copy.
+            try file.writeOnQueue { out in Self.packet(entry, from: held, id: id, time: time, delta: delta, into: &out) }
         } else {
-            packet.varint(P.timestamp, UInt64(time))
-            packet.varint(P.timestampClockID, PerfettoSchema.ClockSnapshot.boottime)
+            packet.removeAll()
+            Self.packet(entry, from: held, id: id, time: time, delta: delta, into: &packet)
+            try file.write(packet: packet.bytes)
         }
-        packet.varint(P.trustedPacketSequenceID, id)
-        packet.varint(P.sequenceFlags, P.seqNeedsIncrementalState)
-        held.withBytes(of: entry) { interned, body in
-            if !interned.isEmpty { packet.data(P.internedData, interned) }
-            packet.message(P.trackEvent) { e in
-                e.append(body)
-                held.forEachFlow(of: entry) { e.fixed64(PerfettoSchema.TrackEvent.flowIDs, $0) }
-            }
-        }
-        try put(packet.bytes)
         eventCount += 1
+    }
+
+    /// A held event's TracePacket fields: its time (a delta on the incremental clock, or
+    /// absolute on the trace clock when `delta` is nil), the sequence, its intern entries
+    /// and its TrackEvent with the flows that start at it.
+    private static func packet(_ entry: HeldPackets.Entry, from held: HeldPackets, id: UInt64, time: Int64, delta: UInt64?,
+                               into out: inout ProtoWriter) {
+        typealias P = PerfettoSchema.TracePacket
+        if let delta {
+            out.varint(P.timestamp, delta)
+        } else {
+            out.varint(P.timestamp, UInt64(time))
+            out.varint(P.timestampClockID, PerfettoSchema.ClockSnapshot.boottime)
+        }
+        out.varint(P.trustedPacketSequenceID, id)
+        out.varint(P.sequenceFlags, P.seqNeedsIncrementalState)
+        held.withBytes(of: entry) { interned, body in
+            if !interned.isEmpty { out.data(P.internedData, interned) }
+            let start = out.beginMessage(P.trackEvent)
+            out.append(body)
+            held.forEachFlow(of: entry) { out.fixed64(PerfettoSchema.TrackEvent.flowIDs, $0) }
+            out.endMessage(start)
+        }
     }
 
     func describe(_ track: PerfettoTrack) throws {

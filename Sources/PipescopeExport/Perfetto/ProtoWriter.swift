@@ -91,6 +91,10 @@ struct ProtoWriter {
 
     /// Bytes already encoded as fields, appended as they are.
     mutating func append(_ encoded: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: encoded) }
+    mutating func append(_ encoded: [UInt8]) { bytes.append(contentsOf: encoded) }
+
+    /// Drops what was written after the first `count` bytes.
+    mutating func truncate(to count: Int) { bytes.removeSubrange(count...) }
 
     /// The bytes a varint takes.
     static func varintSize(_ value: UInt64) -> Int {
