@@ -66,6 +66,8 @@ let package = Package(
         .target(name: "TerminalKit", path: "Shared/TerminalKit"),
         .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "PipescopeGraph", "TerminalKit"],
                 path: "Shared/PipescopeViews"),
+        // malloc's bytes in use, for the inspector memory benchmark.
+        .target(name: "CMallocInfo", path: "Profile/CMallocInfo"),
         // A plain loop over the tapped chain, for `perf record` and quick comparisons.
         .executableTarget(
             name: "TapProfile",
@@ -77,7 +79,7 @@ let package = Package(
             dependencies: [
                 "Pipescope", "PipescopeProbe", "PipescopeTap", "PipescopeLocations",
                 "PipescopeWire", "PipescopeGraph", "PipescopeModel", "PipescopeViews", "TerminalKit",
-                "PipescopeClient", "PipescopeExport", "CPipescopeLocations",
+                "PipescopeClient", "PipescopeExport", "CPipescopeLocations", "CMallocInfo",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),

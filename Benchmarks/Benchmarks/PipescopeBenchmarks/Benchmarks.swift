@@ -298,6 +298,7 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: - The pipelines table: 10,000 pipelines, sorted and drawn at 120x40
 
     tableBenchmarks()
+    inspectorMemoryBenchmarks()
 
     // MARK: - The timeline screen: 10,000 stages, 1,000,000 events at 200x60
 

@@ -78,6 +78,8 @@ enum ExportBench {
     struct Maker {
         var batch = EventBatch()
         var now: Int64 = 1_700_000_000_000_000_000
+        /// Nanoseconds between two events (1 µs: a million events a second).
+        var step: Int64 = 1_000
         var nextID: NodeID = 1
         var sequence: UInt64 = 0
         /// The subject, map and filter of each long-lived pipeline.
@@ -93,14 +95,14 @@ enum ExportBench {
 
         mutating func event(_ kind: EventKind, _ node: NodeID, demand: Demand = .none, other: NodeID = 0,
                             cause: CancelCause? = nil, text: String = "") {
-            now += 1_000
+            now += step
             batch.events.append(StageEvent(kind, node: node, time: now, demand: demand, other: other, cause: cause, text: text))
         }
 
         mutating func stage(_ op: String, type: String, parent: NodeID?, subscriber: String) -> NodeID {
             let id = nextID
             nextID += 1
-            now += 1_000
+            now += step
             batch.append(NodeInfo(id: id, parent: parent, operatorName: op, publisherType: type, subscriber: subscriber,
                                   thread: "main", createdNanos: now))
             return id

@@ -63,33 +63,28 @@ struct PerfettoEventEncoder {
         fields.varint(F.trackUUID, v.track)
         fields.varint(F.nameIID, interner.eventName(v.live ? "value" : "value after end"))
         if terminatingFlow != 0 { fields.fixed64(F.terminatingFlowIDs, terminatingFlow) }
-        if !v.text.isEmpty {
-            let start = fields.beginMessage(F.debugAnnotations)
-            fields.varint(A.nameIID, interner.annotationName(.value))
-            if let iid = interner.stringValue(v.text) {
-                fields.varint(A.stringValueIID, iid)
-            } else {
-                fields.string(A.stringValue, v.text)
-            }
-            fields.endMessage(start)
-        }
+        if !v.text.isEmpty { stringAnnotation(.value, v.text) }
         if let source = v.mirroredFrom { intAnnotation(.mirroredFrom, Int64(source)) }
-        if !v.thread.isEmpty {
-            let start = fields.beginMessage(F.debugAnnotations)
-            fields.varint(A.nameIID, interner.annotationName(.thread))
-            if let iid = interner.stringValue(v.thread) {
-                fields.varint(A.stringValueIID, iid)
-            } else {
-                fields.string(A.stringValue, v.thread)
-            }
-            fields.endMessage(start)
-        }
+        if !v.thread.isEmpty { stringAnnotation(.thread, v.thread) }
         if v.selfNanos > 0 || v.totalNanos > 0 {
             intAnnotation(.selfNanos, v.selfNanos)
             intAnnotation(.totalNanos, v.totalNanos)
         }
         let cleared = interner.cleared
         return held.append(time: v.time, cleared: cleared, interned: interner.takePending().interned, body: fields.bytes)
+    }
+
+    /// A string annotation: the text's iid when it repeats, else the text.
+    private mutating func stringAnnotation(_ name: PerfettoInterner.FixedName, _ text: String) {
+        typealias A = PerfettoSchema.DebugAnnotation
+        let start = fields.beginMessage(PerfettoSchema.TrackEvent.debugAnnotations)
+        fields.varint(A.nameIID, interner.annotationName(name))
+        if let iid = interner.stringValue(text) {
+            fields.varint(A.stringValueIID, iid)
+        } else {
+            fields.string(A.stringValue, text)
+        }
+        fields.endMessage(start)
     }
 
     private mutating func intAnnotation(_ name: PerfettoInterner.FixedName, _ value: Int64) {

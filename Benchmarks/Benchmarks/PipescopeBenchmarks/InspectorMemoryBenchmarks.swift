@@ -1,0 +1,91 @@
+import Benchmark
+import CMallocInfo
+import Foundation
+import PipescopeGraph
+import PipescopeModel
+import PipescopeViews
+
+/// The inspector's memory as a user feels it: its whole state (history entries and
+/// texts, checkpoints, lanes, per-stage state, the table, lints) after 1,000,000 events
+/// of a busy program, divided by the events its history keeps.
+///
+/// The stream: 100 long-lived `subject → map → filter → sink` pipelines (300 stages)
+/// receiving values, and, in every batch, 10 short pipelines that subscribe, deliver and
+/// finish and 5 that their sink cancels; 10,000 events a second of the program's time
+/// (1M events: 100 s), a tick after every batch as the app loop sends them. The history
+/// keeps its default 100,000 events; the rest are evicted.
+///
+///     cd Benchmarks && swift package benchmark --filter "inspector/.*"
+///
+/// Three figures: the heap the state holds (malloc's bytes in use, after the stream,
+/// less before it) per event kept; the process's resident memory grown over the stream,
+/// per event kept (what `top` shows: it includes memory malloc freed but kept, and it is
+/// only meaningful in a fresh process, hence no warm-up run); and the events kept.
+func inspectorMemoryBenchmarks() {
+    Benchmark("inspector/memory per event kept, 1M events",
+              configuration: .init(metrics: [.custom("heap bytes per event kept", useScalingFactor: false),
+                                             .custom("resident bytes per event kept", useScalingFactor: false),
+                                             .custom("events kept", polarity: .prefersLarger, useScalingFactor: false)],
+                                   warmupIterations: 0, scalingFactor: .one, maxDuration: .seconds(600),
+                                   maxIterations: 1)) { benchmark in
+        let figures = InspectorMemory.measure(events: 1_000_000)
+        benchmark.measurement(.custom("heap bytes per event kept", useScalingFactor: false), figures.heapPerEvent)
+        benchmark.measurement(.custom("resident bytes per event kept", useScalingFactor: false), figures.residentPerEvent)
+        benchmark.measurement(.custom("events kept", polarity: .prefersLarger, useScalingFactor: false), figures.kept)
+        print("inspector memory: \(figures.kept) events kept of \(figures.events); heap +\(figures.heapBytes / 1024) KiB "
+            + "(\(figures.heapPerEvent) B an event kept), resident +\(figures.residentBytes / 1024) KiB "
+            + "(\(figures.residentPerEvent) B an event kept); \(figures.stages) stages in the graph, "
+            + "\(figures.checkpoints) checkpoints")
+    }
+}
+
+enum InspectorMemory {
+    struct Figures {
+        var events = 0
+        var kept = 0
+        var heapBytes = 0
+        var residentBytes = 0
+        var stages = 0
+        var checkpoints = 0
+        var heapPerEvent: Int { kept > 0 ? heapBytes / kept : 0 }
+        var residentPerEvent: Int { kept > 0 ? residentBytes / kept : 0 }
+    }
+
+    static func measure(events target: Int) -> Figures {
+        var figures = Figures()
+        let heapBefore = heapInUse()
+        let residentBefore = residentBytes()
+        var state = AppState(targetName: "memory-bench", pid: 1)
+        _ = reduce(&state, .attached(process: "memory-bench", pid: 1))
+        _ = reduce(&state, ScreenView.resized(width: 120, height: 40))
+        var maker = ExportBench.Maker()
+        maker.step = 100_000   // 10,000 events a second
+        for _ in 0..<100 { maker.longLived() }
+        while figures.events < target {
+            for i in 0..<750 { maker.value(on: i % 100) }
+            for _ in 0..<10 { maker.shortLived() }
+            for _ in 0..<5 { maker.cancelledBySink() }
+            let batch = maker.take()
+            figures.events += batch.events.count
+            _ = reduce(&state, .batch(batch))
+            _ = reduce(&state, .tick(nanos: maker.now))
+        }
+        figures.heapBytes = heapInUse() - heapBefore
+        figures.residentBytes = residentBytes() - residentBefore
+        figures.kept = state.cursor.log.end - state.cursor.log.start
+        figures.stages = state.cursor.graph.nodes.count
+        figures.checkpoints = state.cursor.log.checkpointPositions.count
+        withExtendedLifetime(state) {}
+        return figures
+    }
+
+    /// malloc's bytes in use (small blocks and mapped ones).
+    static func heapInUse() -> Int { Int(pipescope_heap_in_use()) }
+
+    /// The process's resident memory, from /proc/self/statm.
+    static func residentBytes() -> Int {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
