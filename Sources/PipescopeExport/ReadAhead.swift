@@ -77,6 +77,7 @@ final class ReadAhead<Source: RecordedMessages>: RecordedMessages, @unchecked Se
         condition.lock()
         while head == waiting.count { condition.wait() }
         let entry = waiting[head]
+        waiting[head].item = .end   // the export has it now: the buffer must not keep it alive
         head += 1
         if head > 64, head * 2 > waiting.count {
             waiting.removeFirst(head)
