@@ -36,6 +36,11 @@ public struct InspectorApp {
     public var fatalCondition: () -> String? = { nil }
     /// Carries out an effect on the program (cancel, pause, step, watch); never `.quit`.
     public let perform: (Effect) -> Void
+    /// Saves the run on screen as a recording (`s`): the file's path and what was
+    /// written, or why not, for the status line. nil: saving is not offered here.
+    public var save: ((AppState) -> (ok: Bool, text: String))?
+    /// Waits for the program to start again whenever it ends (`attach --wait`).
+    public var waitsForRestart = false
     /// The wall clock, in nanoseconds since 1970, for ticks.
     public var clock: () -> Int64 = InspectorApp.wallClockNanos
 
@@ -56,6 +61,7 @@ public struct InspectorApp {
         state.linter = linter
         state.retention = retention
         state.quitStopsProgram = quitStopsProgram
+        if waitsForRestart { state.waitForNextRun() }
         for message in initial { _ = reduce(&state, message) }
         let theme = Theme(glyphs: terminal.isUnicode ? .unicode : .ascii, colors: terminal.hasColors)
         var lastTick: Int64 = 0
@@ -90,8 +96,13 @@ public struct InspectorApp {
             }
             guard let action = KeyMap.action(for: key, in: state.layer) else { continue }
             for effect in reduce(&state, .action(action)) {
-                if effect == .quit { return .quit }
-                perform(effect)
+                switch effect {
+                case .quit: return .quit
+                case .save:
+                    let answer = save?(state) ?? (ok: false, text: "saving is not available here")
+                    _ = reduce(&state, .acknowledged(ok: answer.ok, text: answer.text))
+                default: perform(effect)
+                }
             }
         }
         return .quit

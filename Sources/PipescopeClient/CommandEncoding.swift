@@ -3,11 +3,12 @@ import PipescopeWire
 
 extension WireCommand {
     /// The command that carries out `effect` in the program; nil for effects that stay in
-    /// the inspector (quit). The one place the model's effects become wire commands.
+    /// the inspector (quit, save, waiting for a restart). The one place the model's
+    /// effects become wire commands.
     public init?(_ effect: Effect) {
         self.init()
         switch effect {
-        case .quit:
+        case .quit, .save, .waitForRestart:
             return nil
         case .cancelNode(let id):
             kind = .commandCancelNode

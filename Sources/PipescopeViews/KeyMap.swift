@@ -57,6 +57,10 @@ public enum KeyMap {
         KeyBinding(keys: [.character("}")], label: "}", action: .history(50), help: "forward 50 events", hint: nil),
         KeyBinding(keys: [.character("g")], label: "g", action: .historyStart, help: "go to the oldest event kept", hint: nil),
         KeyBinding(keys: [.character("G")], label: "G", action: .historyLive, help: "back to live", hint: nil),
+        KeyBinding(keys: [.character("s")], label: "s", action: .save,
+                   help: "save everything held of this run as a recording (live or ended)", hint: nil),
+        KeyBinding(keys: [.character("r")], label: "r", action: .waitForRestart,
+                   help: "after the program ended: wait for it to start again, keeping this run", hint: nil),
         KeyBinding(keys: [.character("+")], label: "+", action: .zoom(2), help: "zoom the timeline in", hint: nil),
         KeyBinding(keys: [.character("-")], label: "-", action: .zoom(-2), help: "zoom the timeline out", hint: nil),
         KeyBinding(keys: [.character("=")], label: "=", action: .fitTimeline, help: "fit all kept history in the timeline", hint: nil),
@@ -206,6 +210,13 @@ public enum KeyMap {
     public static var historyHints: [String] {
         [hint(.history(-1), .history(1), does: "step"), hint(.history(-50), .history(50), does: "50"),
          hint(.historyLive, does: "live")]
+    }
+
+    /// After the program ended: what still works, and what to do next (`r` only while
+    /// not already waiting for the next run).
+    public static func endedHints(waiting: Bool) -> [String] {
+        [hint(.history(-1), .history(1), .historyStart, does: "history"), hint(.save, does: "save")]
+            + (waiting ? [] : [hint(.waitForRestart, does: "wait for restart")]) + [hint(.quit, does: "quit")]
     }
 
     /// While paused: stepping and resuming (``chooseHint`` when several threads wait).

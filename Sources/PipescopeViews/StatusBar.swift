@@ -11,24 +11,40 @@ public enum StatusBar {
         buffer.fill(area.row(0), with: Cell(" ", style: bar))
         var x = area.x
         let arrow = theme.glyphs.isUnicode ? "▸" : ">"
-        var target = " pipescope \(arrow) \(state.session.targetName)"
-        if let pid = state.session.pid { target += " (pid \(pid))" }
+        // An earlier run on screen is named as it was: its own pid.
+        let run = state.runs.viewing.map { state.runs.earlier[$0] }
+        var target = " pipescope \(arrow) \(run?.name ?? state.session.targetName)"
+        if let pid = run?.pid ?? state.session.pid { target += " (pid \(pid))" }
         x += buffer.put(target + "  ", x: x, y: area.y, style: Style(bold: true, reverse: true), maxWidth: area.maxX - x)
 
         let (word, style): (String, Style) = {
+            if let viewing = state.runs.viewing {
+                let run = state.runs.earlier[viewing]
+                let ended = run.endedAt.map { " ENDED \(Format.time($0))" } ?? " ENDED"
+                let at = state.cursor.position.map { " · HISTORY \($0)/\(state.cursor.log.end)" } ?? ""
+                return ("RUN \(state.runs.shown)/\(state.runs.count)\(ended)\(at)",
+                        Style(foreground: theme.colors ? .magenta : nil, bold: true, reverse: true))
+            }
             if let cursor = state.cursor.position {
-                return ("HISTORY \(cursor)/\(state.cursor.log.end)", Style(foreground: theme.colors ? .magenta : nil, bold: true, reverse: true))
+                let ended = state.session.endedAt.map { " · ENDED \(Format.time($0))" } ?? ""
+                return ("HISTORY \(cursor)/\(state.cursor.log.end)\(ended)", Style(foreground: theme.colors ? .magenta : nil, bold: true, reverse: true))
             }
             switch state.session.connection {
             case .connecting: return ("CONNECTING", Style(foreground: theme.colors ? .yellow : nil, reverse: true))
             case .connected where state.session.paused:
                 return ("PAUSED \(state.session.pending.count) waiting", Style(foreground: theme.colors ? .yellow : nil, bold: true, reverse: true))
             case .connected: return ("LIVE", Style(foreground: theme.colors ? .green : nil, bold: true, reverse: true))
-            case .disconnected: return ("DISCONNECTED", Style(foreground: theme.colors ? .red : nil, bold: true, reverse: true))
+            case .disconnected:
+                let when = state.session.endedAt.map { " \(Format.time($0))" } ?? ""
+                return ("ENDED\(when)", Style(foreground: theme.colors ? .red : nil, bold: true, reverse: true))
             case .replay: return ("REPLAY", Style(foreground: theme.colors ? .cyan : nil, bold: true, reverse: true))
             }
         }()
         x += buffer.put(word, x: x, y: area.y, style: style, maxWidth: area.maxX - x)
+        if state.runs.viewing == nil, !state.runs.earlier.isEmpty {
+            x += buffer.put(" · run \(state.runs.shown)/\(state.runs.count)", x: x, y: area.y,
+                            style: Style(bold: true, reverse: true), maxWidth: area.maxX - x)
+        }
         // Read-only is said beside the mode it qualifies, not only when a key is refused.
         if state.session.readOnly, !state.session.isReplay {
             x += buffer.put(theme.text(" · read-only"), x: x, y: area.y, style: Style(bold: true, reverse: true),
@@ -82,12 +98,6 @@ public enum HintBar {
     }
 
     static func renderBrowsing(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
-        if case .disconnected(let why) = state.session.connection {
-            let text = theme.text(" disconnected: \(why)  (what was seen stays on screen; \(KeyMap.hint(.quit, does: "quits")))")
-            buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width,
-                                style: Style(foreground: theme.colors ? .red : nil, bold: true), glyphs: theme.glyphs)
-            return
-        }
         if let notice = state.session.notice {
             let style = Style(foreground: theme.colors ? (notice.isError ? .red : .green) : nil, bold: notice.isError)
             // While paused, what waits next leads the line: stepping is read here (the
@@ -115,6 +125,16 @@ public enum HintBar {
             text += "  " + KeyMap.historyHints.joined(separator: "  ")
             buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width,
                                 style: Style(foreground: theme.colors ? .magenta : nil, bold: true), glyphs: theme.glyphs)
+            return
+        }
+        if case .disconnected(let why) = state.session.connection {
+            // The keys first: at 80 columns the reason is what gets cut (the top line
+            // already says ENDED).
+            let waiting = state.session.waitingFor.map { " waiting for \($0) to start again ·" } ?? ""
+            let text = theme.text("\(waiting) " + KeyMap.endedHints(waiting: state.session.waitingFor != nil)
+                .joined(separator: "  ") + " · ended: \(why)")
+            buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width,
+                                style: Style(foreground: theme.colors ? .red : nil, bold: true), glyphs: theme.glyphs)
             return
         }
         if state.session.paused {

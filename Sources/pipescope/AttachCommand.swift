@@ -16,14 +16,28 @@ struct AttachCommand: ParsableCommand {
     @Option(help: "The program's PIPESCOPE_TOKEN, for tcp:// targets (default: $PIPESCOPE_TOKEN).")
     var token: String?
 
+    @Flag(help: ArgumentHelp(
+        "Wait for the program to start, and whenever it ends, for its next run.",
+        discussion: "The target may then be a program's name: pipescope attach --wait my-app. Each run is its own section of history."))
+    var wait = false
+
     @OptionGroup var lints: LintOptions
 
     func run() throws {
-        let session = InspectorSession.open(target: target ?? Self.chooseProgram(), command: "pipescope attach",
+        let address: String
+        if wait, let target, Self.isProgramName(target) {
+            address = Self.waitForProgram(named: target)
+        } else {
+            address = target ?? Self.chooseProgram()
+        }
+        let session = InspectorSession.open(target: address, command: "pipescope attach",
                                              readOnly: readonly, token: token)
-        let link = LiveLink(session: session, reconnects: true)
-        var loop = InspectorLoop(session: session, link: link, targetName: session.welcome.processName)
+        let name = session.welcome.processName
+        let link = LiveLink(session: session, reconnects: true, waitingFor: wait ? name : nil)
+        var loop = InspectorLoop(session: session, link: link, targetName: name)
         loop.linter = lints.linter
+        loop.app.waitsForRestart = wait
+        loop.app.save = { SavedRun.saveAnswer($0) }
         loop.withoutTerminal = "For output a script can read: `pipescope snapshot \(target ?? "<pid>") --json`, "
             + "or without --json for a tree."
         let outcome = loop.run()
@@ -33,6 +47,32 @@ struct AttachCommand: ParsableCommand {
 }
 
 extension AttachCommand {
+    /// A target that is neither a pid, a path, nor a TCP address: a program's name.
+    static func isProgramName(_ target: String) -> Bool {
+        !target.allSatisfy(\.isNumber) && !target.contains("/") && !target.hasPrefix("tcp:")
+    }
+
+    /// The socket of the newest running program named `name`, once there is one (polled
+    /// five times a second; Ctrl-C stops waiting).
+    static func waitForProgram(named name: String) -> String {
+        var said = false
+        while true {
+            let scan = ProbeDirectory.scan()
+            if let entry = scan.entries.filter({ $0.processName == name })
+                .max(by: { $0.startTimeNanos < $1.startTimeNanos }) {
+                return entry.path
+            }
+            if !said {
+                said = true
+                let running = scan.entries.map(\.processName)
+                let others = running.isEmpty ? "none is running" : "running now: " + running.joined(separator: ", ")
+                FileHandle.standardError.write(Data(
+                    "waiting for a program named \(name) to start (looking in \(scan.directory); \(others)). Ctrl-C stops.\n".utf8))
+            }
+            usleep(200_000)
+        }
+    }
+
     /// The socket of the only running program, or the one the user picks from a list.
     static func chooseProgram() -> String {
         let scan = ProbeDirectory.scan()

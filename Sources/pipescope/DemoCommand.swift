@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import PipescopeClient
 import Pipescope
 import PipescopeDemo
 
@@ -44,6 +45,7 @@ struct DemoCommand: ParsableCommand {
         var loop = InspectorLoop(session: session, link: link, targetName: "demo", stopsProgramOnQuit: true,
                                  fatalCondition: { child.exitDescription })
         loop.linter = lints.linter
+        loop.app.save = { SavedRun.saveAnswer($0) }
         loop.withoutTerminal = "`pipescope demo --headless` runs the demo program alone, for `pipescope snapshot` "
             + "or `pipescope attach` from a terminal."
         let outcome = loop.run()

@@ -3,19 +3,23 @@ import PipescopeClient
 import PipescopeModel
 
 /// The inspector's link to a live program: what arrived since the last turn, commands
-/// out, and reconnection once a second after the program went away (a program restarted
-/// on the same socket path or TCP address is picked up again).
+/// out, and attaching again once a second after the program went away: to the same
+/// socket path or TCP address (a program restarted there), and, while waiting for it
+/// (`attach --wait`, or `r` once it ended), to the next program of its name.
 final class LiveLink {
     private var connection: ProbeConnection?
-    private let session: ProbeSession
+    private var session: ProbeSession
     private var lastAttempt = Date.distantPast
     /// Reconnecting makes sense when the address outlives the program (not for the demo).
     private let reconnects: Bool
+    /// The program's name, while a new run of it is awaited.
+    private var waitingFor: String?
 
-    init(session: ProbeSession, reconnects: Bool) {
+    init(session: ProbeSession, reconnects: Bool, waitingFor: String? = nil) {
         connection = session.connection
         self.session = session
         self.reconnects = reconnects
+        self.waitingFor = waitingFor
     }
 
     func poll() -> [Message] {
@@ -29,8 +33,14 @@ final class LiveLink {
         return messages
     }
 
-    /// Carries out an effect in the program (a command over the connection, if any).
+    /// Carries out an effect in the program (a command over the connection, if any), or
+    /// starts waiting for the program's next run.
     func perform(_ effect: Effect) {
+        if case .waitForRestart(let name) = effect {
+            waitingFor = name
+            lastAttempt = .distantPast
+            return
+        }
         connection?.perform(effect)
     }
 
@@ -40,11 +50,35 @@ final class LiveLink {
     }
 
     private func reconnect() -> [Message] {
-        guard reconnects, Date().timeIntervalSince(lastAttempt) >= 1 else { return [] }
+        guard Date().timeIntervalSince(lastAttempt) >= 1 else { return [] }
         lastAttempt = Date()
-        guard let fresh = try? session.reattach(timeout: 2) else { return [] }
+        if reconnects, let fresh = try? session.reattach(timeout: 2) { return adopt(fresh) }
+        if let name = waitingFor, let fresh = nextRun(of: name) { return adopt(fresh) }
+        return []
+    }
+
+    /// The newest running program named `name` other than the one that ended.
+    private func nextRun(of name: String) -> ProbeSession? {
+        let ended = session.welcome.pid
+        let candidates = ProbeDirectory.scan().entries
+            .filter { $0.processName == name && $0.pid != ended }
+            .sorted { $0.startTimeNanos > $1.startTimeNanos }
+        for entry in candidates {
+            if let fresh = try? ProbeSession.attach(path: entry.path, readOnly: session.readOnly, token: session.token,
+                                                    timeout: 2) {
+                return fresh
+            }
+        }
+        return nil
+    }
+
+    private func adopt(_ fresh: ProbeSession) -> [Message] {
+        let sameProcess = fresh.welcome.pid == session.welcome.pid
+        session = fresh
         connection = fresh.connection
-        return fresh.openingMessages
-            + [.acknowledged(ok: true, text: "reconnected to \(fresh.welcome.processName) (pid \(fresh.welcome.pid))")]
+        let who = "\(fresh.welcome.processName) (pid \(fresh.welcome.pid))"
+        let text = sameProcess ? "reconnected to \(who)"
+            : "attached to a new run: \(who); the run that ended stays in history (g at this run's start goes back to it)"
+        return fresh.openingMessages + [.acknowledged(ok: true, text: text)]
     }
 }

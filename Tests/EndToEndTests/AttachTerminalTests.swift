@@ -52,7 +52,7 @@ final class AttachTerminalTests: XCTestCase {
         session.type("\(Programs.pipescope) attach \(program.socketPath)")
         session.expect("Sequence → Sink", timeout: 30)
         program.stop()
-        session.expect("DISCONNECTED", "Sequence → Sink")  // the last picture stays on screen
+        session.expect("ENDED", "Sequence → Sink")  // the last picture stays on screen
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
         session.expectUsableShell()
@@ -66,12 +66,50 @@ final class AttachTerminalTests: XCTestCase {
         session.type("\(Programs.pipescope) attach \(path)")
         session.expect("pid \(first.pid)", timeout: 30)
         first.stop()
-        session.expect("DISCONNECTED")
+        session.expect("ENDED")
         let second = try ExampleProgram(socketPath: path)
         defer { second.stop() }
-        session.expect("reconnected to pipescope-example (pid \(second.pid))", "LIVE", timeout: 10)
+        session.expect("attached to a new run: pipescope-example (pid \(second.pid))", "LIVE · run 2/2", timeout: 10)
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
+    }
+
+    /// The walk: `attach --wait NAME` before the program runs; the program is
+    /// killed while attached; the inspector says it ended, history still moves, `s`
+    /// saves what it holds; the program starts again and the inspector attaches to the
+    /// new run, keeping the ended one a keypress away.
+    func testAKilledProgramEndsItsRunAndAttachWaitAttachesToTheNextOne() throws {
+        let runtime = ["XDG_RUNTIME_DIR": directory!]
+        let session = try TerminalSession(width: 100, height: 30)
+        defer { session.kill() }
+        session.type("cd \(directory!) && XDG_RUNTIME_DIR=\(directory!) \(Programs.pipescope) attach --wait pipescope-example")
+        session.expect("waiting for a program named pipescope-example to start", timeout: 30)
+        let first = try ExampleProgram(socketPath: nil, environment: runtime)
+        defer { first.stop() }
+        session.expect("pid \(first.pid)", "LIVE", "Sequence → Sink", timeout: 30)
+        kill(first.pid, SIGKILL)
+        first.process.waitUntilExit()
+        session.expect("ENDED", "waiting for pipescope-example to start again", "Sequence → Sink", timeout: 10)
+        // History still moves: back one event, then forward to the end again.
+        session.tmux.sendKeys("[")
+        session.expect("HISTORY", "· ENDED")
+        session.tmux.sendKeys("s")
+        session.expect("saved", "events to pipescope-example-", ".pipescope (pipescope replay or export reads it)")
+        let saved = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".pipescope") }
+        XCTAssertEqual(saved.count, 1, "one recording saved: \(saved)")
+
+        let second = try ExampleProgram(socketPath: nil, environment: runtime)
+        defer { second.stop() }
+        session.expect("pid \(second.pid)", "LIVE · run 2/2", timeout: 15)
+        // g at the new run's start steps back into the run that ended.
+        session.tmux.sendKeys("g")
+        session.tmux.sendKeys("g")
+        session.expect("RUN 1/2 ENDED", "pid \(first.pid)")
+        session.tmux.sendKeys("G")
+        session.expect("LIVE · run 2/2")
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+        session.expectUsableShell()
     }
 
     func testMissingOrUnknownTERMIsAClearError() throws {

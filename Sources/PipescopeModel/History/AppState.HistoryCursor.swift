@@ -37,6 +37,14 @@ extension AppState {
             }
         }
 
+        /// Shows the graph after `target` events, even at the newest: an earlier run of
+        /// the program has no live graph to follow.
+        mutating func pin(at target: Int) {
+            let clamped = min(max(target, log.start), log.end)
+            position = clamped
+            past = log.graph(at: clamped)
+        }
+
         /// Starts over from a snapshot (attach, reconnect), or, after a gap (the probe
         /// skipped this inspector because it fell behind), continues from it keeping the
         /// history before the gap.

@@ -131,12 +131,14 @@ public struct History: Sendable {
             }
         }
         // A location found after its stage was sent belongs to the stage from its start:
-        // the infos a jump re-folds from, and the checkpoints it starts at, get it too.
+        // the infos a jump re-folds from, and the graphs it starts at (the base and the
+        // checkpoints), get it too.
         if !batch.locations.isEmpty {
             for l in batch.locations where infos[l.node] != nil {
                 infos[l.node]?.location = l.location
                 infos[l.node]?.frames = l.frames
             }
+            base.locate(batch.locations)
             for i in checkpoints.indices { checkpoints[i].graph.locate(batch.locations) }
         }
         graph.finish(batch)

@@ -28,6 +28,10 @@ public enum Action: Hashable, Sendable {
     case choosePending
     /// Move the history cursor by this many events (negative: back in time).
     case history(Int)
+    /// Save everything the inspector holds of the run on screen as a recording.
+    case save
+    /// After the program ended: wait for it to start again and attach to the new run.
+    case waitForRestart
     /// Go to the oldest kept event.
     case historyStart
     /// Follow live events again.
@@ -104,4 +108,9 @@ public enum Effect: Equatable, Sendable {
     case release(ticket: UInt64)
     /// Describe every value of these stages (none: back to the default policy).
     case watch([NodeID])
+    /// Write the run on screen (its history from the oldest event kept) as a recording;
+    /// the app answers with an `.acknowledged` message naming the file.
+    case save
+    /// Wait for a program of this name to start and attach to it (a new run).
+    case waitForRestart(String)
 }

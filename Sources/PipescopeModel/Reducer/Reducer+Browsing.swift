@@ -8,10 +8,10 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     if state.focus == .events || state.focus == .timeline {
         switch action {
         case .moveUp where state.focus == .events:
-            state.cursor.move(by: -1)
+            state.moveThroughRuns(by: -1)
             return []
         case .moveDown where state.focus == .events:
-            state.cursor.move(by: 1)
+            state.moveThroughRuns(by: 1)
             return []
         case .collapse where state.focus == .timeline, .expand where state.focus == .timeline:
             let count = max(1, state.session.countPrefix)
@@ -19,10 +19,10 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
             moveInTime(columns: action == .expand ? count : -count, &state)
             return []
         case .pageUp:
-            state.cursor.move(by: -50)
+            state.moveThroughRuns(by: -50)
             return []
         case .pageDown:
-            state.cursor.move(by: 50)
+            state.moveThroughRuns(by: 50)
             return []
         default: break
         }
@@ -59,7 +59,15 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
         }
         return gateAction(action, &state)
     case .history(let delta):
-        state.cursor.move(by: delta)
+        state.moveThroughRuns(by: delta)
+    case .save:
+        if case .replay(let file) = state.session.connection {
+            state.session.notice = Notice(text: "this is a recording already: \(file)", isError: false)
+            return []
+        }
+        return [.save]
+    case .waitForRestart:
+        return waitForRestart(&state)
     case .zoom(let factor):
         state.timeline.zoom(factor, anchor: state.cursorMoment)
     case .fitTimeline:
@@ -69,9 +77,9 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     case .toggleLogFilter:
         state.timeline.logFollowsSelection.toggle()
     case .historyStart:
-        state.cursor.move(to: state.cursor.log.start)
+        state.moveToRunStart()
     case .historyLive:
-        state.cursor.goLive()
+        state.returnToLive()
     case .focusNext: state.focus = state.focus.next
     case .focusPrevious: state.focus = state.focus.previous
     case .startFilter:
@@ -202,6 +210,24 @@ private func gateAction(_ action: Action, _ state: inout AppState) -> [Effect] {
     default:
         return [.step(session.countPrefix > 0 ? session.countPrefix : 10)]
     }
+}
+
+/// `r`: after the program ended, waits for a program of its name to start and attaches
+/// to that new run (the ended run stays, as its own section of history).
+private func waitForRestart(_ state: inout AppState) -> [Effect] {
+    let name = state.session.targetName
+    if state.session.isReplay {
+        state.session.notice = Notice(text: "this is a recording: there is no program to wait for", isError: true)
+        return []
+    }
+    guard state.session.hasEnded else {
+        state.session.notice = Notice(text: "\(name) is running: r waits for it to start again once it has ended",
+                                      isError: true)
+        return []
+    }
+    state.session.waitingFor = name
+    state.session.notice = Notice(text: "waiting for \(name) to start again; this run stays in history", isError: false)
+    return [.waitForRestart(name)]
 }
 
 /// Watches the selected stage (every value described), or stops; or says why not.

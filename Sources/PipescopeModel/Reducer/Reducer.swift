@@ -12,6 +12,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.refreshRows()
         before.keepSelectionVisible(&state)
         state.tree.keepSelectionOnScreen()
+        state.settleRun()
         state.keepCursorInTimeline()
         // The table follows batches at the next tick (a few a second, like top's
         // refresh), not on each of them: a rebuild walks every pipeline and sorts.
@@ -27,6 +28,18 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         if shown != nil, action == .dismiss, state.layer == .browsing { return [] }
         return apply(action, to: &state)
     case .attached(let process, let pid, let readOnly):
+        if state.session.hasEnded {
+            // The same process again (the probe dropped this inspector): the same run.
+            // Another one: the program started again, and the run that ended is kept.
+            if pid == state.session.pid {
+                state.session.reattachedSameRun = true
+            } else {
+                state.startNewRun()
+                state.session.targetName = process
+            }
+            state.session.endedAt = nil
+            state.session.endReason = nil
+        }
         state.session.connection = .connected
         state.session.pid = pid
         if state.session.targetName.isEmpty { state.session.targetName = process }
@@ -38,13 +51,21 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .snapshot(let snapshot) where snapshot.skippedEvents > 0:
         // The probe skipped us while we were slow: keep the history we have, continue
         // from its snapshot, and say so.
+        state.showRun(nil)
         state.cursor.load(snapshot, keepingHistory: true)
         let live = state.cursor.liveGraph
         state.table.activity.keep(live)
         state.session.skippedEvents += snapshot.skippedEvents
         state.session.notice = Notice(
             text: "fell behind: \(snapshot.skippedEvents) events skipped, resynchronised from a snapshot", isError: true)
+    case .snapshot(let snapshot) where state.session.reattachedSameRun:
+        // Back to the same process: its history goes on from the snapshot.
+        state.session.reattachedSameRun = false
+        state.showRun(nil)
+        state.cursor.load(snapshot, keepingHistory: true)
+        state.table.activity.keep(state.cursor.liveGraph)
     case .snapshot(let snapshot):
+        state.showRun(nil)
         state.cursor.load(snapshot, keepingHistory: false)
         state.table.activity = PipelineActivity()
         state.timeline.lanes = [:]
@@ -53,29 +74,34 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         if !batch.trailer.gate.resumedBecause.isEmpty {
             state.session.notice = Notice(text: "resumed by itself: \(batch.trailer.gate.resumedBecause)", isError: true)
         }
-        state.cursor.append(batch)
-        state.cursor.noteLastEvent(batch.events)
-        state.timeline.recordLanes(batch.events, liveGraph: state.cursor.liveGraph)
-        state.timeline.follow(state.cursor.log)
+        state.appendToLiveRun(batch)
         state.session.rate.record(batch.events.count)
-        let live = state.cursor.liveGraph
-        state.table.activity.record(batch.events, in: live)
     case .acknowledged(_, let ok, let text):
         state.session.notice = Notice(text: text, isError: !ok)
     case .disconnected(let why):
         if state.session.isReplay { break }
         state.session.connection = .disconnected(why)
+        if state.session.endedAt == nil {
+            // Time stops here: the last tick's clock (the program may have been quiet).
+            state.session.endedAt = max(state.timeline.now, state.cursor.lastEventNanos)
+            state.session.endReason = why
+        }
     case .tick(let nanos):
         state.session.rate.tick(nanos)
+        // An ended run's time stands still where it ended: its lanes do not scroll away,
+        // a stage is not "stalled" for longer than the program lived, and what ended
+        // just before is not pruned as time goes by.
+        var now = state.runs.viewing.map { state.runs.earlier[$0].endedAt ?? 0 } ?? state.session.endedAt ?? nanos
         if state.session.isReplay {
+            now = nanos
             state.warnings.refresh(state.cursor.graph, now: state.cursor.lastEventNanos)
         } else {
-            state.timeline.now = nanos
-            state.warnings.refresh(state.cursor.graph, now: nanos)
+            state.timeline.now = now
+            state.warnings.refresh(state.cursor.graph, now: now)
         }
-        if nanos - state.cursor.lastPrune >= 1_000_000_000 {
-            state.cursor.lastPrune = nanos
-            state.cursor.prune(now: nanos, retention: state.retention)
+        if state.runs.viewing == nil, now - state.cursor.lastPrune >= 1_000_000_000 {
+            state.cursor.lastPrune = now
+            state.cursor.prune(now: now, retention: state.retention)
             state.timeline.keepLanes(of: state.cursor.liveGraph)
             let live = state.cursor.liveGraph
             state.table.activity.keep(live)

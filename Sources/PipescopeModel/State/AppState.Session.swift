@@ -47,6 +47,17 @@ extension AppState {
         public internal(set) var skippedEvents: UInt64 = 0
         /// Events per second arriving from the program.
         public internal(set) var rate = EventRate()
+        /// When the program went away (the inspector's clock at its last tick before the
+        /// connection ended), and why; nil while attached. Time stands still from then:
+        /// the timeline, the lints and pruning go by this moment, not the wall clock.
+        public internal(set) var endedAt: Int64?
+        public internal(set) var endReason: String?
+        /// The program's name, while the inspector waits for it to start again
+        /// (`attach --wait`, or `r` after it ended) and attach to the new run.
+        public internal(set) var waitingFor: String?
+        /// The connection came back to the same process (the probe dropped it, or a
+        /// socket hiccup): the next snapshot continues this run's history.
+        var reattachedSameRun = false
 
         init(targetName: String, pid: Int32?) {
             self.targetName = targetName
@@ -56,6 +67,12 @@ extension AppState {
         /// Showing a recording rather than a live program.
         public var isReplay: Bool {
             if case .replay = connection { return true }
+            return false
+        }
+
+        /// The program ended (or the connection to it did): what it showed stays.
+        public var hasEnded: Bool {
+            if case .disconnected = connection { return true }
             return false
         }
 

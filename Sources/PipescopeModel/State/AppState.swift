@@ -25,6 +25,8 @@ public struct AppState: Sendable {
     /// Which screen the body shows: the pipelines table or the stage tree (`t`).
     public internal(set) var page: Page = .table
     public internal(set) var timeline = Timeline()
+    /// The program's earlier runs, when it ended and started again while attached.
+    public internal(set) var runs = Runs()
     /// What has the keyboard, with the state of the overlay it opens.
     public internal(set) var layer: KeyLayer = .browsing
     /// The pane the arrow keys act on (Tab and Shift-Tab move it).

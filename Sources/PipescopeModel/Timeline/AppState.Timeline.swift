@@ -20,6 +20,15 @@ extension AppState {
         /// The history's first kept position when the lanes last followed its eviction.
         private var keptFrom = 0
 
+        /// Takes the way `other` is viewed (zoom, the log's filter, the clock), not its
+        /// lanes: another run of the program shown with the same view.
+        mutating func carryView(from other: Timeline) {
+            scale = other.scale
+            now = other.now
+            logFollowsSelection = other.logFollowsSelection
+            windowEnd = nil
+        }
+
         /// Adds a batch's events (already folded into `liveGraph`) to their stages' lanes.
         /// Values and requests are marked where they came; a stage whose demand a batch
         /// touched is held from the batch's last event for it when it then has none

@@ -1,0 +1,130 @@
+import Foundation
+@preconcurrency import OpenCombine
+@testable import PipescopeProbe
+import PipescopeClient
+import PipescopeGraph
+import PipescopeModel
+import PipescopeTestSupport
+import PipescopeWire
+import XCTest
+
+/// The inspector's `s`: what it holds of a run, written as a recording, replays as the
+/// same history: every kept event with its number, time, text and cause, and the same
+/// graph at the start and at the end. Real pipelines, a real probe, a real session.
+final class SavedRunTests: XCTestCase {
+    private var directory: String!
+    private var probe: Probe!
+    private var server: ProbeServer!
+
+    override func setUpWithError() throws {
+        directory = "/tmp/pipescope-saved-run-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        probe = Probe()
+        server = try ProbeServer(probe: probe, path: directory + "/probe.sock")
+        probe.enable()
+    }
+
+    override func tearDown() {
+        probe.disable()
+        server.close()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// An inspector's state attached to the probe, after `values` values through a
+    /// subject → map → filter → sink pipeline (and a finished one before it attached).
+    private func inspected(values: Int, historyLimit: Int = 100_000) throws -> (AppState, ProbeSession, AnyCancellable) {
+        let before = [1, 2, 3].publisher.map { $0 + 1 }.sink { _ in }
+        _ = before
+        let subject = PassthroughSubject<Int, Never>()
+        let c = subject.map { $0 * 10 }.filter { $0 % 20 == 0 }.sink { _ in }
+        subject.send(0)
+        let session = try ProbeSession.attach(path: directory + "/probe.sock")
+        var state = AppState(targetName: "")
+        state.historyLimit = historyLimit
+        for message in session.openingMessages { _ = reduce(&state, message) }
+        for v in 1...values { subject.send(v) }
+        let deadline = Date().addingTimeInterval(30)
+        while state.cursor.liveGraph.nodes.values.first(where: { $0.operatorName == "Map" })?.values ?? 0 < values + 1,
+              Date() < deadline {
+            guard let message = session.connection.next(timeout: 0.1) else { continue }
+            _ = reduce(&state, message)
+        }
+        return (state, session, c)
+    }
+
+    /// Replays the file into a fresh state, as `pipescope replay` does.
+    private func replay(_ path: String) throws -> (AppState, Recording) {
+        let recording = try Recording.read(path: path)
+        var state = AppState(targetName: "")
+        for message in recording.messages { _ = reduce(&state, message) }
+        return (state, recording)
+    }
+
+    private func assertSameHistory(_ saved: AppState, _ replayed: AppState, file: StaticString = #filePath, line: UInt = #line) {
+        let a = saved.cursor.log, b = replayed.cursor.log
+        XCTAssertEqual(b.end - b.start, a.end - a.start, "every kept event", file: file, line: line)
+        for i in 1...max(1, a.end - a.start) {
+            guard let x = a.event(at: a.start + i), let y = b.event(at: b.start + i) else {
+                return XCTFail("event \(i) missing", file: file, line: line)
+            }
+            XCTAssertEqual(y, x, "event \(i)", file: file, line: line)
+            if y != x { return }
+        }
+        XCTAssertEqual(GraphDump.lines(b.graph(at: b.start), showValues: true),
+                       GraphDump.lines(a.graph(at: a.start), showValues: true), "the graph before the first kept event",
+                       file: file, line: line)
+        // Where each stage was made, found after it was sent, is on it from its start.
+        func locations(_ graph: Graph) -> [NodeID: String] { graph.nodes.mapValues { "\($0.location.map { "\($0)" } ?? "none")" } }
+        XCTAssertEqual(locations(b.graph(at: b.start)), locations(a.graph(at: a.start)), file: file, line: line)
+        XCTAssertEqual(locations(replayed.cursor.liveGraph), locations(saved.cursor.liveGraph), file: file, line: line)
+        XCTAssertEqual(GraphDump.lines(replayed.cursor.liveGraph, showValues: true),
+                       GraphDump.lines(saved.cursor.liveGraph, showValues: true), "the graph at the end",
+                       file: file, line: line)
+    }
+
+    func testASavedRunReplaysAsTheSameHistory() throws {
+        var (state, session, c) = try inspected(values: 200)
+        defer { c.cancel(); session.connection.close() }
+        _ = reduce(&state, .disconnected("the program closed the connection"))
+        let path = directory + "/saved.pipescope"
+        let saved = try SavedRun.write(state, to: path)
+        XCTAssertEqual(saved.events, state.cursor.log.end - state.cursor.log.start)
+        XCTAssertGreaterThan(saved.events, 400)
+
+        let (replayed, recording) = try replay(path)
+        XCTAssertEqual(recording.process, session.welcome.processName)
+        XCTAssertEqual(recording.pid, getpid())
+        XCTAssertEqual(recording.truncatedBytes, 0)
+        XCTAssertNil(recording.damage)
+        XCTAssertEqual(recording.endReason?.hasPrefix("saved by the inspector, after the program ended at "), true,
+                       recording.endReason ?? "no end mark")
+        assertSameHistory(state, replayed)
+        // Causes still link: the sink's last value came from the subject's.
+        let log = replayed.cursor.log
+        let caused = (log.start + 1...log.end).compactMap { log.event(at: $0) }.filter { $0.causedBy != 0 }
+        XCTAssertFalse(caused.isEmpty)
+        for event in caused.suffix(20) {
+            XCTAssertNotNil(log.event(numbered: event.causedBy), "cause #\(event.causedBy) of #\(event.id) is kept")
+        }
+    }
+
+    /// With a small history limit the oldest events are gone: the file starts from the
+    /// graph before the oldest kept one, and replays the same.
+    func testASavedRunAfterEvictionStartsWhereTheHistoryStarts() throws {
+        var (state, session, c) = try inspected(values: 1_500, historyLimit: 1_000)
+        defer { c.cancel(); session.connection.close() }
+        XCTAssertGreaterThan(state.cursor.log.start, 0, "some events were evicted")
+        let path = directory + "/evicted.pipescope"
+        let saved = try SavedRun.write(state, to: path)
+        let (replayed, _) = try replay(path)
+        XCTAssertEqual(saved.events, state.cursor.log.end - state.cursor.log.start)
+        assertSameHistory(state, replayed)
+    }
+
+    func testAPathThatCannotBeWrittenSaysWhy() throws {
+        let (state, session, c) = try inspected(values: 3)
+        defer { c.cancel(); session.connection.close() }
+        XCTAssertThrowsError(try SavedRun.write(state, to: "/nonexistent-dir/x.pipescope")) { error in
+            XCTAssertTrue("\(error)".contains("/nonexistent-dir/x.pipescope"), "\(error)")
+        }
+    }
+}
