@@ -30,8 +30,9 @@ public enum TimelineView {
 
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard area.height >= 2, area.width >= 10 else { return }
-        // Counting back from now makes sense only while live; a replay's end is no "now".
-        let live = state.cursor.position == nil && !state.session.isReplay
+        // Counting back from now makes sense only while live; a replay's end, or the
+        // moment the program ended, is no "now": the ruler then reads clock times.
+        let live = state.cursor.position == nil && !state.session.isReplay && !state.session.hasEnded
         let window = LaneDrawing.Window(end: state.timelineWindowEnd, scale: state.timeline.scale, width: area.width)
         let cursor = state.cursorMoment.map { window.column(of: $0) }
         buffer.putTruncated(TimeRuler.line(end: window.end, scale: window.scale, width: area.width, live: live,
