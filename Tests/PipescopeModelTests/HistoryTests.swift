@@ -61,10 +61,13 @@ final class HistoryTests: XCTestCase {
     func testALocationFoundLaterIsTheStagesAtEveryPosition() {
         var history = History()
         var live = Graph()
-        let all = batches()
+        // A checkpoint every 32 events a stage: 1,280 here, so 2,000 more values make two.
+        var more = BatchBuilder()
+        for i in 0..<2_000 { more.value(NodeID(i % 40 + 1), "w\(i)") }
+        let all = batches() + [more.build(sequence: 1_540 + 2_000)]
         for batch in all { history.append(batch, folding: &live) }
         XCTAssertGreaterThan(history.checkpointPositions.count, 1)
-        // Stage 1's location comes after 1,540 events: looking back, it was made there all along.
+        // Stage 1's location comes after 3,540 events: looking back, it was made there all along.
         let here = BatchBuilder.at("Feed.swift", 88)
         history.append(EventBatch(locations: [LocatedStage(node: 1, location: here)],
                                   trailer: BatchTrailer(sequence: live.sequence)), folding: &live)
@@ -90,6 +93,39 @@ final class HistoryTests: XCTestCase {
         XCTAssertEqual(shown[1]?.values, reference(at: position, all)[1]?.values)
         XCTAssertEqual(history.graph(at: 0).nodes.count, shown.nodes.count, "positions before the start clamp to it")
         XCTAssertEqual(history.nodeInfoCount, 0, "the evicted subscribes took their stage descriptions with them")
+    }
+
+    /// Eviction is exact, not a checkpoint span at a time: after many evictions the
+    /// history keeps between `limit` and a sixteenth more events, and every kept position,
+    /// the first one included, is the fold of exactly that many events.
+    func testEvictionIsExactAndEveryKeptPositionStaysRight() {
+        var history = History()
+        history.limit = 1_000
+        var live = Graph()
+        var all = [batches()[0]]
+        var sequence = UInt64(all[0].events.count)
+        for round in 0..<12 {
+            var b = BatchBuilder()
+            for i in 0..<700 { b.value(NodeID((i + round) % 40 + 1), "r\(round)v\(i)") }
+            if round == 5 { b.cancel(7, cause: .downstream) }
+            sequence += UInt64(b.batch.events.count)
+            all.append(b.build(sequence: sequence))
+        }
+        for batch in all {
+            history.append(batch, folding: &live)
+            let kept = history.end - history.start
+            XCTAssertLessThanOrEqual(kept, 1_000 + 1_000 / 16 + batch.events.count)
+        }
+        XCTAssertGreaterThan(history.start, 5_000, "evicted many times")
+        XCTAssertGreaterThanOrEqual(history.end - history.start, 1_000)
+        for position in stride(from: history.start, through: history.end, by: 53) + [history.start, history.end] {
+            let shown = history.graph(at: position)
+            let expected = reference(at: position, all)
+            for (id, node) in expected.nodes {
+                XCTAssertEqual(shown[id]?.values, node.values, "values of #\(id) at \(position)")
+                XCTAssertEqual(shown[id]?.status, node.status, "status of #\(id) at \(position)")
+            }
+        }
     }
 
     func testTabMovesTheFocusAndArrowsInTheLogMoveThroughHistory() {

@@ -258,7 +258,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     print("model: the 1M-event history holds " + String(format: "%.1f", longHistory.bytesPerEvent)
-        + " bytes per event (entries and texts), plus a checkpoint graph every \(History.checkpointStride) events")
+        + " bytes per event (entries and texts), plus a checkpoint graph every \(History.checkpointStride) events, or \(History.eventsPerStage) a stage")
 
     // MARK: - Rendering: 10,000 stages at 200x60
 
