@@ -7,7 +7,7 @@ struct AttachCommand: ParsableCommand {
         commandName: "attach",
         abstract: "Open the inspector on a running program that called Pipescope.start().")
 
-    @Argument(help: "The program's pid, its socket path, or tcp://host:port. Without it: the only running program, or a choice.")
+    @Argument(help: "The program's pid, its socket path, or tcp://host:port; with --wait, also its name. Without it: the only running program, or a choice.")
     var target: String?
 
     @Flag(help: "Look but never change: cancel (and pause) are refused.")
@@ -25,6 +25,10 @@ struct AttachCommand: ParsableCommand {
 
     func run() throws {
         let address: String
+        if wait, target == nil {
+            fail("--wait needs the program's name (or pid, or socket): pipescope attach --wait my-app. "
+                + "`pipescope list` shows the running ones.")
+        }
         if wait, let target, Self.isProgramName(target) {
             address = Self.waitForProgram(named: target)
         } else {
