@@ -10,23 +10,8 @@ import XCTest
 
 /// The client's recorder and recording reader, round trip: what a live session shows is
 /// what its recording replays, and a file that is cut off or not a recording says so.
-final class ProbeRecorderTests: XCTestCase {
-    private var directory: String!
-    private var probe: Probe!
-    private var server: ProbeServer!
-
-    override func setUpWithError() throws {
-        directory = "/tmp/pipescope-recorder-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        probe = Probe()
-        server = try ProbeServer(probe: probe, path: directory + "/probe.sock")
-        probe.enable()
-    }
-
-    override func tearDown() {
-        probe.disable()
-        server.close()
-        try? FileManager.default.removeItem(atPath: directory)
-    }
+final class ProbeRecorderTests: ServedProbeTestCase {
+    override class var directoryPrefix: String { "pipescope-recorder-test" }
 
     func testARecordingReplaysWhatTheSessionSaw() throws {
         let subject = PassthroughSubject<Int, Never>()

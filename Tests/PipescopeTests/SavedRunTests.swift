@@ -11,23 +11,8 @@ import XCTest
 /// The inspector's `s`: what it holds of a run, written as a recording, replays as the
 /// same history: every kept event with its number, time, text and cause, and the same
 /// graph at the start and at the end. Real pipelines, a real probe, a real session.
-final class SavedRunTests: XCTestCase {
-    private var directory: String!
-    private var probe: Probe!
-    private var server: ProbeServer!
-
-    override func setUpWithError() throws {
-        directory = "/tmp/pipescope-saved-run-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        probe = Probe()
-        server = try ProbeServer(probe: probe, path: directory + "/probe.sock")
-        probe.enable()
-    }
-
-    override func tearDown() {
-        probe.disable()
-        server.close()
-        try? FileManager.default.removeItem(atPath: directory)
-    }
+final class SavedRunTests: ServedProbeTestCase {
+    override class var directoryPrefix: String { "pipescope-saved-run-test" }
 
     /// An inspector's state attached to the probe, after `values` values through a
     /// subject → map → filter → sink pipeline (and a finished one before it attached).
