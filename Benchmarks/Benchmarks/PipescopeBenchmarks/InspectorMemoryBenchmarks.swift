@@ -35,7 +35,10 @@ func inspectorMemoryBenchmarks() {
         print("inspector memory: \(figures.kept) events kept of \(figures.events); heap +\(figures.heapBytes / 1024) KiB "
             + "(\(figures.heapPerEvent) B an event kept), resident +\(figures.residentBytes / 1024) KiB "
             + "(\(figures.residentPerEvent) B an event kept); \(figures.stages) stages in the graph, "
-            + "\(figures.checkpoints) checkpoints")
+            + "\(figures.checkpoints) checkpoints. Per event kept: the history \(figures.historyBytes / max(1, figures.kept)) B "
+            + "(its entries and texts \(figures.historyEntriesBytes / max(1, figures.kept)) B as counted, the rest its graphs "
+            + "and stage descriptions), the lanes \(figures.lanesBytes / max(1, figures.kept)) B, the rest of the state "
+            + "(the live graph, the table, the lints) \(figures.restBytes / max(1, figures.kept)) B")
     }
 }
 
@@ -47,6 +50,8 @@ enum InspectorMemory {
         var residentBytes = 0
         var stages = 0
         var checkpoints = 0
+        /// The heap released with each part, in bytes.
+        var historyBytes = 0, historyEntriesBytes = 0, lanesBytes = 0, restBytes = 0
         var heapPerEvent: Int { kept > 0 ? heapBytes / kept : 0 }
         var residentPerEvent: Int { kept > 0 ? residentBytes / kept : 0 }
     }
@@ -75,7 +80,23 @@ enum InspectorMemory {
         figures.kept = state.cursor.log.end - state.cursor.log.start
         figures.stages = state.cursor.graph.nodes.count
         figures.checkpoints = state.cursor.log.checkpointPositions.count
-        withExtendedLifetime(state) {}
+        // Where the heap goes: the history (entries, texts, the graphs it keeps), the
+        // lanes, and the rest (the live graph, the table, the lints), each measured by
+        // what releasing it gives back.
+        var log: History? = state.cursor.log
+        var lanes: [NodeID: Lane]? = state.timeline.lanes
+        let all = heapInUse()
+        state = AppState(targetName: "released")
+        let withLogAndLanes = heapInUse()
+        lanes = nil
+        let withLog = heapInUse()
+        figures.historyEntriesBytes = Int(log!.bytesPerEvent * Double(figures.kept))
+        log = nil
+        let none = heapInUse()
+        figures.historyBytes = withLog - none
+        figures.lanesBytes = withLogAndLanes - withLog
+        figures.restBytes = all - withLogAndLanes
+        withExtendedLifetime((log, lanes)) {}
         return figures
     }
 
