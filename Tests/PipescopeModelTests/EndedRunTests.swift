@@ -124,6 +124,19 @@ final class EndedRunTests: XCTestCase {
         XCTAssertEqual(state.cursor.liveGraph[3]?.values, 8)
     }
 
+    /// Restarts do not make the inspector grow: the earlier runs together keep at most
+    /// the history limit's events.
+    func testEarlierRunsTogetherKeepAtMostOneHistory() {
+        var state = AppState(targetName: "app")
+        state.historyLimit = 100
+        for pid in 1...5 {
+            attached(pid: Int32(pid), values: Array(1...12), into: &state)  // 45 events a run
+            _ = reduce(&state, .disconnected("exited"))
+        }
+        attached(pid: 6, into: &state)
+        XCTAssertEqual(state.runs.earlier.map(\.pid), [4, 5], "two runs of 45 events fit in 100; three do not")
+    }
+
     func testOnlyTheNewestRunsAreKept() {
         var state = AppState(targetName: "app")
         for pid in 1...(AppState.Runs.limit + 3) {

@@ -24,7 +24,8 @@ extension AppState {
     /// are that run's, and the live run's are parked here: its batches still fold into
     /// its own history, so nothing arriving meanwhile is lost.
     public struct Runs: Sendable {
-        /// Ended runs, oldest first (at most ``limit``: the oldest is dropped first).
+        /// Ended runs, oldest first: at most ``limit`` of them, and together at most the
+        /// history limit's events (beyond one run); the oldest is dropped first.
         public internal(set) var earlier: [EarlierRun] = []
         /// Which earlier run is on screen (an index into ``earlier``); nil: the live one.
         public internal(set) var viewing: Int?
@@ -55,7 +56,13 @@ extension AppState {
         ended.goLive()
         runs.earlier.append(EarlierRun(name: session.targetName, pid: session.pid, endedAt: session.endedAt,
                                        why: session.endReason ?? "", cursor: ended, timeline: timeline))
-        if runs.earlier.count > Runs.limit { runs.earlier.removeFirst() }
+        // Costs that do not grow with restarts: the earlier runs together keep at most
+        // one history's worth of events (and at most ``Runs/limit`` runs), oldest out first.
+        func events(_ run: EarlierRun) -> Int { run.cursor.log.end - run.cursor.log.start }
+        while runs.earlier.count > Runs.limit
+            || (runs.earlier.count > 1 && runs.earlier.reduce(0, { $0 + events($1) }) > cursor.log.limit) {
+            runs.earlier.removeFirst()
+        }
         var fresh = HistoryCursor()
         fresh.log.limit = cursor.log.limit
         cursor = fresh
