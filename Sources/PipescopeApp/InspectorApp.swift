@@ -36,6 +36,8 @@ public struct InspectorApp {
     public var fatalCondition: () -> String? = { nil }
     /// Carries out an effect on the program (cancel, pause, step, watch); never `.quit`.
     public let perform: (Effect) -> Void
+    /// Told the lints after every tick (`attach --dump-on` dumps when one first fires).
+    public var onLints: ([Lint]) -> Void = { _ in }
     /// The wall clock, in nanoseconds since 1970, for ticks.
     public var clock: () -> Int64 = InspectorApp.wallClockNanos
 
@@ -70,6 +72,7 @@ public struct InspectorApp {
             if now - lastTick >= Self.tickNanos {
                 lastTick = now
                 _ = reduce(&state, .tick(nanos: now))
+                onLints(state.warnings.lints)
             }
             let size = terminal.size
             // Always once: the state's default size is 80x24, and a terminal of that size

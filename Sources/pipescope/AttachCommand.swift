@@ -18,11 +18,43 @@ struct AttachCommand: ParsableCommand {
 
     @OptionGroup var lints: LintOptions
 
+    @Option(name: .customLong("dump-on"), help: ArgumentHelp(
+        "Dump the program's flight recorder (PIPESCOPE_FLIGHT) when one of these lints first fires, or on `cancel` from the inspector.",
+        discussion: "Comma-separated, from: \(DumpTrigger.choices.joined(separator: ", ")).",
+        valueName: "stalled,owner-leak,cancel"))
+    var dumpOn: String?
+
+    @Option(name: .customLong("dump-dir"), help: ArgumentHelp("Where --dump-on writes its dumps (default: the current directory).",
+                                                              valueName: "dir"))
+    var dumpDirectory: String?
+
+    func validate() throws {
+        if let dumpOn, let problem = DumpTrigger.parse(dumpOn).problem { throw ValidationError(problem) }
+        if dumpDirectory != nil, dumpOn == nil { throw ValidationError("--dump-dir goes with --dump-on") }
+    }
+
     func run() throws {
-        let session = InspectorSession.open(target: target ?? Self.chooseProgram(), command: "pipescope attach",
+        let chosen = target ?? Self.chooseProgram()
+        // Before attaching: a --dump-on that cannot find the program's flight recorder says so at once.
+        var dumps: DumpTrigger?
+        if let dumpOn {
+            do {
+                let flight = try FlightDump.directory(forTarget: chosen)
+                let into = dumpDirectory ?? FileManager.default.currentDirectoryPath
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: into, isDirectory: &isDirectory), isDirectory.boolValue,
+                      access(into, W_OK) == 0 else {
+                    fail("--dump-dir \(into) is not a writable directory; create it, or choose another")
+                }
+                dumps = DumpTrigger(triggers: DumpTrigger.parse(dumpOn).names, directory: flight.path, dumpDirectory: into)
+            } catch {
+                fail("--dump-on: \(error)")
+            }
+        }
+        let session = InspectorSession.open(target: chosen, command: "pipescope attach",
                                              readOnly: readonly, token: token)
         let link = LiveLink(session: session, reconnects: true)
-        var loop = InspectorLoop(session: session, link: link, targetName: session.welcome.processName)
+        var loop = InspectorLoop(session: session, link: link, targetName: session.welcome.processName, dumps: dumps)
         loop.linter = lints.linter
         loop.withoutTerminal = "For output a script can read: `pipescope snapshot \(target ?? "<pid>") --json`, "
             + "or without --json for a tree."
