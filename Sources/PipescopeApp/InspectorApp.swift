@@ -36,8 +36,9 @@ public struct InspectorApp {
     public var fatalCondition: () -> String? = { nil }
     /// Carries out an effect on the program (cancel, pause, step, watch); never `.quit`.
     public let perform: (Effect) -> Void
-    /// Told the lints after every tick (`attach --dump-on` dumps when one first fires).
-    public var onLints: ([Lint]) -> Void = { _ in }
+    /// Told the warnings after every tick, as the warnings list groups them (the same
+    /// mistake in the same place once): `attach --dump-on` dumps when one first shows.
+    public var onWarnings: ([LintGroup]) -> Void = { _ in }
     /// The wall clock, in nanoseconds since 1970, for ticks.
     public var clock: () -> Int64 = InspectorApp.wallClockNanos
 
@@ -72,7 +73,7 @@ public struct InspectorApp {
             if now - lastTick >= Self.tickNanos {
                 lastTick = now
                 _ = reduce(&state, .tick(nanos: now))
-                onLints(state.warnings.lints)
+                onWarnings(state.warnings.groups)
             }
             let size = terminal.size
             // Always once: the state's default size is 80x24, and a terminal of that size

@@ -106,8 +106,17 @@ public final class FlightRecorder {
     /// (new) stream's string table.
     private func head(_ snapshot: GraphSnapshot) -> [UInt8] {
         stream = WireStreamWriter()
+        // The last caused events (for "why" in a replay) are most of a small graph's
+        // snapshot: as many as a budget of this size affords, up to all of them.
+        var snapshot = snapshot
+        let recent = min(snapshot.recent.count, options.budget / Self.budgetPerRecentEvent)
+        if recent < snapshot.recent.count { snapshot.recent.removeFirst(snapshot.recent.count - recent) }
         return RecordingFormat.magic + welcome + stream.message(snapshot).framed()
     }
+
+    /// Budget bytes a segment's snapshot may spend on one of the last caused events:
+    /// 64 MiB keeps all 4,096; 64 KiB keeps 256.
+    static let budgetPerRecentEvent = 256
 
     /// Records one flush's batches (none when nothing happened: the window and the
     /// segment's age are still looked at). `snapshot` is asked for when a new segment

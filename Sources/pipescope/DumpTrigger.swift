@@ -2,8 +2,9 @@ import Foundation
 import PipescopeModel
 
 /// `pipescope attach --dump-on stalled,owner-leak,cancel`: dumps the program's flight
-/// recorder (``DumpCommand``) when a lint of one of those kinds first fires on a stage,
-/// or when the user cancels a stage from the inspector, to a file named for the time in
+/// recorder (``DumpCommand``) when a warning of one of those kinds first shows (the
+/// same mistake in the same place counts once, as the warnings list groups them:
+/// ``LintGroup``), or when the user cancels a stage from the inspector, to a file named for the time in
 /// `--dump-dir` (default: the current directory); the status line says where.
 ///
 /// At most one dump every ``minimumInterval`` seconds: a trigger within it is kept and
@@ -22,8 +23,8 @@ final class DumpTrigger: @unchecked Sendable {
     private let dumpDirectory: String
 
     private let lock = NSLock()
-    /// The lints seen so far, as kind and stage (a lint's words change as it goes on).
-    private var seen: Set<String> = []
+    /// The warnings seen so far: the same mistake in the same place.
+    private var seen: Set<LintGroup.Key> = []
     private var notices: [Message] = []
     private var lastDump: Date?
     private var pending: String?
@@ -47,13 +48,13 @@ final class DumpTrigger: @unchecked Sendable {
         return (names, nil)
     }
 
-    /// The lints as of the inspector's last tick: one seen for the first time, of a kind
-    /// asked for, triggers a dump.
-    func lints(_ lints: [Lint]) {
+    /// The warnings as of the inspector's last tick: one seen for the first time, of a
+    /// kind asked for, triggers a dump.
+    func warnings(_ groups: [LintGroup]) {
         lock.lock()
         var reason: String?
-        for lint in lints where kinds.contains(lint.kind) && seen.insert("\(lint.kind.rawValue) \(lint.node)").inserted {
-            reason = reason ?? "\(lint.kind.rawValue) on #\(lint.node)"
+        for group in groups where kinds.contains(group.kind) && seen.insert(group.key).inserted {
+            reason = reason ?? "\(group.kind.rawValue) on #\(group.newest.node)"
         }
         lock.unlock()
         trigger(reason)

@@ -22,7 +22,7 @@ struct InspectorLoop {
                                dumps?.performed(effect)
                                link.perform(effect)
                            })
-        if let dumps { app.onLints = { dumps.lints($0) } }
+        if let dumps { app.onWarnings = { dumps.warnings($0) } }
         app.fatalCondition = fatalCondition
         app.quitStopsProgram = stopsProgramOnQuit
     }
