@@ -5,16 +5,16 @@ import PipescopeProbe
 import PipescopeTap
 import PipescopeWire
 
-/// How long ended pipelines stay visible; see ``Pipescope/start(retention:)``.
+/// How long ended pipelines stay visible; see ``Pipescope/start(retention:flightRecorder:)``.
 public typealias Retention = PipescopeGraph.Retention
 
 /// The flight recorder: the program's recent events, always, in rotating files under a
-/// disk budget; see ``Pipescope/start(retention:flightRecorder:)`` and ``FlightRecorder/Options``.
+/// disk budget; see ``Pipescope/start(retention:flightRecorder:)`` and `FlightRecorder.Options`.
 public typealias FlightRecorder = PipescopeWire.FlightRecorder
 
 /// Pipescope's entry point for programs.
 ///
-/// Call ``start(retention:)`` once, early, before the pipelines you want to see are built:
+/// Call ``start(retention:flightRecorder:)`` once, early, before the pipelines you want to see are built:
 /// ```swift
 /// import Pipescope
 ///

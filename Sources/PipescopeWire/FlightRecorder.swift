@@ -52,6 +52,9 @@ public final class FlightRecorder {
     private var currentHasEvents = false
     private var stopped = false
 
+    /// Bytes that may wait for the disk before the recorder stops (the disk did not keep up).
+    static let queueLimit = 16 << 20
+
     /// Room kept in every segment for its end mark.
     static let endMarkRoom = 160
 
@@ -77,12 +80,16 @@ public final class FlightRecorder {
         } catch {
             throw Failure(directory: directory, reason: "it cannot be listed (\(error.localizedDescription))")
         }
-        closed = earlier.filter { $0.run != run }.map { Segment(path: $0.path, bytes: $0.bytes, newest: nil) }
-        number = 1
+        // Every segment already there counts (a run started again in the same second
+        // goes on after its own last number).
+        closed = earlier.map { Segment(path: $0.path, bytes: $0.bytes, newest: nil) }
+        number = (earlier.filter { $0.run == run }.map(\.number).max() ?? 0) + 1
         let first = FlightSegments.path(in: directory, run: run, number: number)
         let say = onFailure
         do {
-            output = try RecordingOutput(path: first, limit: min(options.budget, 16 << 20)) { failure in
+            // What may wait for the disk is memory, not disk: the budget counts what is
+            // queued, and deletes run before the writes that need their room.
+            output = try RecordingOutput(path: first, limit: Self.queueLimit) { failure in
                 say("the flight recorder in \(directory) stopped: \(failure.reason) (writing \(failure.path)). "
                     + "The program runs on; the segments written so far stay, for `pipescope dump \(directory)`.")
             }

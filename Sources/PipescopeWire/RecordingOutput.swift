@@ -140,7 +140,8 @@ final class RecordingOutput: @unchecked Sendable {
             for chunk in chunks {
                 for file in chunk.deletes { unlink(file) }
                 if let next = chunk.opens {
-                    _ = fsync(fd)
+                    // No sync here: the data is the kernel's already (a kill loses none
+                    // of it), and the once-a-second sync covers the next file.
                     close(fd)
                     let opened = open(next, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
                     let openError = errno
