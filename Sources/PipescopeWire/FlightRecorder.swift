@@ -210,7 +210,7 @@ public final class FlightRecorder {
         onFailure("the flight recorder in \(options.directory) stopped: \(reason). The program runs on.")
     }
 
-    /// Why the recorder stopped, if it did (its own words went to `onFailure`).
+    /// Whether the recorder has stopped (why went to `onFailure`, once).
     package var hasStopped: Bool { stopped || output.failure != nil }
 
     /// Waits until everything appended so far is on disk (tests).
