@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "Pipescope",
             dependencies: [
-                "PipescopeProbe", "PipescopeTap", "PipescopeGraph",
+                "PipescopeProbe", "PipescopeTap", "PipescopeGraph", "PipescopeWire",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),

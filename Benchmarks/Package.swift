@@ -46,7 +46,7 @@ let package = Package(
         .target(
             name: "Pipescope",
             dependencies: [
-                "PipescopeProbe", "PipescopeTap", "PipescopeGraph",
+                "PipescopeProbe", "PipescopeTap", "PipescopeGraph", "PipescopeWire",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             path: "Shared/Pipescope"

@@ -5,12 +5,16 @@ import PipescopeProbe
 import PipescopeTap
 import PipescopeWire
 
-/// How long ended pipelines stay visible; see ``Pipescope/start(retention:)``.
+/// How long ended pipelines stay visible; see ``Pipescope/start(retention:flightRecorder:)``.
 public typealias Retention = PipescopeGraph.Retention
+
+/// The flight recorder: the program's recent events, always, in rotating files under a
+/// disk budget; see ``Pipescope/start(retention:flightRecorder:)`` and `FlightRecorder.Options`.
+public typealias FlightRecorder = PipescopeWire.FlightRecorder
 
 /// Pipescope's entry point for programs.
 ///
-/// Call ``start(retention:)`` once, early, before the pipelines you want to see are built:
+/// Call ``start(retention:flightRecorder:)`` once, early, before the pipelines you want to see are built:
 /// ```swift
 /// import Pipescope
 ///
@@ -37,9 +41,21 @@ public enum Pipescope {
     /// Ended pipelines stay visible for `retention` (default: 60 s, at most 500; or
     /// `PIPESCOPE_RETAIN_SECONDS` and `PIPESCOPE_RETAIN_PIPELINES`), then are pruned.
     ///
+    /// With `flightRecorder` (by default from `PIPESCOPE_FLIGHT=DIR`,
+    /// `PIPESCOPE_FLIGHT_BUDGET` and `PIPESCOPE_FLIGHT_WINDOW`; nil for none) the program
+    /// keeps its recent events always, in rotating segment files under DIR within a disk
+    /// budget (default 64 MiB and the last 10 minutes), for `pipescope dump`. A directory
+    /// that cannot be written, or a disk that fills, stops the flight recorder with a
+    /// message on standard error; the program runs on.
+    ///
+    /// ```swift
+    /// Pipescope.start(flightRecorder: .init(directory: "/var/tmp/app-flight", budget: 16 << 20))
+    /// ```
+    ///
     /// - Returns: the socket path being served, or nil if serving failed.
     @discardableResult
-    public static func start(retention: Retention = .fromEnvironment()) -> String? {
+    public static func start(retention: Retention = .fromEnvironment(),
+                             flightRecorder: FlightRecorder.Options? = .fromEnvironment()) -> String? {
         running.withLockedValue { server in
             if let server { return server.path }
             let probe = Probe(retention: retention)
@@ -47,10 +63,10 @@ public enum Pipescope {
             let environment = ProcessInfo.processInfo.environment
             let recording = environment["PIPESCOPE_RECORD"].flatMap { $0.isEmpty ? nil : $0 }
             do {
-                let started = try ProbeServer(probe: probe, path: path, recordTo: recording)
+                let started = try ProbeServer(probe: probe, path: path, recordTo: recording, flight: flightRecorder)
                 probe.enable()
                 server = started
-                if recording != nil, !endsRecordingAtExit.exchange(true, ordering: .relaxed) {
+                if recording != nil || flightRecorder != nil, !endsRecordingAtExit.exchange(true, ordering: .relaxed) {
                     atexit { Pipescope.finishRecordingAtExit() }
                 }
                 return path

@@ -41,6 +41,9 @@ public struct InspectorApp {
     public var save: ((AppState) -> (ok: Bool, text: String))?
     /// Waits for the program to start again whenever it ends (`attach --wait`).
     public var waitsForRestart = false
+    /// Told the warnings after every tick, as the warnings list groups them (the same
+    /// mistake in the same place once): `attach --dump-on` dumps when one first shows.
+    public var onWarnings: ([LintGroup]) -> Void = { _ in }
     /// The wall clock, in nanoseconds since 1970, for ticks.
     public var clock: () -> Int64 = InspectorApp.wallClockNanos
 
@@ -76,6 +79,7 @@ public struct InspectorApp {
             if now - lastTick >= Self.tickNanos {
                 lastTick = now
                 _ = reduce(&state, .tick(nanos: now))
+                onWarnings(state.warnings.groups)
             }
             let size = terminal.size
             // Always once: the state's default size is 80x24, and a terminal of that size

@@ -22,6 +22,8 @@ final class InspectorHub: @unchecked Sendable {
     private let recorder: RecordingWriter?
     /// Why the recording stopped (or never started), once it did: said to every inspector.
     private var recordingNotice: String?
+    /// `PIPESCOPE_FLIGHT`: the program's recent events, always, in rotating segments.
+    private let flight: FlightRecorder?
 
     private final class Inspector {
         let channel: Channel
@@ -37,9 +39,11 @@ final class InspectorHub: @unchecked Sendable {
     private var stream = WireStreamWriter()
 
     /// `recordingFailure`: why `PIPESCOPE_RECORD` could not be opened, for inspectors.
-    init(probe: Probe, recorder: RecordingWriter? = nil, recordingFailure: String? = nil, readOnly: Bool = false) {
+    init(probe: Probe, recorder: RecordingWriter? = nil, recordingFailure: String? = nil, readOnly: Bool = false,
+         flight: FlightRecorder? = nil) {
         self.probe = probe
         self.recorder = recorder
+        self.flight = flight
         recordingNotice = recordingFailure
         commands = CommandHandler(probe: probe, programReadOnly: readOnly)
         recorder?.append(Self.welcome())
@@ -52,6 +56,8 @@ final class InspectorHub: @unchecked Sendable {
         // A flush can exceed one frame (every value captured, in a burst): send it in parts.
         let parts = hasNews ? batch.parts() : []
         recorder?.append(batches: parts)
+        // Every flush, with news or not: the window and the segment's age move on.
+        flight?.append(batches: parts, now: wallClockNanos(), snapshot: probe.snapshot)
         noticeRecordingFailure()
         // Encode before any snapshot below: the parts may add names to the string table,
         // and a snapshot must carry every name later batches will refer to by id.
@@ -157,5 +163,8 @@ final class InspectorHub: @unchecked Sendable {
 
     /// Ends the recording, if any, with its end mark saying `reason` (the file stays
     /// readable at every point anyway).
-    package func close(reason: String = "Pipescope.stop() ended it") { recorder?.close(reason: reason) }
+    package func close(reason: String = "Pipescope.stop() ended it") {
+        recorder?.close(reason: reason)
+        flight?.close(reason: reason)
+    }
 }

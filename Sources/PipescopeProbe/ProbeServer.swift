@@ -27,8 +27,10 @@ final package class ProbeServer: @unchecked Sendable {
 
     /// `environment` is where PIPESCOPE_LISTEN, PIPESCOPE_TOKEN and PIPESCOPE_READONLY
     /// are read (the process's own, except in tests).
+    /// `flight`: the flight recorder's options (``FlightRecorder``), if it is on.
     package init(probe: Probe, path: String, recordTo recording: String? = nil, limits: ServerLimits = .standard,
-         environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+         environment: [String: String] = ProcessInfo.processInfo.environment,
+         flight: FlightRecorder.Options? = nil) throws {
         self.probe = probe
         self.path = path
         self.limits = limits
@@ -36,7 +38,9 @@ final package class ProbeServer: @unchecked Sendable {
         InspectorHub.startTime = wallClockNanos()
         let (recorder, recordingFailure) = Self.openRecording(recording)
         let readOnly = environment["PIPESCOPE_READONLY"] == "1"
-        let hub = InspectorHub(probe: probe, recorder: recorder, recordingFailure: recordingFailure, readOnly: readOnly)
+        let flightRecorder = flight.flatMap { Self.openFlightRecorder($0, probe: probe) }
+        let hub = InspectorHub(probe: probe, recorder: recorder, recordingFailure: recordingFailure, readOnly: readOnly,
+                               flight: flightRecorder)
         self.hub = hub
         let admission = Admission(limits: limits)
         self.admission = admission
@@ -58,6 +62,9 @@ final package class ProbeServer: @unchecked Sendable {
             throw error
         }
         SocketFile.removeAtExit(path)
+        // Kept after the program ends: `pipescope dump <pid>` finds a crashed program's
+        // segments through it.
+        FlightSegments.announce(flightRecorder == nil ? nil : flight?.directory, socket: path)
         do {
             tcpChannel = try Self.listenTCP(group: group, limits: limits, hub: hub, admission: admission,
                                             environment: environment)
@@ -89,6 +96,20 @@ final package class ProbeServer: @unchecked Sendable {
             let text = "not recording (PIPESCOPE_RECORD): \(error). The program runs on, unrecorded."
             say(text)
             return (nil, text)
+        }
+    }
+
+    /// The flight recorder, or nil after saying on standard error why it cannot start:
+    /// it never stops the program.
+    private static func openFlightRecorder(_ options: FlightRecorder.Options, probe: Probe) -> FlightRecorder? {
+        let (options, problems) = options.checked()
+        for problem in problems { say(problem) }
+        do {
+            return try FlightRecorder(options: options, welcome: InspectorHub.welcome(), startNanos: InspectorHub.startTime,
+                                      snapshot: probe.snapshot(), now: wallClockNanos()) { say($0) }
+        } catch {
+            say("\(error)")
+            return nil
         }
     }
 

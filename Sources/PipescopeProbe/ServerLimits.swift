@@ -36,7 +36,7 @@ package struct ServerLimits: Sendable {
     /// once its queue is back under `low`.
     var queued = ChannelOptions.Types.WriteBufferWaterMark(low: 256 * 1024, high: 1024 * 1024)
 
-    /// What ``Pipescope/start(retention:)`` uses; Attaching.md in the DocC catalog documents these numbers.
+    /// What ``Pipescope/start(retention:flightRecorder:)`` uses; Attaching.md in the DocC catalog documents these numbers.
     static package let standard = ServerLimits()
 
     /// Every connection the probe holds at once, at most.

@@ -24,11 +24,18 @@ final class RecordingOutput: @unchecked Sendable {
         var bytes: [UInt8]
         var events = 0
         var lastEventNanos: Int64 = 0
+        /// Files to remove before the bytes are written (the flight recorder's oldest
+        /// segments: deleted first, so the directory never grows past its budget).
+        var deletes: [String] = []
+        /// A file to write from now on, closing the one written so far (the flight
+        /// recorder's next segment), opened after `deletes` and before `bytes`.
+        var opens: String?
     }
 
-    let path: String
+    /// The file written now (the writer's thread changes it when a chunk `opens` another).
+    private(set) var path: String
     private let limit: Int
-    private let fd: Int32
+    private var fd: Int32
     private let onFailure: (@Sendable (RecordingWriter.Failure) -> Void)?
 
     // Under `condition`:
@@ -131,6 +138,20 @@ final class RecordingOutput: @unchecked Sendable {
             condition.unlock()
             if halted { return end(sync: false) }
             for chunk in chunks {
+                for file in chunk.deletes { unlink(file) }
+                if let next = chunk.opens {
+                    // No sync here: the data is the kernel's already (a kill loses none
+                    // of it), and the once-a-second sync covers the next file.
+                    close(fd)
+                    let opened = open(next, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+                    let openError = errno
+                    condition.lock()
+                    path = next
+                    condition.unlock()
+                    guard opened >= 0 else { fd = -1; return fail(errno: openError) }
+                    fd = opened
+                    unsynced = false
+                }
                 if let error = Self.writeAll(fd, chunk.bytes) { return fail(errno: error) }
                 condition.lock()
                 events += chunk.events
@@ -155,8 +176,10 @@ final class RecordingOutput: @unchecked Sendable {
     private static let syncInterval: UInt64 = 1_000_000_000
 
     private func end(sync: Bool) {
-        if sync { _ = fsync(fd) }  // a device or pipe cannot sync: nothing to report
-        close(fd)
+        if fd >= 0 {
+            if sync { _ = fsync(fd) }  // a device or pipe cannot sync: nothing to report
+            close(fd)
+        }
         condition.lock()
         done = true
         condition.broadcast()

@@ -23,22 +23,53 @@ struct AttachCommand: ParsableCommand {
 
     @OptionGroup var lints: LintOptions
 
-    func run() throws {
-        let address: String
+    @Option(name: .customLong("dump-on"), help: ArgumentHelp(
+        "Dump the program's flight recorder (PIPESCOPE_FLIGHT) when one of these lints first fires, or on `cancel` from the inspector.",
+        discussion: "Comma-separated, from: \(DumpTrigger.choices.joined(separator: ", ")).",
+        valueName: "stalled,owner-leak,cancel"))
+    var dumpOn: String?
+
+    @Option(name: .customLong("dump-dir"), help: ArgumentHelp("Where --dump-on writes its dumps (default: the current directory).",
+                                                              valueName: "dir"))
+    var dumpDirectory: String?
+
+    func validate() throws {
+        if let dumpOn, let problem = DumpTrigger.parse(dumpOn).problem { throw ValidationError(problem) }
+        if dumpDirectory != nil, dumpOn == nil { throw ValidationError("--dump-dir goes with --dump-on") }
         if wait, target == nil {
-            fail("--wait needs the program's name (or pid, or socket): pipescope attach --wait my-app. "
+            throw ValidationError("--wait needs the program's name (or pid, or socket): pipescope attach --wait my-app. "
                 + "`pipescope list` shows the running ones.")
         }
+    }
+
+    func run() throws {
+        let chosen: String
         if wait, let target, Self.isProgramName(target) {
-            address = Self.waitForProgram(named: target)
+            chosen = Self.waitForProgram(named: target)
         } else {
-            address = target ?? Self.chooseProgram()
+            chosen = target ?? Self.chooseProgram()
         }
-        let session = InspectorSession.open(target: address, command: "pipescope attach",
+        // Before attaching: a --dump-on that cannot find the program's flight recorder says so at once.
+        var dumps: DumpTrigger?
+        if let dumpOn {
+            do {
+                let flight = try FlightDump.directory(forTarget: chosen)
+                let into = dumpDirectory ?? FileManager.default.currentDirectoryPath
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: into, isDirectory: &isDirectory), isDirectory.boolValue,
+                      access(into, W_OK) == 0 else {
+                    fail("--dump-dir \(into) is not a writable directory; create it, or choose another")
+                }
+                dumps = DumpTrigger(triggers: DumpTrigger.parse(dumpOn).names, directory: flight.path, dumpDirectory: into)
+            } catch {
+                fail("--dump-on: \(error)")
+            }
+        }
+        let session = InspectorSession.open(target: chosen, command: "pipescope attach",
                                              readOnly: readonly, token: token)
         let name = session.welcome.processName
         let link = LiveLink(session: session, reconnects: true, waitingFor: wait ? name : nil)
-        var loop = InspectorLoop(session: session, link: link, targetName: name)
+        var loop = InspectorLoop(session: session, link: link, targetName: name, dumps: dumps)
         loop.linter = lints.linter
         loop.app.waitsForRestart = wait
         loop.app.save = { SavedRun.saveAnswer($0) }

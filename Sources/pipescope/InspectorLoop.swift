@@ -13,10 +13,16 @@ struct InspectorLoop {
 
     /// The inspector on a live program; `stopsProgramOnQuit` when it started the program
     /// itself (the demo), so the help says that quitting stops it.
+    /// `dumps`: `attach --dump-on`, told the lints and the effects, its notices polled.
     init(session: ProbeSession, link: LiveLink, targetName: String, stopsProgramOnQuit: Bool = false,
-         fatalCondition: @escaping () -> String? = { nil }) {
+         dumps: DumpTrigger? = nil, fatalCondition: @escaping () -> String? = { nil }) {
         app = InspectorApp(targetName: targetName, initial: session.openingMessages,
-                           poll: { link.poll() }, perform: { link.perform($0) })
+                           poll: { link.poll() + (dumps?.take() ?? []) },
+                           perform: { effect in
+                               dumps?.performed(effect)
+                               link.perform(effect)
+                           })
+        if let dumps { app.onWarnings = { dumps.warnings($0) } }
         app.fatalCondition = fatalCondition
         app.quitStopsProgram = stopsProgramOnQuit
     }

@@ -172,6 +172,10 @@ let benchmarks: @Sendable () -> Void = {
 
     locationBenchmarks()
 
+    // MARK: - The flight recorder: the chain served, without and with PIPESCOPE_FLIGHT
+
+    flightBenchmarks()
+
     // MARK: - Wire: pack, frame, decode and unpack one batch of 10,000 events
 
     let batch = WireBench.batch(events: 10_000, stages: 100)
