@@ -34,6 +34,7 @@ extension Graph {
             if !doomed.isEmpty {
                 for child in doomed { remove(subtree: child) }
                 nodes[id]?.children.removeAll { doomed.contains($0) }
+                recorder.touch(id)
             }
             stack.append(contentsOf: nodes[id]?.children ?? [])
         }

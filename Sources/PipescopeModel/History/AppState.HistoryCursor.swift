@@ -25,6 +25,41 @@ extension AppState {
         /// Changes whenever the graph on screen changes, so rows derived from it know they
         /// are stale without comparing graphs.
         private(set) var graphVersion = 0
+        /// The live graph's changes not yet taken by each reader (nil: the graph on screen
+        /// changed in a way they do not say, and the reader must start over).
+        private var warningsChanges: GraphChanges?
+        private var tableChanges: GraphChanges?
+
+        /// Who reads the graph's changes: each takes them at its own pace.
+        enum ChangeReader: Sendable {
+            case warnings, table
+        }
+
+        /// The changes to the graph on screen since `reader` last took them; nil when they
+        /// are not known (a snapshot, the cursor moved, the past on screen): start over.
+        mutating func takeChanges(for reader: ChangeReader) -> GraphChanges? {
+            let fresh: GraphChanges? = past == nil ? GraphChanges() : nil
+            switch reader {
+            case .warnings:
+                defer { warningsChanges = fresh }
+                return fresh == nil ? nil : warningsChanges
+            case .table:
+                defer { tableChanges = fresh }
+                return fresh == nil ? nil : tableChanges
+            }
+        }
+
+        /// Hands the live graph's recorded changes to every reader.
+        private mutating func noteChanges(_ new: GraphChanges) {
+            guard !new.isEmpty else { return }
+            warningsChanges?.formUnion(new)
+            tableChanges?.formUnion(new)
+        }
+
+        private mutating func forgetChanges() {
+            warningsChanges = nil
+            tableChanges = nil
+        }
 
         /// Shows the graph as it was after `target` events; at the newest event, goes live.
         mutating func move(to target: Int) {
@@ -34,6 +69,7 @@ extension AppState {
             } else {
                 position = clamped
                 past = log.graph(at: clamped)
+                forgetChanges()
             }
         }
 
@@ -43,6 +79,8 @@ extension AppState {
         mutating func load(_ snapshot: GraphSnapshot, keepingHistory: Bool) {
             var live = Graph()
             live.load(snapshot)
+            live.recordChanges()
+            forgetChanges()
             if keepingHistory {
                 log.resync(to: live, recent: snapshot.recent)
             } else {
@@ -56,13 +94,19 @@ extension AppState {
         mutating func append(_ batch: EventBatch) {
             var live = liveGraph
             liveGraph = Graph()  // `live` is now the only reference: the fold copies nothing
+            live.recordChanges()
             log.append(batch, folding: &live)
+            let changes = live.takeChanges()
             liveGraph = live
+            noteChanges(changes)
         }
 
         /// Prunes ended stages from the live graph (the past keeps them).
         mutating func prune(now: Int64, retention: Retention) {
+            liveGraph.recordChanges()
             liveGraph.prune(now: now, retention: retention)
+            let changes = liveGraph.takeChanges()
+            noteChanges(changes)
         }
 
         /// Moves the cursor by `delta` events from where it is (live counts as the end).
@@ -72,6 +116,7 @@ extension AppState {
 
         /// Follows live events again.
         mutating func goLive() {
+            if past != nil { forgetChanges() }
             position = nil
             past = nil
         }

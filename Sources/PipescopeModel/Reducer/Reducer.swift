@@ -67,12 +67,16 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.session.connection = .disconnected(why)
     case .tick(let nanos):
         state.session.rate.tick(nanos)
+        // Only the pipelines the events since the last tick touched, and those time
+        // alone changes, are linted again (``AppState/Warnings``).
+        let changes = state.cursor.takeChanges(for: .warnings)
         if state.session.isReplay {
-            state.warnings.refresh(state.cursor.graph, now: state.cursor.lastEventNanos)
+            state.warnings.refresh(state.cursor.graph, now: state.cursor.lastEventNanos, changes: changes)
         } else {
             state.timeline.now = nanos
-            state.warnings.refresh(state.cursor.graph, now: nanos)
+            state.warnings.refresh(state.cursor.graph, now: nanos, changes: changes)
         }
+        state.table.noteLintsChanged(state.warnings.changed)
         if nanos - state.cursor.lastPrune >= 1_000_000_000 {
             state.cursor.lastPrune = nanos
             state.cursor.prune(now: nanos, retention: state.retention)
