@@ -61,6 +61,14 @@ extension AppState {
             for (root, share) in shares where share.due <= now || (releasing && share.owner.map(changes.owners.contains) == true) {
                 dirty.insert(root)
             }
+            // Only roots are pipelines: a stage adopted or pruned since is gone, even when due.
+            dirty = dirty.filter { root in
+                guard let node = graph[root], node.parent == nil else {
+                    if shares[root] != nil { gone.insert(root) }
+                    return false
+                }
+                return true
+            }
             var lintsChanged = false
             var verdictsChanged = false
             var groupsStale = false

@@ -42,7 +42,6 @@ struct PipelineRows: Sendable {
     }
 
     private var entries: [NodeID: Entry] = [:]
-    private var names: [NodeID: (stages: Int, name: PipelineName)] = [:]
     private var warningsAt: [NodeID: Int] = [:]
     private var warningsVersion: Int?
     /// The rows' ids in built order, as last built.
@@ -71,7 +70,13 @@ struct PipelineRows: Sendable {
             let old = entries[id]?.row
             walk(id, sources)
             let new = entries[id]?.row
-            if old?.name.sortKey != new?.name.sortKey || old?.location != new?.location { namesMayDiffer = true }
+            if old?.name.sortKey != new?.name.sortKey || old?.location != new?.location {
+                namesMayDiffer = true
+            } else {
+                // The same texts keep their places among the others'.
+                entries[id]?.row.nameOrder = old?.nameOrder
+                entries[id]?.row.locationOrder = old?.locationOrder
+            }
         }
         return assemble(sources, namesMayDiffer: namesMayDiffer)
     }
@@ -106,13 +111,9 @@ struct PipelineRows: Sendable {
             if !node.status.isTerminal { ended = false }
             stack.append(contentsOf: node.children)
         }
-        let name: PipelineName
-        if let cached = names[id], cached.stages == stages {
-            name = cached.name
-        } else {
-            name = PipelineName(root: id, in: graph)
-            names[id] = (stages, name)
-        }
+        // Named on every walk: only a changed pipeline is walked (a name kept while
+        // the count of stages stayed could go stale when stages came and went).
+        let name = PipelineName(root: id, in: graph)
         let wait = sources.waits.pipeline(id)
         let row = PipelineRow(
             id: id, name: name, location: graph.location(of: id)?.location.short ?? "", status: root.status,
@@ -153,9 +154,8 @@ struct PipelineRows: Sendable {
             ids = built
         }
         // Forget the pipelines gone, once they are many.
-        if names.count > 2 * rows.count + 64 || entries.count > 2 * sources.graph.roots.count + 64 {
+        if entries.count > 2 * sources.graph.roots.count + 64 {
             let kept = Set(sources.graph.roots)
-            names = names.filter { kept.contains($0.key) }
             entries = entries.filter { kept.contains($0.key) }
         }
         return rows
