@@ -8,6 +8,10 @@ reach the screen. tmux itself adds a few milliseconds to every sample.
 
     swift build -c release --product pipescope --product pipescope-example
     scripts/measure-key-latency.py --rate 40000 --bin .build/release
+    scripts/measure-key-latency.py --rate 40000 --pipelines 10000 --bin .build/release
+
+With --pipelines N the program also makes N idle pipelines of three stages
+(EXAMPLE_PIPELINES), so the inspector's table has N more rows to keep up to date.
 
 It also times start-up: from launching `pipescope attach` in tmux until its first frame
 (the status line reads LIVE) is on the screen, five times.
@@ -30,9 +34,10 @@ def main():
     p.add_argument("--rate", type=int, default=40000, help="values per second (~2.5 events each)")
     p.add_argument("--bin", default=".build/release")
     p.add_argument("--samples", type=int, default=40)
+    p.add_argument("--pipelines", type=int, default=0, help="idle pipelines the program makes besides its own")
     a = p.parse_args()
     sock = os.path.join(tempfile.mkdtemp(), "lat.sock")
-    env = dict(os.environ, PIPESCOPE_SOCKET=sock, EXAMPLE_RATE=str(a.rate))
+    env = dict(os.environ, PIPESCOPE_SOCKET=sock, EXAMPLE_RATE=str(a.rate), EXAMPLE_PIPELINES=str(a.pipelines))
     program = subprocess.Popen([os.path.join(a.bin, "pipescope-example")], env=env, stdout=subprocess.DEVNULL)
     try:
         while not os.path.exists(sock):

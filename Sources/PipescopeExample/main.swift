@@ -21,7 +21,18 @@ func buildPipelines() -> (PassthroughSubject<Int, Never>, [AnyCancellable]) {
     keep.append(["a", "b", "c"].publisher.sink { _ in })
     let cancelled = numbers.sink { _ in }
     cancelled.cancel()
+    keep += idlePipelines()
     return (numbers, keep)
+}
+
+/// EXAMPLE_PIPELINES=N adds N more pipelines (`subject.map.filter.sink`, three stages each),
+/// each on a subject nobody sends to: a program with many pipelines, most of them idle,
+/// for measuring the inspector at 10,000 pipelines (`scripts/measure-key-latency.py --pipelines`).
+func idlePipelines() -> [AnyCancellable] {
+    let count = ProcessInfo.processInfo.environment["EXAMPLE_PIPELINES"].flatMap(Int.init) ?? 0
+    return (0..<max(0, count)).map { _ in
+        PassthroughSubject<Int, Never>().map { $0 + 1 }.filter { $0 > 0 }.sink { _ in }
+    }
 }
 
 /// Sends 1, 2, 3, … every 50 ms; with EXAMPLE_SEND_LIMIT=N it stops after N values and
