@@ -5,8 +5,9 @@ import XCTest
 @testable import PipescopeModel
 
 /// The tick recomputes lints, waits and table rows only for the pipelines the events
-/// since the last tick touched (and those time alone changes): after every message of
-/// random event streams, they must be what a computation from every stage gives.
+/// since the last tick touched (and those time alone changes), and prunes looking only at
+/// the stages that ended: after every message of random event streams, they must be what
+/// a computation from every stage gives.
 final class IncrementalTickTests: XCTestCase {
     func testIncrementalLintsWaitsAndRowsEqualAFullRecomputeAfterEveryMessage() {
         for seed in 1...40 as ClosedRange<UInt64> {
@@ -19,6 +20,8 @@ final class IncrementalTickTests: XCTestCase {
             for step in 0..<160 {
                 let message = stream.message()
                 let graphBefore = state.cursor.graph
+                let liveBefore = state.cursor.liveGraph
+                let prunedBefore = state.cursor.lastPrune
                 _ = reduce(&state, message)
                 let context = "seed \(seed), step \(step), \(message.label)"
                 // The warnings are those of the graph the tick found (it prunes after).
@@ -28,6 +31,11 @@ final class IncrementalTickTests: XCTestCase {
                     XCTAssertEqual(state.warnings.lints, fresh.lints, context)
                     XCTAssertEqual(state.warnings.groups, fresh.groups, context)
                     XCTAssertEqual(state.warnings.nodes, Set(fresh.lints.map(\.node)), context)
+                    // Pruning looked only at the stages that ended: the same graph as the
+                    // prune that walks every stage.
+                    var pruned = liveBefore
+                    if now - prunedBefore >= 1_000_000_000 { pruned.prune(now: now, retention: state.retention) }
+                    XCTAssertEqual(state.cursor.liveGraph, pruned, context)
                 }
                 if state.page == .table, !message.isBatch {
                     var full = AppState.Table()

@@ -27,6 +27,9 @@ extension AppState {
         private(set) var graphVersion = 0
         /// The live graph's changes not yet taken by each reader (nil: the graph on screen
         /// changed in a way they do not say, and the reader must start over).
+        /// The live graph's stages that have ended (and not been pruned): all that pruning
+        /// looks at.
+        private var ended: Set<NodeID> = []
         private var warningsChanges: GraphChanges?
         private var tableChanges: GraphChanges?
 
@@ -52,6 +55,10 @@ extension AppState {
         /// Hands the live graph's recorded changes to every reader.
         private mutating func noteChanges(_ new: GraphChanges) {
             guard !new.isEmpty else { return }
+            for id in new.touched {
+                if liveGraph[id]?.status.isTerminal == true { ended.insert(id) } else { ended.remove(id) }
+            }
+            ended.subtract(new.removed)
             warningsChanges?.formUnion(new)
             tableChanges?.formUnion(new)
         }
@@ -81,6 +88,7 @@ extension AppState {
             live.load(snapshot)
             live.recordChanges()
             forgetChanges()
+            ended = Set(live.nodes.lazy.filter { $0.value.status.isTerminal }.map(\.key))
             if keepingHistory {
                 log.resync(to: live, recent: snapshot.recent)
             } else {
@@ -101,12 +109,17 @@ extension AppState {
             noteChanges(changes)
         }
 
-        /// Prunes ended stages from the live graph (the past keeps them).
-        mutating func prune(now: Int64, retention: Retention) {
+        /// Prunes ended stages from the live graph (the past keeps them), looking only at
+        /// those that have ended. Returns whether any went.
+        @discardableResult
+        mutating func prune(now: Int64, retention: Retention) -> Bool {
+            // Nothing ended, no owner released: nothing can go.
+            guard !ended.isEmpty || liveGraph.owners.values.contains(where: { $0.releasedNanos != nil }) else { return false }
             liveGraph.recordChanges()
-            liveGraph.prune(now: now, retention: retention)
+            let removed = liveGraph.prune(now: now, retention: retention, ended: ended)
             let changes = liveGraph.takeChanges()
             noteChanges(changes)
+            return removed
         }
 
         /// Moves the cursor by `delta` events from where it is (live counts as the end).

@@ -29,8 +29,8 @@ extension AppState {
         public private(set) var groups: [LintGroup] = []
         /// Changes whenever the lints are recomputed differently.
         private(set) var version = 0
-        /// The pipelines whose verdict or lints the last refresh changed, by root (nil: any
-        /// may have), for the table.
+        /// The pipelines whose verdict or count of lints the last refresh changed, by root
+        /// (nil: any may have), for the table.
         private(set) var changed: Set<NodeID>?
         /// Each pipeline's share, by root.
         private var shares: [NodeID: PipelineLints] = [:]
@@ -57,6 +57,9 @@ extension AppState {
                 if shares[id] != nil, graph[id]?.parent != nil { gone.insert(id) }
                 if let root = AppState.pipeline(of: id, in: graph) { dirty.insert(root) }
             }
+            // The pipelines whose stages changed: the table may have counted their lints
+            // on stages that moved since, so they are news to it whatever their lints do.
+            let touched = dirty
             let releasing = !changes.owners.isEmpty
             for (root, share) in shares where share.due <= now || (releasing && share.owner.map(changes.owners.contains) == true) {
                 dirty.insert(root)
@@ -91,7 +94,10 @@ extension AppState {
                 // Lints that stay the same can still group differently (a stage moved, a
                 // location arrived).
                 groupsStale = groupsStale || !(old?.lints.isEmpty ?? true) || !fresh.lints.isEmpty
-                if lintsDiffer || verdictDiffers { changed.insert(root) }
+                // The table reads a pipeline's verdict and how many lints it has, not
+                // their messages (a stalled lint's age changes every second), on stages
+                // as they were when it last walked them.
+                if verdictDiffers || old?.lints.count != fresh.lints.count || touched.contains(root) { changed.insert(root) }
                 if lintsDiffer || old?.waits != fresh.waits { waits.replace(old?.waits, with: fresh.waits, now: now) }
             }
             waits.replace(nil, with: nil, now: now)

@@ -79,10 +79,13 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.table.noteLintsChanged(state.warnings.changed)
         if nanos - state.cursor.lastPrune >= 1_000_000_000 {
             state.cursor.lastPrune = nanos
-            state.cursor.prune(now: nanos, retention: state.retention)
-            state.timeline.keepLanes(of: state.cursor.liveGraph)
-            let live = state.cursor.liveGraph
-            state.table.activity.keep(live)
+            // Only the stages that ended are looked at; lanes and counts are forgotten
+            // only when stages went.
+            if state.cursor.prune(now: nanos, retention: state.retention) {
+                state.timeline.keepLanes(of: state.cursor.liveGraph)
+                let live = state.cursor.liveGraph
+                state.table.activity.keep(live)
+            }
         }
     case .resize(let geometry):
         state.geometry = geometry
