@@ -8,6 +8,13 @@ reach the screen. tmux itself adds a few milliseconds to every sample.
 
     swift build -c release --product pipescope --product pipescope-example
     scripts/measure-key-latency.py --rate 40000 --bin .build/release
+    scripts/measure-key-latency.py --rate 40000 --pipelines 10000 --bin .build/release
+
+With --pipelines N the program also makes N idle pipelines of three stages
+(EXAMPLE_PIPELINES), so the inspector's table has N more rows to keep up to date. It
+makes them 10 s after it starts (EXAMPLE_PIPELINES_DELAY), once the start-up runs are
+over and the measuring inspector is attached: a snapshot of 30,000 stages is over the
+wire's 4 MiB frame limit, so an inspector cannot attach to such a program afterwards.
 
 It also times start-up: from launching `pipescope attach` in tmux until its first frame
 (the status line reads LIVE) is on the screen, five times.
@@ -30,9 +37,12 @@ def main():
     p.add_argument("--rate", type=int, default=40000, help="values per second (~2.5 events each)")
     p.add_argument("--bin", default=".build/release")
     p.add_argument("--samples", type=int, default=40)
+    p.add_argument("--pipelines", type=int, default=0, help="idle pipelines the program makes besides its own")
     a = p.parse_args()
     sock = os.path.join(tempfile.mkdtemp(), "lat.sock")
-    env = dict(os.environ, PIPESCOPE_SOCKET=sock, EXAMPLE_RATE=str(a.rate))
+    env = dict(os.environ, PIPESCOPE_SOCKET=sock, EXAMPLE_RATE=str(a.rate), EXAMPLE_PIPELINES=str(a.pipelines),
+               EXAMPLE_PIPELINES_DELAY="10" if a.pipelines else "0")
+    launched = time.monotonic()
     program = subprocess.Popen([os.path.join(a.bin, "pipescope-example")], env=env, stdout=subprocess.DEVNULL)
     try:
         while not os.path.exists(sock):
@@ -50,6 +60,9 @@ def main():
              f"{os.path.join(a.bin, 'pipescope')} attach {sock}")
         wait_for(lambda s: "LIVE" in s)
         time.sleep(2)  # let the rate settle
+        if a.pipelines:
+            # The pipelines come 10 s after launch: wait for them, and for the table to show them.
+            time.sleep(max(0, launched + 10 + 5 - time.monotonic()))
         rate_line = tmux("capture-pane", "-p", "-t", "lat").splitlines()[0]
         samples = []
         for i in range(a.samples):

@@ -34,6 +34,7 @@ extension Graph {
             if !doomed.isEmpty {
                 for child in doomed { remove(subtree: child) }
                 nodes[id]?.children.removeAll { doomed.contains($0) }
+                recorder.touch(id)
             }
             stack.append(contentsOf: nodes[id]?.children ?? [])
         }
@@ -42,5 +43,87 @@ extension Graph {
             let held = Set(roots.compactMap { nodes[$0]?.owner?.id })
             owners = owners.filter { $0.value.releasedNanos == nil || held.contains($0.key) }
         }
+    }
+}
+
+extension Graph {
+    // MARK: - Pruning what ended
+
+    /// Prunes exactly as ``prune(now:retention:)`` does, looking only at `ended`: the
+    /// stages of the graph that have ended (more may be named; every ended one must be).
+    /// Only an ended stage can top a subtree that goes, so the walk from every root is
+    /// not needed: the cost is in the ended stages, plus the roots only when pipelines go
+    /// (or, with owners released, for the owners' step). Returns whether anything went.
+    @discardableResult
+    public mutating func prune(now nanos: Int64, retention: Retention, ended: Set<NodeID>) -> Bool {
+        let cutoff = nanos - Int64(retention.seconds * 1e9)
+        var endedMemo: [NodeID: Bool] = [:]
+        func isEnded(_ id: NodeID) -> Bool {
+            guard let node = nodes[id] else { return true }
+            guard node.status.isTerminal else { return false }
+            if let known = endedMemo[id] { return known }
+            let result = node.children.allSatisfy(isEnded)
+            endedMemo[id] = result
+            return result
+        }
+        func expired(_ id: NodeID) -> Bool {
+            isEnded(id) && (nodes[id]?.endedNanos ?? .max) < cutoff
+        }
+        // Roots first, as the full prune: the expired ones, then the oldest ended beyond
+        // the limit, in the roots' order.
+        var endedRoots: [NodeID] = []
+        var doomedRoots = Set<NodeID>()
+        var inner: [NodeID] = []
+        for id in ended {
+            guard let node = nodes[id] else { continue }
+            if node.parent == nil {
+                if expired(id) {
+                    doomedRoots.insert(id)
+                } else if isEnded(id) {
+                    endedRoots.append(id)
+                }
+            } else {
+                inner.append(id)
+            }
+        }
+        if endedRoots.count > retention.maxEndedPipelines {
+            var place: [NodeID: Int] = [:]
+            for (i, root) in roots.enumerated() { place[root] = i }
+            endedRoots.sort { place[$0, default: .max] < place[$1, default: .max] }
+            doomedRoots.formUnion(endedRoots.prefix(endedRoots.count - retention.maxEndedPipelines))
+        }
+        var removed = !doomedRoots.isEmpty
+        for root in doomedRoots { remove(subtree: root) }
+        if removed { roots.removeAll { doomedRoots.contains($0) } }
+        // Ended inner stages of live pipelines: each expired one with no expired stage
+        // downstream of it goes (one that has goes with that one).
+        var doomedUnder: [NodeID: [NodeID]] = [:]
+        for id in inner.sorted() {
+            guard let parent = nodes[id]?.parent, expired(id) else { continue }
+            var above: NodeID? = parent
+            var covered = false
+            var steps = 0
+            while let a = above, steps <= nodes.count {
+                if expired(a) {
+                    covered = true
+                    break
+                }
+                above = nodes[a]?.parent
+                steps += 1
+            }
+            if !covered { doomedUnder[parent, default: []].append(id) }
+        }
+        for (parent, doomed) in doomedUnder {
+            for child in doomed { remove(subtree: child) }
+            nodes[parent]?.children.removeAll { doomed.contains($0) }
+            recorder.touch(parent)
+            removed = true
+        }
+        // A released owner is forgotten with its last stage.
+        if owners.contains(where: { $0.value.releasedNanos != nil }) {
+            let held = Set(roots.compactMap { nodes[$0]?.owner?.id })
+            owners = owners.filter { $0.value.releasedNanos == nil || held.contains($0.key) }
+        }
+        return removed
     }
 }

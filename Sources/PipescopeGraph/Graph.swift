@@ -25,6 +25,8 @@ public struct Graph: Sendable, Equatable {
     public internal(set) var owners: [UInt64: Owner] = [:]
     /// Nodes that mirror another's events (forwarders), keyed by the stage they forward to.
     private var mirrors: [NodeID: [NodeID]] = [:]
+    /// The stages folds touched, while recording (``recordChanges()``).
+    var recorder = ChangeRecorder()
 
     public init() {}
 
@@ -105,6 +107,7 @@ public struct Graph: Sendable, Equatable {
             guard let index = nodes.index(forKey: l.node) else { continue }
             nodes.values[index].location = l.location
             nodes.values[index].frames = l.frames
+            recorder.touch(l.node)
         }
     }
 
@@ -137,9 +140,11 @@ public struct Graph: Sendable, Equatable {
         case .owned:
             guard nodes[event.node] != nil else { return }
             if owners[event.other] == nil { owners[event.other] = Owner(name: event.text) }
+            recorder.owner(event.other)
             update(event.node) { $0.owner = NodeOwner(id: event.other, name: event.text) }
         case .ownerReleased:
             owners[event.other, default: Owner(name: event.text)].releasedNanos = event.time
+            recorder.owner(event.other)
         case .contractBroken:
             update(event.node) { $0.contractBroken.append(event.text) }
         case .delivered:
@@ -222,8 +227,10 @@ public struct Graph: Sendable, Equatable {
     mutating func insert(_ node: NodeSummary) {
         guard nodes[node.id] == nil else { return }
         var node = node
+        recorder.touch(node.id)
         if let parent = node.parent, nodes[parent] != nil {
             nodes[parent]?.children.append(node.id)
+            recorder.touch(parent)
         } else {
             node.parent = nil
             roots.append(node.id)
@@ -234,6 +241,8 @@ public struct Graph: Sendable, Equatable {
     private mutating func link(_ id: NodeID, sharing owner: NodeID) {
         guard nodes[id] != nil, nodes[owner] != nil else { return }
         nodes[id]?.subscriptionOwner = owner
+        recorder.touch(id)
+        recorder.touch(owner)
         if nodes[owner]?.sharers.contains(id) == false {
             nodes[owner]?.sharers.append(id)
             nodes[owner]?.sharers.sort()
@@ -243,6 +252,8 @@ public struct Graph: Sendable, Equatable {
     private mutating func forward(_ id: NodeID, to target: NodeID) {
         guard nodes[id] != nil, nodes[target] != nil else { return }
         nodes[id]?.forwardsTo = target
+        recorder.touch(id)
+        recorder.touch(target)
         mirrors[target, default: []].append(id)
     }
 
@@ -254,8 +265,11 @@ public struct Graph: Sendable, Equatable {
 
     private mutating func move(_ id: NodeID, under parent: NodeID) {
         guard let node = nodes[id], nodes[parent] != nil, id != parent, !isAncestor(id, of: parent) else { return }
+        recorder.touch(id)
+        recorder.touch(parent)
         if let old = node.parent {
             nodes[old]?.children.removeAll { $0 == id }
+            recorder.touch(old)
         } else {
             roots.removeAll { $0 == id }
         }
@@ -280,6 +294,8 @@ public struct Graph: Sendable, Equatable {
         guard nodes[stage] != nil, nodes[upstream] != nil, stage != upstream,
               nodes[upstream]?.feeds.contains(stage) == false else { return }
         nodes[upstream]?.feeds.append(stage)
+        recorder.touch(upstream)
+        recorder.touch(stage)
         let parent = nodes[upstream]?.parent
         let placed = parent.map { p in nodes[p].map { !$0.children.isEmpty } ?? false } ?? false
         if parent == nil || (placed && isAncestor(parent!, of: stage) && nodes[upstream]?.feeds.count == 1) {
@@ -301,6 +317,7 @@ public struct Graph: Sendable, Equatable {
                 }
                 if stillFed { break }
                 nodes[p]?.orphaned = true
+                recorder.touch(p)
                 child = p
                 parent = node.parent
             }
@@ -319,9 +336,11 @@ public struct Graph: Sendable, Equatable {
             nodes.values[i].times = nodes.values[i].times ?? StageTimes()
             nodes.values[i].times!.own.add(event.selfNanos)
             nodes.values[i].times!.withDownstream.add(event.totalNanos)
+            recorder.touch(parent)
         } else if let i = nodes.index(forKey: stage) {
             nodes.values[i].times = nodes.values[i].times ?? StageTimes()
             nodes.values[i].times!.sink.add(event.selfNanos)
+            recorder.touch(stage)
         }
     }
 
@@ -334,16 +353,24 @@ public struct Graph: Sendable, Equatable {
     private mutating func update(_ id: NodeID, _ change: (inout NodeSummary) -> Void) {
         guard let index = nodes.index(forKey: id) else { return }
         change(&nodes.values[index])
+        recorder.touch(id)
         guard !mirrors.isEmpty, let mirroring = mirrors[id] else { return }
         for mirror in mirroring {
-            if let i = nodes.index(forKey: mirror) { change(&nodes.values[i]) }
+            if let i = nodes.index(forKey: mirror) {
+                change(&nodes.values[i])
+                recorder.touch(mirror)
+            }
         }
     }
 
     mutating func remove(subtree id: NodeID) {
         guard let node = nodes.removeValue(forKey: id) else { return }
+        recorder.remove(id)
         mirrors[id] = nil
-        for fed in node.feeds { nodes[fed]?.feeders.removeAll { $0 == id } }
+        for fed in node.feeds {
+            nodes[fed]?.feeders.removeAll { $0 == id }
+            recorder.touch(fed)
+        }
         for child in node.children { remove(subtree: child) }
     }
 }

@@ -137,6 +137,83 @@ final class EndedRunTests: XCTestCase {
         XCTAssertEqual(state.runs.earlier.map(\.pid), [4, 5], "two runs of 45 events fit in 100; three do not")
     }
 
+    /// The lints and the table are derived incrementally from the graph's changes; a run
+    /// swapped onto the screen is another graph, so they start over and match a
+    /// from-scratch computation on every run shown.
+    func testLintsAndRowsFollowTheRunOnScreen() {
+        var state = AppState(targetName: "app")
+        state.warnings.linter.stalledAfter = 1
+        attached(pid: 100, values: [1, 2, 3], into: &state)
+        _ = reduce(&state, .disconnected("killed"))
+        // The next run: the same pipeline, plus two stages never given a subscription.
+        attached(pid: 200, values: [4, 5], into: &state)
+        var b = BatchBuilder(start: t0 + 2_000_000_000)
+        b.subscribe(4, op: "Future", subscriber: "Sink")
+        b.subscribe(5, op: "Just", subscriber: "Sink")
+        _ = reduce(&state, .batch(b.build(sequence: UInt64(state.cursor.log.end + 2))))
+        func check(_ now: Int64, _ context: String) {
+            _ = reduce(&state, .tick(nanos: now))
+            let at = state.session.endedAt ?? state.runs.viewing.flatMap { state.runs.earlier[$0].endedAt } ?? now
+            let fresh = AppState.Warnings.fromScratch(state.cursor.graph, now: at, linter: state.warnings.linter)
+            XCTAssertEqual(state.warnings.lints, fresh.lints, context)
+            XCTAssertEqual(state.warnings.groups, fresh.groups, context)
+            var full = AppState.Table()
+            full.sort = state.table.sort
+            full.descending = state.table.descending
+            full.activity = state.table.activity
+            _ = full.refresh(state, changes: nil)
+            XCTAssertEqual(state.table.rows.map(\.id), full.rows.map(\.id), context)
+        }
+        check(t0 + 6_000_000_000, "live run 2")
+        XCTAssertEqual(state.table.rows.count, 3)
+        _ = reduce(&state, .action(.historyStart))
+        _ = reduce(&state, .action(.historyStart))
+        XCTAssertEqual(state.runs.viewing, 0)
+        check(t0 + 7_000_000_000, "run 1's start on screen")
+        XCTAssertEqual(state.table.rows.count, 0, "before run 1's first event")
+        _ = reduce(&state, .action(.history(state.cursor.log.end)))
+        XCTAssertEqual(state.runs.viewing, 0)
+        check(t0 + 7_500_000_000, "run 1's end on screen")
+        XCTAssertEqual(state.table.rows.count, 1, "run 1 had one pipeline")
+        _ = reduce(&state, .action(.historyLive))
+        check(t0 + 8_000_000_000, "back to run 2")
+        XCTAssertEqual(state.table.rows.count, 3)
+    }
+
+    /// The live run parked while live (its history empty, so `[` at once steps back into
+    /// the ended run), batches arriving meanwhile: back on screen, its lints and rows are
+    /// its own, not the ended run's with the new changes on top.
+    func testALiveRunParkedWhileLiveComesBackWithItsOwnLints() {
+        var state = AppState(targetName: "app")
+        state.warnings.linter.stalledAfter = 1
+        attached(pid: 100, values: [1, 2, 3], into: &state)
+        // Run 1 has a mistake: a stage that never got its subscription.
+        var stuck = BatchBuilder(start: t0 + 100_000_000)
+        stuck.subscribe(9, op: "Future", subscriber: "Sink")
+        _ = reduce(&state, .batch(stuck.build(sequence: UInt64(state.cursor.log.end + 1))))
+        _ = reduce(&state, .tick(nanos: t0 + 20_000_000_000))
+        XCTAssertFalse(state.warnings.lints.isEmpty, "run 1 has lints")
+        _ = reduce(&state, .disconnected("killed"))
+        _ = reduce(&state, .attached(process: "app", pid: 200))
+        _ = reduce(&state, .snapshot(GraphSnapshot()))
+        _ = reduce(&state, .tick(nanos: t0 + 21_000_000_000))
+        _ = reduce(&state, .action(.history(-1)))
+        XCTAssertEqual(state.runs.viewing, 0, "straight into the ended run")
+        _ = reduce(&state, .tick(nanos: t0 + 21_500_000_000))
+        XCTAssertFalse(state.warnings.lints.isEmpty, "run 1's lints on screen")
+        var b = BatchBuilder(start: t0 + 22_000_000_000)
+        b.subscribe(7, op: "Future", subscriber: "Sink")
+        _ = reduce(&state, .batch(b.build(sequence: 1)))
+        _ = reduce(&state, .action(.historyLive))
+        XCTAssertNil(state.runs.viewing)
+        let now = t0 + 22_500_000_000
+        _ = reduce(&state, .tick(nanos: now))
+        let fresh = AppState.Warnings.fromScratch(state.cursor.graph, now: now, linter: state.warnings.linter)
+        XCTAssertEqual(state.warnings.lints, fresh.lints)
+        XCTAssertEqual(state.warnings.groups, fresh.groups)
+        XCTAssertEqual(state.table.rows.map(\.id), [7], "the live run's one pipeline, not the ended run's")
+    }
+
     func testOnlyTheNewestRunsAreKept() {
         var state = AppState(targetName: "app")
         for pid in 1...(AppState.Runs.limit + 3) {

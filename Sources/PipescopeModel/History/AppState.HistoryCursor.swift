@@ -13,8 +13,7 @@ extension AppState {
         public private(set) var liveGraph = Graph() { didSet { if past == nil { graphVersion &+= 1 } } }
         /// The graph at the cursor, while looking at the past.
         private var past: Graph? { didSet { graphVersion &+= 1 } }
-        /// Every event with checkpoints, for moving back in time (evicted oldest first, a
-        /// checkpoint span at a time).
+        /// Every event with checkpoints, for moving back in time (evicted oldest first).
         public internal(set) var log = History()
         /// The position in `log` being shown (events applied), or nil when following live.
         public internal(set) var position: Int?
@@ -25,6 +24,56 @@ extension AppState {
         /// Changes whenever the graph on screen changes, so rows derived from it know they
         /// are stale without comparing graphs.
         private(set) var graphVersion = 0
+        /// The live graph's stages that have ended (and not been pruned): all that pruning
+        /// looks at.
+        private var ended: Set<NodeID> = []
+        /// The live graph's changes not yet taken by each reader (nil: the graph on screen
+        /// changed in a way they do not say, and the reader must start over).
+        private var warningsChanges: GraphChanges?
+        private var tableChanges: GraphChanges?
+
+        /// Who reads the graph's changes: each takes them at its own pace.
+        enum ChangeReader: Sendable {
+            case warnings, table
+        }
+
+        /// The changes to the graph on screen since `reader` last took them; nil when they
+        /// are not known (a snapshot, the cursor moved, the past on screen): start over.
+        mutating func takeChanges(for reader: ChangeReader) -> GraphChanges? {
+            let fresh: GraphChanges? = past == nil ? GraphChanges() : nil
+            switch reader {
+            case .warnings:
+                defer { warningsChanges = fresh }
+                return fresh == nil ? nil : warningsChanges
+            case .table:
+                defer { tableChanges = fresh }
+                return fresh == nil ? nil : tableChanges
+            }
+        }
+
+        /// Hands the live graph's recorded changes to every reader.
+        private mutating func noteChanges(_ new: GraphChanges) {
+            guard !new.isEmpty else { return }
+            for id in new.touched {
+                if liveGraph[id]?.status.isTerminal == true { ended.insert(id) } else { ended.remove(id) }
+            }
+            ended.subtract(new.removed)
+            warningsChanges?.formUnion(new)
+            tableChanges?.formUnion(new)
+        }
+
+        private mutating func forgetChanges() {
+            warningsChanges = nil
+            tableChanges = nil
+        }
+
+        /// Takes the screen over from `other` (another run of the program shown in its
+        /// place): what was derived from `other`'s graph (rows, lints) must start over, so
+        /// the version moves past both and the changes are forgotten.
+        mutating func takeOver(from other: HistoryCursor) {
+            graphVersion = max(graphVersion, other.graphVersion) &+ 1
+            forgetChanges()
+        }
 
         /// Shows the graph as it was after `target` events; at the newest event, goes live.
         mutating func move(to target: Int) {
@@ -34,6 +83,7 @@ extension AppState {
             } else {
                 position = clamped
                 past = log.graph(at: clamped)
+                forgetChanges()
             }
         }
 
@@ -51,6 +101,9 @@ extension AppState {
         mutating func load(_ snapshot: GraphSnapshot, keepingHistory: Bool) {
             var live = Graph()
             live.load(snapshot)
+            live.recordChanges()
+            forgetChanges()
+            ended = Set(live.nodes.lazy.filter { $0.value.status.isTerminal }.map(\.key))
             if keepingHistory {
                 log.resync(to: live, recent: snapshot.recent)
             } else {
@@ -64,13 +117,24 @@ extension AppState {
         mutating func append(_ batch: EventBatch) {
             var live = liveGraph
             liveGraph = Graph()  // `live` is now the only reference: the fold copies nothing
+            live.recordChanges()
             log.append(batch, folding: &live)
+            let changes = live.takeChanges()
             liveGraph = live
+            noteChanges(changes)
         }
 
-        /// Prunes ended stages from the live graph (the past keeps them).
-        mutating func prune(now: Int64, retention: Retention) {
-            liveGraph.prune(now: now, retention: retention)
+        /// Prunes ended stages from the live graph (the past keeps them), looking only at
+        /// those that have ended. Returns whether any went.
+        @discardableResult
+        mutating func prune(now: Int64, retention: Retention) -> Bool {
+            // Nothing ended, no owner released: nothing can go.
+            guard !ended.isEmpty || liveGraph.owners.values.contains(where: { $0.releasedNanos != nil }) else { return false }
+            liveGraph.recordChanges()
+            let removed = liveGraph.prune(now: now, retention: retention, ended: ended)
+            let changes = liveGraph.takeChanges()
+            noteChanges(changes)
+            return removed
         }
 
         /// Moves the cursor by `delta` events from where it is (live counts as the end).
@@ -80,6 +144,7 @@ extension AppState {
 
         /// Follows live events again.
         mutating func goLive() {
+            if past != nil { forgetChanges() }
             position = nil
             past = nil
         }

@@ -65,6 +65,7 @@ extension AppState {
         }
         var fresh = HistoryCursor()
         fresh.log.limit = cursor.log.limit
+        fresh.takeOver(from: cursor)
         cursor = fresh
         var lanes = Timeline()
         lanes.carryView(from: timeline)
@@ -84,6 +85,7 @@ extension AppState {
             runs.parked = (cursor, timeline, table.activity)
         }
         let view = timeline
+        let shown = cursor
         if let index {
             cursor = runs.earlier[index].cursor
             timeline = runs.earlier[index].timeline
@@ -96,6 +98,7 @@ extension AppState {
             runs.parked = nil
         }
         timeline.carryView(from: view)
+        cursor.takeOver(from: shown)
         runs.viewing = index
     }
 

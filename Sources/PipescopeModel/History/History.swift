@@ -56,7 +56,7 @@ public struct History: Sendable {
     /// Starts over from a snapshot (attach, reconnect); `recent` is the probe's recent
     /// caused events (``GraphSnapshot/recent``), for chains that start before it.
     public mutating func reset(to graph: Graph, recent: [StageEvent] = []) {
-        base = graph
+        base = graph.checkpoint
         threads = ThreadNames()
         idRuns.removeAll()
         earlier = recent.filter { $0.id != 0 }.sorted { $0.id < $1.id }
@@ -81,9 +81,9 @@ public struct History: Sendable {
         earlier = Array(byID.values.sorted { $0.id < $1.id }.suffix(Self.earlierLimit))
         if checkpoints.last?.position == end { checkpoints.removeLast() }
         if entries.isEmpty {
-            base = graph
+            base = graph.checkpoint
         } else {
-            checkpoints.append((end, graph))
+            checkpoints.append((end, graph.checkpoint))
         }
     }
 
@@ -126,7 +126,7 @@ public struct History: Sendable {
             if event.kind == .subscribe, let info = infos[event.node] { graph.insert(info) }
             graph.apply(event)
             if end - (checkpoints.last?.position ?? start) >= stride {
-                checkpoints.append((end, graph))
+                checkpoints.append((end, graph.checkpoint))
                 stride = self.stride(for: graph)
             }
         }
@@ -343,5 +343,14 @@ public struct History: Sendable {
         // Keep the run the oldest kept event is in.
         let firstKept = idRuns.lastIndex { $0.position <= start + 1 } ?? 0
         if firstKept > 0 { idRuns.removeFirst(firstKept) }
+    }
+}
+
+private extension Graph {
+    /// A copy to keep as a checkpoint: it records no changes of its own.
+    var checkpoint: Graph {
+        var copy = self
+        copy.stopRecordingChanges()
+        return copy
     }
 }

@@ -92,19 +92,26 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         // a stage is not "stalled" for longer than the program lived, and what ended
         // just before is not pruned as time goes by.
         var now = state.runs.viewing.map { state.runs.earlier[$0].endedAt ?? 0 } ?? state.session.endedAt ?? nanos
+        // Only the pipelines the events since the last tick touched, and those time
+        // alone changes, are linted again (``AppState/Warnings``).
+        let changes = state.cursor.takeChanges(for: .warnings)
         if state.session.isReplay {
             now = nanos
-            state.warnings.refresh(state.cursor.graph, now: state.cursor.lastEventNanos)
+            state.warnings.refresh(state.cursor.graph, now: state.cursor.lastEventNanos, changes: changes)
         } else {
             state.timeline.now = now
-            state.warnings.refresh(state.cursor.graph, now: now)
+            state.warnings.refresh(state.cursor.graph, now: now, changes: changes)
         }
+        state.table.noteLintsChanged(state.warnings.changed)
         if state.runs.viewing == nil, now - state.cursor.lastPrune >= 1_000_000_000 {
             state.cursor.lastPrune = now
-            state.cursor.prune(now: now, retention: state.retention)
-            state.timeline.keepLanes(of: state.cursor.liveGraph)
-            let live = state.cursor.liveGraph
-            state.table.activity.keep(live)
+            // Only the stages that ended are looked at; lanes and counts are forgotten
+            // only when stages went.
+            if state.cursor.prune(now: now, retention: state.retention) {
+                state.timeline.keepLanes(of: state.cursor.liveGraph)
+                let live = state.cursor.liveGraph
+                state.table.activity.keep(live)
+            }
         }
     case .resize(let geometry):
         state.geometry = geometry

@@ -104,7 +104,8 @@ public struct AppState: Sendable {
     /// need them), and says so when the selected pipeline has left.
     mutating func refreshTable() {
         guard page == .table else { return }
-        if let (gone, now) = table.refresh(self) {
+        let changes = cursor.takeChanges(for: .table)
+        if let (gone, now) = table.refresh(self, changes: changes) {
             let what = cursor.position == nil ? "ended and was pruned" : "does not exist at this point in history"
             let then = now.map { ": selected #\($0.id) \($0.name.text)" } ?? ""
             session.notice = Notice(text: "#\(gone.id) \(gone.name.text) \(what)\(then)", isError: false)

@@ -37,10 +37,14 @@ extension AppState {
         /// so its leaving is worth a notice.
         private(set) var chosen = false
         /// The widest location, for the LOCATION column (0: none).
-        public private(set) var locationWidth = 0
+        public var locationWidth: Int { built.locationWidth }
         /// Whether a row has a TIME (TIME is shown only then).
         public private(set) var timed = false
-        private var names: [NodeID: (stages: Int, name: PipelineName)] = [:]
+        /// The rows by pipeline, kept between refreshes.
+        private var built = PipelineRows()
+        /// The pipelines whose lints or verdict changed since the rows were built, by
+        /// root (nil: any may have).
+        private var lintsChanged: Set<NodeID>? = []
         /// The sort changed: the rows need sorting again, not rebuilding.
         private var isUnsorted = false
         private var builtFrom: Inputs?
@@ -68,19 +72,31 @@ extension AppState {
         /// selected that has left, with the one selected in its place, so the reducer can
         /// say so. (Before the user chooses, the first pipeline shown is selected, and
         /// its leaving is not news.)
-        mutating func refresh(_ state: AppState) -> (gone: PipelineRow, now: PipelineRow?)? {
+        mutating func refresh(_ state: AppState, changes: GraphChanges?) -> (gone: PipelineRow, now: PipelineRow?)? {
             let now = state.timelineEnd
             let inputs = Inputs(graph: state.cursor.graphVersion, activity: activity.version,
                                 lints: state.warnings.version, second: now / 1_000_000_000, hideEnded: state.tree.hideEnded)
             let rebuild = inputs != builtFrom
             guard rebuild || isUnsorted else { return nil }
+            let incremental = builtFrom?.hideEnded == inputs.hideEnded
             isUnsorted = false
             builtFrom = inputs
             let previous = selected.flatMap { index(of: $0) }.map { rows[$0] }
-            let unsorted = rebuild
-                ? build(state.cursor.graph, lints: state.warnings.lints, waits: state.warnings.waits, now: now,
-                        hideEnded: state.tree.hideEnded)
-                : rows.built
+            let unsorted: [PipelineRow]
+            if rebuild {
+                let sources = PipelineRows.Sources(
+                    graph: state.cursor.graph, lints: state.warnings.lints, lintsVersion: state.warnings.version,
+                    waits: state.warnings.waits, activity: activity, now: now, hideEnded: state.tree.hideEnded)
+                if incremental, let changes, let lintsChanged {
+                    unsorted = built.update(from: sources, changed: lintsChanged.union(Self.pipelines(changes, in: sources.graph)))
+                } else {
+                    unsorted = built.rebuild(from: sources)
+                }
+                lintsChanged = []
+                timed = unsorted.contains { $0.slowest != nil }
+            } else {
+                unsorted = rows.built
+            }
             rows = SortedRows(built: unsorted, positions: unsorted.sortedPositions(by: sort, descending: descending))
             if let selected, let at = rows.position(of: selected) {
                 selectedIndex = at
@@ -101,69 +117,33 @@ extension AppState {
         /// pipelines. Without event counts every rate is 0, and LAST is the newest time
         /// the graph itself knows (a value, an end, a request, the making of a stage).
         static func rows(of graph: Graph, lints: [Lint], waits: Waits = Waits()) -> [PipelineRow] {
-            var table = Table()
+            let table = Table()
+            var built = PipelineRows()
             // No activity: there is no rate to read at any time.
-            return table.build(graph, lints: lints, waits: waits, now: 0, hideEnded: false)
+            return built.rebuild(from: .init(graph: graph, lints: lints, lintsVersion: 0, waits: waits,
+                                             activity: PipelineActivity(), now: 0, hideEnded: false))
                 .sorted(by: table.sort, descending: table.descending)
         }
 
-        private mutating func build(_ graph: Graph, lints: [Lint], waits: Waits, now: Int64,
-                                    hideEnded: Bool) -> [PipelineRow] {
-            var warningsAt: [NodeID: Int] = [:]
-            for lint in lints { warningsAt[lint.node, default: 0] += 1 }
-            var rows: [PipelineRow] = []
-            rows.reserveCapacity(graph.roots.count)
-            var stack: [NodeID] = []
-            var widest = 0
-            for id in graph.roots {
-                guard let root = graph[id] else { continue }
-                if hideEnded, graph.isEnded(id) { continue }
-                var stages = 0
-                var warnings = 0
-                var slowest: SlowStage?
-                var last = max(activity.lastEventNanos(of: id), root.createdNanos)
-                stack.append(id)
-                while let current = stack.popLast() {
-                    guard let node = graph[current] else { continue }
-                    stages += 1
-                    if !warningsAt.isEmpty { warnings += warningsAt[current] ?? 0 }
-                    if node.times != nil { slowest = SlowStage.slower(slowest, SlowStage.of(node)) }
-                    last = max(last, node.lastValueNanos ?? 0, node.endedNanos ?? 0, node.createdNanos,
-                               node.recentRequests.last?.time ?? 0)
-                    stack.append(contentsOf: node.children)
-                }
-                let name: PipelineName
-                if let cached = names[id], cached.stages == stages {
-                    name = cached.name
-                } else {
-                    name = PipelineName(root: id, in: graph)
-                    names[id] = (stages, name)
-                }
-                let location = graph.location(of: id)?.location.short ?? ""
-                if !location.isEmpty { widest = Swift.max(widest, location.count) }
-                let wait = waits.pipeline(id)
-                rows.append(PipelineRow(
-                    id: id, name: name, location: location, status: root.status,
-                    stages: stages, rate: activity.rate(of: id, at: now), values: root.values,
-                    createdNanos: root.createdNanos, lastEventNanos: last, warnings: warnings, wait: wait,
-                    waitHolder: wait.flatMap { graph[$0.at]?.operatorName } ?? "", waitNanos: wait?.nanos(at: waits.now),
-                    slowest: slowest))
+        /// Notes the pipelines whose lints or verdict the warnings' refresh changed (nil:
+        /// any may have), for the next refresh.
+        mutating func noteLintsChanged(_ roots: Set<NodeID>?) {
+            guard let roots else {
+                lintsChanged = nil
+                return
             }
-            locationWidth = widest
-            timed = rows.contains { $0.slowest != nil }
-            // Numbered once here, so sorting by them (on every `<` `>` `i`) compares numbers.
-            let nameOrders = TextOrder.numbers(rows.map(\.name.sortKey))
-            let locationOrders = TextOrder.numbers(rows.map(\.location))
-            for i in rows.indices {
-                rows[i].nameOrder = nameOrders[i]
-                rows[i].locationOrder = locationOrders[i]
+            lintsChanged?.formUnion(roots)
+        }
+
+        /// The pipelines (roots) the graph's changes touched, and the roots among the stages
+        /// touched or removed (gone, or adopted under another stage, their rows go).
+        static func pipelines(_ changes: GraphChanges, in graph: Graph) -> Set<NodeID> {
+            var roots = changes.removed
+            for id in changes.touched {
+                roots.insert(id)
+                if let root = AppState.pipeline(of: id, in: graph) { roots.insert(root) }
             }
-            // Forget the names of pipelines gone, once they are many.
-            if names.count > 2 * rows.count + 64 {
-                let kept = Set(rows.map(\.id))
-                names = names.filter { kept.contains($0.key) }
-            }
-            return rows
+            return roots
         }
 
         /// The sortable column `step` places from the sorted one (wrapping), among those

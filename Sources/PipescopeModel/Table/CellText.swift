@@ -35,6 +35,14 @@ public enum CellText {
         return String(format: "%.1f s", n / 1e9)
     }
 
+    /// How long after an age of `nanos` its ``age(_:)`` text next changes (at the next
+    /// whole unit: second, minute, hour or day).
+    static func ageChange(after nanos: Int64) -> Int64 {
+        let s = max(0, nanos / 1_000_000_000)
+        let unit: Int64 = s < 60 ? 1 : s < 3600 ? 60 : s < 86_400 ? 3600 : 86_400
+        return (s / unit + 1) * unit * 1_000_000_000 - max(0, nanos)
+    }
+
     public static func age(_ nanos: Int64) -> String {
         let s = max(0, nanos / 1_000_000_000)
         switch s {

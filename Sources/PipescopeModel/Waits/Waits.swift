@@ -56,42 +56,90 @@ public struct Waits: Sendable, Equatable {
     public init(_ graph: Graph, now: Int64, after threshold: Double) {
         self.now = now
         let limit = Int64(threshold * 1e9)
-        var stack: [(id: NodeID, expanded: Bool)] = []
-        // When each walked stage or one upstream of it that is still live was made, for the
-        // current pipeline.
-        var latest: [NodeID: Int64] = [:]
-        for root in graph.roots {
-            latest.removeAll(keepingCapacity: true)
-            stack.append((root, false))
-            while let (id, expanded) = stack.popLast() {
-                guard let node = graph[id] else { continue }
-                if !expanded {
-                    stack.append((id, true))
-                    // Children are finished before their parent: pushed in reverse, the
-                    // first to subscribe is walked first.
-                    for child in node.children.reversed() { stack.append((child, false)) }
-                    continue
-                }
-                var upstream = Int64.min
-                for child in node.children { if let t = latest[child] { upstream = max(upstream, t) } }
-                latest[id] = max(upstream, Self.lastActivity(node))
-                guard var wait = Self.ownWait(node, now: now, limit: limit, upstreamActivity: upstream) else { continue }
-                if wait.reason != .demand {
-                    // The first waiting child passes its holder on; one whose holder is not
-                    // a subject waiting for the program's input goes first (a flatMap's
-                    // silent Future, not its idle trigger).
-                    let waiting = node.children.compactMap { stages[$0] }.filter { $0.reason != .demand }
-                    if let held = waiting.first(where: { !Self.isProgramInput($0.at, in: graph) }) ?? waiting.first {
-                        wait.at = held.at
-                    }
-                }
-                stages[id] = wait
-            }
-            if let verdict = stages[root] {
-                pipelines[root] = verdict
-                holders.insert(verdict.at)
+        var walk = Walk()
+        for root in graph.roots { _ = add(pipeline: root, of: graph, limit: limit, walk: &walk) }
+    }
+
+    /// The verdicts on pipeline `root` alone at `now`, and the earliest time after `now`
+    /// at which they may change with no event (a stage that flows now starting to wait):
+    /// what the inspector's tick recomputes for the pipelines that changed or fell due.
+    static func pipeline(_ root: NodeID, of graph: Graph, now: Int64, after threshold: Double)
+        -> (waits: Waits, due: Int64) {
+        var waits = Waits()
+        waits.now = now
+        var walk = Walk()
+        let due = waits.add(pipeline: root, of: graph, limit: Int64(threshold * 1e9), walk: &walk)
+        return (waits, due)
+    }
+
+    /// Replaces pipeline `root`'s verdicts (`old`, as ``pipeline(_:of:now:after:)`` made
+    /// them) with `new`'s, and dates the whole at `now`.
+    mutating func replace(_ old: Waits?, with new: Waits?, now: Int64) {
+        self.now = now
+        if let old {
+            for id in old.stages.keys { stages[id] = nil }
+            for (root, verdict) in old.pipelines {
+                pipelines[root] = nil
+                holders.remove(verdict.at)
             }
         }
+        if let new {
+            stages.merge(new.stages) { _, fresh in fresh }
+            pipelines.merge(new.pipelines) { _, fresh in fresh }
+            holders.formUnion(new.holders)
+        }
+    }
+
+    /// The walk's scratch space, kept from one pipeline to the next.
+    struct Walk {
+        var stack: [(id: NodeID, expanded: Bool)] = []
+        /// When each walked stage or one upstream of it that is still live was made, for
+        /// the current pipeline.
+        var latest: [NodeID: Int64] = [:]
+    }
+
+    /// Adds pipeline `root`'s verdicts; returns when they may next change with no event
+    /// (`.max`: never).
+    private mutating func add(pipeline root: NodeID, of graph: Graph, limit: Int64, walk: inout Walk) -> Int64 {
+        var due = Int64.max
+        walk.latest.removeAll(keepingCapacity: true)
+        walk.stack.append((root, false))
+        while let (id, expanded) = walk.stack.popLast() {
+            guard let node = graph[id] else { continue }
+            if !expanded {
+                walk.stack.append((id, true))
+                // Children are finished before their parent: pushed in reverse, the
+                // first to subscribe is walked first.
+                for child in node.children.reversed() { walk.stack.append((child, false)) }
+                continue
+            }
+            var upstream = Int64.min
+            for child in node.children { if let t = walk.latest[child] { upstream = max(upstream, t) } }
+            walk.latest[id] = max(upstream, Self.lastActivity(node))
+            guard let onset = Self.onset(node, upstreamActivity: upstream) else { continue }
+            guard now - onset.sinceNanos > limit else {
+                // Flows now; waits from just after `since + limit` unless an event comes.
+                let (sum, overflow) = onset.sinceNanos.addingReportingOverflow(limit &+ 1)
+                due = min(due, overflow ? .max : sum)
+                continue
+            }
+            var wait = onset
+            if wait.reason != .demand {
+                // The first waiting child passes its holder on; one whose holder is not
+                // a subject waiting for the program's input goes first (a flatMap's
+                // silent Future, not its idle trigger).
+                let waiting = node.children.compactMap { stages[$0] }.filter { $0.reason != .demand }
+                if let held = waiting.first(where: { !Self.isProgramInput($0.at, in: graph) }) ?? waiting.first {
+                    wait.at = held.at
+                }
+            }
+            stages[id] = wait
+        }
+        if let verdict = stages[root] {
+            pipelines[root] = verdict
+            holders.insert(verdict.at)
+        }
+        return due
     }
 
     /// The verdict on stage `id`; nil while it flows or once it ended.
@@ -117,6 +165,14 @@ public struct Waits: Sendable, Equatable {
     /// the walk then passes attribution upstream. `upstreamActivity`: when the newest live
     /// stage upstream of it was made (an upstream wait counts from it when it is newer).
     static func ownWait(_ n: NodeSummary, now: Int64, limit: Int64, upstreamActivity: Int64 = .min) -> Wait? {
+        guard let wait = onset(n, upstreamActivity: upstreamActivity), now - wait.sinceNanos > limit else { return nil }
+        return wait
+    }
+
+    /// The wait the stage would have were its threshold passed: its reason, holder and
+    /// since (nil: it has ended, or cannot wait). ``ownWait(_:now:limit:upstreamActivity:)``
+    /// is this once more than `limit` has passed since.
+    static func onset(_ n: NodeSummary, upstreamActivity: Int64 = .min) -> Wait? {
         // A task shown as a stage (`CancellableBag.watch`, `eraseToAnyCancellable`): it
         // runs, and has no subscription or demand to wait on.
         if n.subscriber == "Task", n.publisherType.hasPrefix("Task<") { return nil }
@@ -124,11 +180,10 @@ public struct Waits: Sendable, Equatable {
         case .finished, .failed, .cancelled:
             return nil
         case .subscribing:
-            return now - n.createdNanos > limit ? Wait(reason: .subscription, at: n.id, sinceNanos: n.createdNanos) : nil
+            return Wait(reason: .subscription, at: n.id, sinceNanos: n.createdNanos)
         case .active:
             if n.outstanding == .none {
                 let since = max(n.createdNanos, n.lastValueNanos ?? n.createdNanos, n.recentRequests.last?.time ?? n.createdNanos)
-                guard now - since > limit else { return nil }
                 return Wait(reason: .demand, at: n.parent ?? n.id, sinceNanos: since,
                             lastRequest: n.recentRequests.last?.demand)
             }
@@ -139,7 +194,7 @@ public struct Waits: Sendable, Equatable {
                 opened = n.recentRequests.first?.time
             }
             let since = max(n.lastValueNanos ?? n.createdNanos, opened ?? n.createdNanos, upstreamActivity)
-            return now - since > limit ? Wait(reason: .upstream, at: n.id, sinceNanos: since) : nil
+            return Wait(reason: .upstream, at: n.id, sinceNanos: since)
         }
     }
 }
