@@ -86,13 +86,13 @@ final class IncrementalTickTests: XCTestCase {
 /// broken contracts), ticks (some seconds apart, so stages wait, lints age and ended
 /// pipelines are pruned), sorting, hiding ended pipelines and looking back in history.
 private struct RandomStream {
-    var random: SplitMix
+    var random: SeededGenerator
     var now = BatchBuilder.baseNanos
     var nextID: NodeID = 1
     var nodes: [NodeID] = []
     var roots: [NodeID] = []
 
-    init(seed: UInt64) { random = SplitMix(seed: seed) }
+    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
 
     mutating func message() -> Message {
         switch random.below(100) {
@@ -162,19 +162,6 @@ private struct RandomStream {
         }
         return batch
     }
-}
-
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: UInt64) -> UInt64 { next() % n }
 }
 
 private extension PipelineRow {
