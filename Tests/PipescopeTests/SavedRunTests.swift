@@ -33,6 +33,14 @@ final class SavedRunTests: ServedProbeTestCase {
             guard let message = session.connection.next(timeout: 0.1) else { continue }
             _ = reduce(&state, message)
         }
+        // Where each stage was made, as a probe sends it once symbolized (after the stage
+        // itself): every position from the first kept one on must show it.
+        let located = state.cursor.liveGraph.nodes.keys.sorted().map {
+            LocatedStage(node: $0, location: SourceLocation(file: "/src/App/Feed.swift", line: 40 + Int($0),
+                                                             function: "Feed.start()", image: "App", offset: 0x1000))
+        }
+        _ = reduce(&state, .batch(EventBatch(locations: located,
+                                             trailer: BatchTrailer(sequence: state.cursor.liveGraph.sequence))))
         return (state, session, c)
     }
 
@@ -59,6 +67,8 @@ final class SavedRunTests: ServedProbeTestCase {
                        file: file, line: line)
         // Where each stage was made, found after it was sent, is on it from its start.
         func locations(_ graph: Graph) -> [NodeID: String] { graph.nodes.mapValues { "\($0.location.map { "\($0)" } ?? "none")" } }
+        XCTAssertFalse(locations(a.graph(at: a.start)).values.contains("none"), "every stage located from the start",
+                       file: file, line: line)
         XCTAssertEqual(locations(b.graph(at: b.start)), locations(a.graph(at: a.start)), file: file, line: line)
         XCTAssertEqual(locations(replayed.cursor.liveGraph), locations(saved.cursor.liveGraph), file: file, line: line)
         XCTAssertEqual(GraphDump.lines(replayed.cursor.liveGraph, showValues: true),
