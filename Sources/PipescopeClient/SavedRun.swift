@@ -113,7 +113,7 @@ public enum SavedRun {
             let events = saved.events == 1 ? "1 event" : "\(saved.events) events"
             // In the current directory: its name is enough.
             let name = (saved.path as NSString).lastPathComponent
-            return (true, "saved \(events) to \(name) (pipescope replay or export reads it)")
+            return (true, "saved \(events) to \(name) (replay or export reads it)")
         } catch {
             return (false, "not saved: \(error)")
         }
