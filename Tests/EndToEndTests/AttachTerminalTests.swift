@@ -87,6 +87,10 @@ final class AttachTerminalTests: XCTestCase {
         let first = try ExampleProgram(socketPath: nil, environment: runtime)
         defer { first.stop() }
         session.expect("pid \(first.pid)", "LIVE", "Sequence → Sink", timeout: 30)
+        // Killed only once events have come (the snapshot alone leaves no history to move in).
+        session.expect("events arriving", timeout: 30) {
+            $0.range(of: #"LIVE +[1-9][0-9.]*[kM]? ev/s"#, options: .regularExpression) != nil
+        }
         kill(first.pid, SIGKILL)
         first.process.waitUntilExit()
         session.expect("ENDED", "waiting for pipescope-example to start again", "Sequence → Sink", timeout: 10)
