@@ -333,13 +333,10 @@ public struct Graph: Sendable, Equatable {
         while let parent = nodes[stage]?.parent, mirrors[stage]?.contains(parent) == true { stage = parent }
         guard nodes[stage] != nil else { return }
         if let parent = nodes[stage]?.parent, let i = nodes.index(forKey: parent) {
-            nodes.values[i].times = nodes.values[i].times ?? StageTimes()
-            nodes.values[i].times!.own.add(event.selfNanos)
-            nodes.values[i].times!.withDownstream.add(event.totalNanos)
+            nodes.values[i].addTimes(own: event.selfNanos, withDownstream: event.totalNanos, sink: false)
             recorder.touch(parent)
         } else if let i = nodes.index(forKey: stage) {
-            nodes.values[i].times = nodes.values[i].times ?? StageTimes()
-            nodes.values[i].times!.sink.add(event.selfNanos)
+            nodes.values[i].addTimes(own: event.selfNanos, withDownstream: 0, sink: true)
             recorder.touch(stage)
         }
     }

@@ -3,110 +3,183 @@ public typealias NodeID = UInt64
 
 /// Everything known about one stage: what it is, and what has happened to it so far.
 ///
-/// What a stage is and how it is linked (names, thread, location, owner, the stages
-/// sharing or fed by it: set once or rarely, most of its strings and arrays) lives in
-/// one box shared by copies and copied on write (``Identity``); what happens to it on
-/// every event (status, demand, values) is stored inline, where the fold changes it in
-/// place. Copying a summary out of the graph (every `graph[id]`, walk and lint) then
-/// retains four references instead of seventeen: a tick of a 30,000-stage graph copies
-/// each stage several times, and with everything inline those copies were most of it.
-/// (With every field boxed a tick was faster still, but a history jump, which changes
-/// up to 512 events' stages in a copy of a checkpoint, paid a box copy per stage.)
+/// A summary is one reference to a box, shared by copies and copied on write. A copy of
+/// the graph (every history checkpoint, a snapshot) then costs 8 bytes a stage, and the
+/// live graph's first change to a stage after a checkpoint copies that stage alone, not
+/// every stage of the graph (at 30,000 stages that whole copy was most of the work of
+/// folding a batch). Inside the box, what the stage is and how it is linked (its names,
+/// thread, location, owner; set once or rarely) sits in a second box of its own, so the
+/// copy the fold makes of a shared stage is the part it changes, about 120 bytes; the
+/// optional numbers are stored as plain numbers (0 or ``Fields/noTime`` for none) and
+/// the delivery times, which most stages never get, in a box of their own. Copying a
+/// summary out of the graph (every `graph[id]`, walk and lint) retains one reference.
 public struct NodeSummary: Hashable, Sendable {
+    // MARK: What it is (set once or rarely)
+
     public var id: NodeID {
-        get { box.identity.id }
-        _modify { yield &identity.id }
+        get { box.fields.identity.fields.id }
+        _modify { yield &fields.identityFields.id }
     }
-    /// The downstream stage, or nil for a root (its subscriber is a sink, assign, …).
-    public var parent: NodeID?
-    /// Upstream stages, in the order they subscribed.
-    public var children: [NodeID] = []
     /// Short operator name: "Map", "PassthroughSubject".
     public var operatorName: String {
-        get { box.identity.operatorName }
-        _modify { yield &identity.operatorName }
+        get { box.fields.identity.fields.operatorName }
+        _modify { yield &fields.identityFields.operatorName }
     }
     public var publisherType: String {
-        get { box.identity.publisherType }
-        _modify { yield &identity.publisherType }
+        get { box.fields.identity.fields.publisherType }
+        _modify { yield &fields.identityFields.publisherType }
     }
     /// The subscriber's description: "Sink", "Filter".
     public var subscriber: String {
-        get { box.identity.subscriber }
-        _modify { yield &identity.subscriber }
+        get { box.fields.identity.fields.subscriber }
+        _modify { yield &fields.identityFields.subscriber }
     }
     public var thread: String {
-        get { box.identity.thread }
-        _modify { yield &identity.thread }
+        get { box.fields.identity.fields.thread }
+        _modify { yield &fields.identityFields.thread }
     }
     public var createdNanos: Int64 {
-        get { box.identity.createdNanos }
-        _modify { yield &identity.createdNanos }
+        get { box.fields.identity.fields.createdNanos }
+        _modify { yield &fields.identityFields.createdNanos }
     }
     /// Where the program made this stage, when it recorded its own (roots, inner
     /// publishers); see ``NodeInfo/location``. Stages without one are where their
     /// pipeline is: ``Graph/location(of:)`` finds it.
     public var location: SourceLocation? {
-        get { box.identity.location }
-        _modify { yield &identity.location }
+        get { box.fields.identity.fields.location }
+        _modify { yield &fields.identityFields.location }
     }
     /// The program's frames that called ``location``, nearest first.
     public var frames: [SourceLocation] {
-        get { box.identity.frames }
-        _modify { yield &identity.frames }
+        get { box.fields.identity.fields.frames }
+        _modify { yield &fields.identityFields.frames }
     }
-    public var status: NodeStatus = .subscribing
-    public var cause: CancelCause?
     public var error: String? {
-        get { box.identity.error }
-        _modify { yield &identity.error }
+        get { box.fields.identity.fields.error }
+        _modify { yield &fields.identityFields.error }
     }
-    public var requested: Demand = .none
-    public var values: Int = 0
-    public var lastValue: String?
-    /// The stage owning the subscription this stage passes downstream (itself if nil).
-    public var subscriptionOwner: NodeID?
     /// Stages that pass this stage's subscription object straight through (Map, Filter).
     public var sharers: [NodeID] {
-        get { box.identity.sharers }
-        _modify { yield &identity.sharers }
+        get { box.fields.identity.fields.sharers }
+        _modify { yield &fields.identityFields.sharers }
     }
-    /// The stage this one forwards its subscriber to (type erasure); its events are mirrored here.
-    public var forwardsTo: NodeID?
-    /// An upstream stage was cancelled by someone else (the inspector, an owner): this
-    /// stage will receive nothing more, not even a completion.
-    public var orphaned: Bool = false
     /// Stages this one also feeds through a subject (share, multicast), besides its parent.
     public var feeds: [NodeID] {
-        get { box.identity.feeds }
-        _modify { yield &identity.feeds }
+        get { box.fields.identity.fields.feeds }
+        _modify { yield &fields.identityFields.feeds }
     }
     /// Stages that feed this one through a subject but sit elsewhere in the tree.
     public var feeders: [NodeID] {
-        get { box.identity.feeders }
-        _modify { yield &identity.feeders }
+        get { box.fields.identity.fields.feeders }
+        _modify { yield &fields.identityFields.feeders }
     }
-    public var endedNanos: Int64?
-    /// Values and completions that arrived after the stage had ended.
-    public var afterEnd: Int = 0
-    /// When the last value arrived (nil before the first).
-    public var lastValueNanos: Int64?
-    /// Its operator's time per value received, and its sink's for a root (see
-    /// ``StageTimes``); nil before the first timed value.
-    public var times: StageTimes?
-    /// The newest demand added, oldest first, at most ``recentRequestLimit``.
-    public var recentRequests: [DemandRequest] = []
     /// The owner holding this root (a CancellableBag it was stored in).
     public var owner: NodeOwner? {
-        get { box.identity.owner }
-        _modify { yield &identity.owner }
+        get { box.fields.identity.fields.owner }
+        _modify { yield &fields.identityFields.owner }
     }
     /// How it broke the promise it was declared with (.pipescopeExpect), if it did.
     public var contractBroken: [String] {
-        get { box.identity.contractBroken }
-        _modify { yield &identity.contractBroken }
+        get { box.fields.identity.fields.contractBroken }
+        _modify { yield &fields.identityFields.contractBroken }
     }
+
+    // MARK: What has happened to it (changed by the fold)
+
+    /// The downstream stage, or nil for a root (its subscriber is a sink, assign, …).
+    public var parent: NodeID? {
+        get { let raw = box.fields.parentRaw; return raw == 0 ? nil : raw }
+        set { fields.parentRaw = newValue ?? 0 }
+    }
+    /// The stage owning the subscription this stage passes downstream (itself if nil).
+    public var subscriptionOwner: NodeID? {
+        get { let raw = box.fields.ownerRaw; return raw == 0 ? nil : raw }
+        set { fields.ownerRaw = newValue ?? 0 }
+    }
+    /// The stage this one forwards its subscriber to (type erasure); its events are mirrored here.
+    public var forwardsTo: NodeID? {
+        get { let raw = box.fields.forwardsToRaw; return raw == 0 ? nil : raw }
+        set { fields.forwardsToRaw = newValue ?? 0 }
+    }
+    /// Upstream stages, in the order they subscribed.
+    public var children: [NodeID] {
+        get { box.fields.children }
+        _modify { yield &fields.children }
+    }
+    public var status: NodeStatus {
+        get { box.fields.status }
+        _modify { yield &fields.status }
+    }
+    public var cause: CancelCause? {
+        get { box.fields.cause }
+        _modify { yield &fields.cause }
+    }
+    public var requested: Demand {
+        get { box.fields.requested }
+        _modify { yield &fields.requested }
+    }
+    public var values: Int {
+        get { box.fields.values }
+        _modify { yield &fields.values }
+    }
+    public var lastValue: String? {
+        get { box.fields.lastValue }
+        _modify { yield &fields.lastValue }
+    }
+    /// An upstream stage was cancelled by someone else (the inspector, an owner): this
+    /// stage will receive nothing more, not even a completion.
+    public var orphaned: Bool {
+        get { box.fields.orphaned }
+        _modify { yield &fields.orphaned }
+    }
+    /// Values and completions that arrived after the stage had ended.
+    public var afterEnd: Int {
+        get { box.fields.afterEnd }
+        _modify { yield &fields.afterEnd }
+    }
+    /// The newest demand added, oldest first, at most ``recentRequestLimit``.
+    public var recentRequests: [DemandRequest] {
+        get { box.fields.recentRequests }
+        _modify { yield &fields.recentRequests }
+    }
+    public var endedNanos: Int64? {
+        get { let raw = box.fields.endedRaw; return raw == Fields.noTime ? nil : raw }
+        set { fields.endedRaw = newValue ?? Fields.noTime }
+    }
+    /// When the last value arrived (nil before the first).
+    public var lastValueNanos: Int64? {
+        get { let raw = box.fields.lastValueRaw; return raw == Fields.noTime ? nil : raw }
+        set { fields.lastValueRaw = newValue ?? Fields.noTime }
+    }
+    /// Its operator's time per value received, and its sink's for a root (see
+    /// ``StageTimes``); nil before the first timed value.
+    public var times: StageTimes? {
+        get { box.fields.times?.value }
+        set { fields.times = newValue.map(TimesBox.init) }
+    }
+
     public static let recentRequestLimit = 4
+
+    /// What has happened to the stage, and a reference to what it is.
+    struct Fields: Hashable {
+        static let noTime = Int64.min
+        var identity: IdentityBox
+        var parentRaw: NodeID = 0
+        var ownerRaw: NodeID = 0
+        var forwardsToRaw: NodeID = 0
+        var endedRaw: Int64 = noTime
+        var lastValueRaw: Int64 = noTime
+        var times: TimesBox? = nil
+        var children: [NodeID] = []
+        var status: NodeStatus = .subscribing
+        var cause: CancelCause? = nil
+        var requested: Demand = .none
+        var values: Int = 0
+        var lastValue: String? = nil
+        var orphaned: Bool = false
+        var afterEnd: Int = 0
+        var recentRequests: [DemandRequest] = []
+    }
 
     /// What the stage is and how it is linked: set when it subscribes or links, changed
     /// rarely after (a location found later, an owner, an error, a broken contract).
@@ -127,35 +200,59 @@ public struct NodeSummary: Hashable, Sendable {
         var contractBroken: [String] = []
     }
 
-    /// Shared by copies until one of them changes its identity (``identity``). Equal
-    /// and hashed by what it holds, so that the summary's own `==` and hash, made by
-    /// the compiler from its stored properties, compare every field.
+    /// Shared by copies until one of them changes (``fields``). Equal and hashed by what
+    /// it holds, so that the summary's own `==` and hash compare every field.
     private final class Box: Hashable, @unchecked Sendable {
         /// Written only through a summary that holds the only reference to the box, so
         /// no two accesses can overlap: no dynamic exclusivity check on each read.
-        @exclusivity(unchecked) var identity: Identity
-        init(_ identity: Identity) { self.identity = identity }
+        @exclusivity(unchecked) var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
 
-        static func == (a: Box, b: Box) -> Bool { a === b || a.identity == b.identity }
-        func hash(into hasher: inout Hasher) { hasher.combine(identity) }
+        static func == (a: Box, b: Box) -> Bool { a === b || a.fields == b.fields }
+        func hash(into hasher: inout Hasher) { hasher.combine(fields) }
+    }
+
+    /// ``Identity``'s box: shared by every version of the stage the fold makes, copied
+    /// only when one of them changes what the stage is.
+    final class IdentityBox: Hashable, @unchecked Sendable {
+        @exclusivity(unchecked) var fields: Identity
+        init(_ fields: Identity) { self.fields = fields }
+
+        static func == (a: IdentityBox, b: IdentityBox) -> Bool { a === b || a.fields == b.fields }
+        func hash(into hasher: inout Hasher) { hasher.combine(fields) }
+    }
+
+    /// The delivery times' box (three histograms, 120 bytes): most stages have none.
+    final class TimesBox: Hashable, @unchecked Sendable {
+        @exclusivity(unchecked) var value: StageTimes
+        init(_ value: StageTimes) { self.value = value }
+
+        static func == (a: TimesBox, b: TimesBox) -> Bool { a === b || a.value == b.value }
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
     }
 
     private var box: Box
 
-    /// The identity to change: the box is copied first if another summary shares it.
-    private var identity: Identity {
-        get { box.identity }
+    /// The fields to change: the box is copied first if another summary shares it.
+    private var fields: Fields {
+        get { box.fields }
         _modify {
-            if !isKnownUniquelyReferenced(&box) { box = Box(box.identity) }
-            yield &box.identity
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+            yield &box.fields
         }
     }
 
     public init(info: NodeInfo) {
-        parent = info.parent
-        box = Box(Identity(id: info.id, operatorName: info.operatorName, publisherType: info.publisherType,
-                           subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNanos,
-                           location: info.location, frames: info.frames))
+        let identity = Identity(id: info.id, operatorName: info.operatorName, publisherType: info.publisherType,
+                                subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNanos,
+                                location: info.location, frames: info.frames)
+        box = Box(Fields(identity: IdentityBox(identity), parentRaw: info.parent ?? 0))
+    }
+
+    /// Adds a value's delivery times: the operator's own and with what it called
+    /// downstream (`sink` false), or a root's sink's (`sink` true).
+    mutating func addTimes(own: Int64, withDownstream: Int64, sink: Bool) {
+        fields.addTimes(own: own, withDownstream: withDownstream, sink: sink)
     }
 
     mutating func noteRequest(_ request: DemandRequest) {
@@ -168,10 +265,36 @@ public struct NodeSummary: Hashable, Sendable {
 
     /// What the stage is, as it was sent when it subscribed (with its parent now).
     public var info: NodeInfo {
-        let i = box.identity
+        let i = box.fields.identity.fields
         return NodeInfo(id: i.id, parent: parent, operatorName: i.operatorName, publisherType: i.publisherType,
                         subscriber: i.subscriber, thread: i.thread, createdNanos: i.createdNanos, location: i.location,
                         frames: i.frames)
+    }
+}
+
+extension NodeSummary.Fields {
+    /// ``identity``'s fields, to change: its box is copied first if another version of
+    /// the stage shares it.
+    var identityFields: NodeSummary.Identity {
+        get { identity.fields }
+        _modify {
+            if !isKnownUniquelyReferenced(&identity) { identity = NodeSummary.IdentityBox(identity.fields) }
+            yield &identity.fields
+        }
+    }
+
+    mutating func addTimes(own: Int64, withDownstream: Int64, sink: Bool) {
+        if times == nil {
+            times = NodeSummary.TimesBox(StageTimes())
+        } else if !isKnownUniquelyReferenced(&times!) {
+            times = NodeSummary.TimesBox(times!.value)
+        }
+        if sink {
+            times!.value.sink.add(own)
+        } else {
+            times!.value.own.add(own)
+            times!.value.withDownstream.add(withDownstream)
+        }
     }
 }
 

@@ -32,13 +32,16 @@ func inspectorMemoryBenchmarks() {
         benchmark.measurement(.custom("heap bytes per event kept", useScalingFactor: false), figures.heapPerEvent)
         benchmark.measurement(.custom("resident bytes per event kept", useScalingFactor: false), figures.residentPerEvent)
         benchmark.measurement(.custom("events kept", polarity: .prefersLarger, useScalingFactor: false), figures.kept)
+        func perKept(_ bytes: Int) -> Int { bytes / max(1, figures.kept) }
         print("inspector memory: \(figures.kept) events kept of \(figures.events); heap +\(figures.heapBytes / 1024) KiB "
             + "(\(figures.heapPerEvent) B an event kept), resident +\(figures.residentBytes / 1024) KiB "
             + "(\(figures.residentPerEvent) B an event kept); \(figures.stages) stages in the graph, "
-            + "\(figures.checkpoints) checkpoints. Per event kept: the history \(figures.historyBytes / max(1, figures.kept)) B "
-            + "(its entries and texts \(figures.historyEntriesBytes / max(1, figures.kept)) B as counted, the rest its graphs "
-            + "and stage descriptions), the lanes \(figures.lanesBytes / max(1, figures.kept)) B, the rest of the state "
-            + "(the live graph, the table, the lints) \(figures.restBytes / max(1, figures.kept)) B")
+            + "\(figures.checkpoints) checkpoints. Per event kept: the history \(perKept(figures.historyBytes)) B "
+            + "(its entries and texts \(perKept(figures.historyEntriesBytes)) B as counted, the rest its base and "
+            + "checkpoint graphs and stage descriptions), the live graph \(perKept(figures.liveGraphBytes)) B, the "
+            + "table \(perKept(figures.tableBytes)) B, the tree \(perKept(figures.treeBytes)) B, the warnings "
+            + "\(perKept(figures.warningsBytes)) B, the lanes \(perKept(figures.lanesBytes)) B, the rest of the state "
+            + "\(perKept(figures.restBytes)) B")
     }
 }
 
@@ -52,6 +55,7 @@ enum InspectorMemory {
         var checkpoints = 0
         /// The heap released with each part, in bytes.
         var historyBytes = 0, historyEntriesBytes = 0, lanesBytes = 0, restBytes = 0
+        var liveGraphBytes = 0, tableBytes = 0, treeBytes = 0, warningsBytes = 0
         var heapPerEvent: Int { kept > 0 ? heapBytes / kept : 0 }
         var residentPerEvent: Int { kept > 0 ? residentBytes / kept : 0 }
     }
@@ -81,22 +85,28 @@ enum InspectorMemory {
         figures.stages = state.cursor.graph.nodes.count
         figures.checkpoints = state.cursor.log.checkpointPositions.count
         // Where the heap goes: the history (entries, texts, the graphs it keeps), the
-        // lanes, and the rest (the live graph, the table, the lints), each measured by
-        // what releasing it gives back.
+        // lanes, the live graph, the table, the tree, the warnings, and the rest, each
+        // measured by what releasing it gives back.
         var log: History? = state.cursor.log
         var lanes: [NodeID: Lane]? = state.timeline.lanes
-        let all = heapInUse()
-        state = AppState(targetName: "released")
-        let withLogAndLanes = heapInUse()
-        lanes = nil
-        let withLog = heapInUse()
+        var live: Graph? = state.cursor.graph
+        var table: AppState.Table? = state.table
+        var tree: AppState.Tree? = state.tree
+        var warnings: AppState.Warnings? = state.warnings
+        func released(_ release: () -> Void) -> Int {
+            let before = heapInUse()
+            release()
+            return before - heapInUse()
+        }
+        figures.restBytes = released { state = AppState(targetName: "released") }
+        figures.lanesBytes = released { lanes = nil }
+        figures.tableBytes = released { table = nil }
+        figures.treeBytes = released { tree = nil }
+        figures.warningsBytes = released { warnings = nil }
+        figures.liveGraphBytes = released { live = nil }
         figures.historyEntriesBytes = Int(log!.bytesPerEvent * Double(figures.kept))
-        log = nil
-        let none = heapInUse()
-        figures.historyBytes = withLog - none
-        figures.lanesBytes = withLogAndLanes - withLog
-        figures.restBytes = all - withLogAndLanes
-        withExtendedLifetime((log, lanes)) {}
+        figures.historyBytes = released { log = nil }
+        withExtendedLifetime((log, lanes, live, table, tree, warnings)) {}
         return figures
     }
 

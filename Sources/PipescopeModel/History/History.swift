@@ -18,6 +18,8 @@ public struct History: Sendable {
     private var base = Graph()
     /// The events, 40 bytes each (see ``HistoryEntry``).
     private var entries = Deque<HistoryEntry>()
+    /// The room `entries` has (see ``makeRoom(for:)``).
+    private var entryCapacity = 0
     /// The threads the events happened on, each name once.
     private var threads = ThreadNames()
     /// Events' numbers: from `position` on, each event's number is one more than the
@@ -61,6 +63,7 @@ public struct History: Sendable {
         idRuns.removeAll()
         earlier = recent.filter { $0.id != 0 }.sorted { $0.id < $1.id }
         entries.removeAll()
+        entryCapacity = 0
         texts.removeAll()
         checkpoints.removeAll()
         start = 0
@@ -108,6 +111,7 @@ public struct History: Sendable {
                 if named.count == lastValues.count { break }
             }
         }
+        makeRoom(for: batch.events.count)
         var stride = self.stride(for: graph)
         // Numbers count back from the trailer's sequence, as on the wire, for a batch that
         // did not travel (an in-process probe's); 0 when it has none.
@@ -146,10 +150,11 @@ public struct History: Sendable {
     }
 
     /// Events between checkpoints: 512, or ``eventsPerStage`` per stage for larger
-    /// graphs. A checkpoint is a copy of the graph, about 850 bytes a stage (measured:
-    /// the inspector-memory benchmark), so a checkpoint costs at most 850 / 32, about 27
-    /// bytes, per event kept; a jump folds at most that many events (50,000 at 1,575
-    /// stages: about 6 ms at the fold's 8 M events a second).
+    /// graphs. A checkpoint is a copy of the graph: its table, about 40 bytes a stage
+    /// (a stage is one reference, see ``NodeSummary``), and then every stage the live
+    /// graph changes after it, which the fold copies (about 150 bytes each, its identity
+    /// still shared). A jump folds at most that many events (50,000 at 1,575 stages:
+    /// about 6 ms at the fold's 8 M events a second).
     /// At most half the history's ``limit`` apart, so a jump never folds more than that.
     public func stride(for graph: Graph) -> Int {
         max(Self.checkpointStride, min(graph.nodes.count * Self.eventsPerStage, limit / 2))
@@ -309,6 +314,18 @@ public struct History: Sendable {
             graph.apply(event)
         }
         return graph
+    }
+
+    /// Grows `entries` for `count` more events. A deque grows by half again when full,
+    /// so a history that reached its limit would hold up to half as much room again
+    /// unused (20 bytes an event kept); instead, growth stops at what eviction lets it
+    /// hold: ``limit``, its sixteenth of slack, and the batch that crosses it.
+    private mutating func makeRoom(for count: Int) {
+        let needed = entries.count + count
+        guard needed > entryCapacity else { return }
+        let most = limit + limit / 16 + count
+        entryCapacity = max(needed, min(max(1_024, entryCapacity + entryCapacity / 2), most))
+        entries.reserveCapacity(entryCapacity)
     }
 
     /// Evicts the oldest events once there are ``limit`` and a sixteenth more, down to
