@@ -59,6 +59,12 @@ public struct InspectorApp {
     }
 
     /// Runs until the user quits, a signal arrives, or ``fatalCondition`` says why not.
+    ///
+    /// Keys come first. A key is answered and its screen drawn as soon as it is read:
+    /// between two of the batches that came during a frame (folding a busy program's
+    /// batches takes a good part of each frame), and before the batches that arrive
+    /// after it. So a key waits at most for one batch's fold or one tick, never for a
+    /// frame's worth of them.
     public func run(on terminal: TerminalBackend) -> Outcome {
         var state = AppState(targetName: targetName)
         state.linter = linter
@@ -70,17 +76,7 @@ public struct InspectorApp {
         var lastTick: Int64 = 0
         var laidOut = false
 
-        while !terminal.interrupted {
-            for message in poll() {
-                _ = reduce(&state, message)
-            }
-            if let fatal = fatalCondition() { return .failed(fatal) }
-            let now = clock()
-            if now - lastTick >= Self.tickNanos {
-                lastTick = now
-                _ = reduce(&state, .tick(nanos: now))
-                onWarnings(state.warnings.groups)
-            }
+        func draw() {
             let size = terminal.size
             // Always once: the state's default size is 80x24, and a terminal of that size
             // must still get its layout's pages (End in the help, PgDn in the tree).
@@ -92,22 +88,44 @@ public struct InspectorApp {
             var buffer = ScreenBuffer(width: size.width, height: size.height)
             ScreenView.render(state, theme: theme, into: &buffer)
             terminal.draw(buffer)
+        }
 
-            guard let key = terminal.readKey(timeoutMs: Self.frameMillis) else { continue }
+        /// Answers `key` and draws its screen; the outcome when the key ends the run.
+        func answer(_ key: Key) -> Outcome? {
             if key == .resize {
                 terminal.invalidate()
-                continue
-            }
-            guard let action = KeyMap.action(for: key, in: state.layer) else { continue }
-            for effect in reduce(&state, .action(action)) {
-                switch effect {
-                case .quit: return .quit
-                case .save:
-                    let answer = save?(state) ?? (ok: false, text: "saving is not available here")
-                    _ = reduce(&state, .acknowledged(ok: answer.ok, text: answer.text))
-                default: perform(effect)
+            } else if let action = KeyMap.action(for: key, in: state.layer) {
+                for effect in reduce(&state, .action(action)) {
+                    switch effect {
+                    case .quit: return .quit
+                    case .save:
+                        let answer = save?(state) ?? (ok: false, text: "saving is not available here")
+                        _ = reduce(&state, .acknowledged(ok: answer.ok, text: answer.text))
+                    default: perform(effect)
+                    }
                 }
+            } else {
+                return nil
             }
+            draw()
+            return nil
+        }
+
+        while !terminal.interrupted {
+            for message in poll() {
+                _ = reduce(&state, message)
+                if let key = terminal.readKey(timeoutMs: 0), let outcome = answer(key) { return outcome }
+            }
+            if let fatal = fatalCondition() { return .failed(fatal) }
+            let now = clock()
+            if now - lastTick >= Self.tickNanos {
+                lastTick = now
+                _ = reduce(&state, .tick(nanos: now))
+                onWarnings(state.warnings.groups)
+            }
+            draw()
+            guard let key = terminal.readKey(timeoutMs: Self.frameMillis) else { continue }
+            if let outcome = answer(key) { return outcome }
         }
         return .quit
     }

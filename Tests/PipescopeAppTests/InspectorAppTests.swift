@@ -99,3 +99,43 @@ final class InspectorAppTests: XCTestCase {
                        "the first screen is the pipelines table")
     }
 }
+
+/// Keys come first: a key read while a busy program's batches wait to be folded is
+/// answered and drawn before them (issue #26).
+final class InspectorAppKeyOrderTests: XCTestCase {
+    func testAKeyReadBetweenBatchesIsDrawnBeforeTheBatchesAfterIt() {
+        var opening = BatchBuilder()
+        opening.subscribe(2, op: "Map", subscriber: "Sink")
+        opening.subscribe(3, parent: 2, op: "PassthroughSubject", subscriber: "Map")
+        opening.subscription(3)
+        opening.subscription(2, owner: 3)
+        opening.request(3, .unlimited)
+        opening.value(3, "1")
+        opening.value(2, "1")
+        // Three batches of 10 values each arrive together, during one frame.
+        var arriving: [Message] = []
+        var time = BatchBuilder.baseNanos + 10_000_000
+        for _ in 0..<3 {
+            var b = BatchBuilder(start: time)
+            for v in 0..<10 {
+                b.value(3, "\(v)")
+                b.value(2, "\(v)")
+            }
+            time += 10_000_000
+            arriving.append(.batch(b.build()))
+        }
+        var polls = 0
+        let terminal = FakeTerminal(width: 100, height: 30, keys: [.character("i")])
+        var app = InspectorApp(targetName: "app", initial: [.attached(process: "app", pid: 42), .batch(opening.build())],
+                               poll: {
+                                   polls += 1
+                                   return polls == 1 ? arriving : []
+                               })
+        app.clock = { BatchBuilder.baseNanos + 50_000_000 }
+        _ = app.run(on: terminal)
+        let afterKey = terminal.framesAfterKeys[0]
+        let row = { (frame: [String]) in frame.first { $0.contains("PassthroughSubject") } ?? frame.joined(separator: "\n") }
+        XCTAssertTrue(row(afterKey).contains(" 11 "), "one batch folded when the key was read:\n" + afterKey.joined(separator: "\n"))
+        XCTAssertTrue(row(terminal.screen).contains(" 31 "), "all three by the end:\n" + terminal.screen.joined(separator: "\n"))
+    }
+}

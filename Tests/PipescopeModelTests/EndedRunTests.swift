@@ -161,7 +161,8 @@ final class EndedRunTests: XCTestCase {
             full.sort = state.table.sort
             full.descending = state.table.descending
             full.activity = state.table.activity
-            _ = full.refresh(state, changes: nil)
+            _ = full.refresh(cursor: state.cursor, warnings: state.warnings, now: state.timelineEnd,
+                                 hideEnded: state.tree.hideEnded, changes: nil)
             XCTAssertEqual(state.table.rows.map(\.id), full.rows.map(\.id), context)
         }
         check(t0 + 6_000_000_000, "live run 2")

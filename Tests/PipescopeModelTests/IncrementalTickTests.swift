@@ -42,7 +42,8 @@ final class IncrementalTickTests: XCTestCase {
                     full.sort = state.table.sort
                     full.descending = state.table.descending
                     full.activity = state.table.activity
-                    _ = full.refresh(state, changes: nil)
+                    _ = full.refresh(cursor: state.cursor, warnings: state.warnings, now: state.timelineEnd,
+                                 hideEnded: state.tree.hideEnded, changes: nil)
                     // How long a row has waited is read when the rows are rebuilt, and the
                     // moment the waits were judged is no input of a rebuild (as before):
                     // between rebuilds it is that of the last one, not the full one's now.

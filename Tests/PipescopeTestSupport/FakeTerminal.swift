@@ -45,9 +45,12 @@ public final class FakeTerminal: TerminalBackend {
         }
     }
 
+    /// The next scripted key. With none left, a wait for one (a timeout above 0) ends the
+    /// run, as a signal would; a look without waiting (the loop checks between batches)
+    /// just finds none.
     public func readKey(timeoutMs: Int) -> Key? {
         guard !keys.isEmpty else {
-            interrupted = true
+            if timeoutMs > 0 { interrupted = true }
             return nil
         }
         keyJustRead = true

@@ -105,7 +105,8 @@ public struct AppState: Sendable {
     mutating func refreshTable() {
         guard page == .table else { return }
         let changes = cursor.takeChanges(for: .table)
-        if let (gone, now) = table.refresh(self, changes: changes) {
+        if let (gone, now) = table.refresh(cursor: cursor, warnings: warnings, now: timelineEnd,
+                                           hideEnded: tree.hideEnded, changes: changes) {
             let what = cursor.position == nil ? "ended and was pruned" : "does not exist at this point in history"
             let then = now.map { ": selected #\($0.id) \($0.name.text)" } ?? ""
             session.notice = Notice(text: "#\(gone.id) \(gone.name.text) \(what)\(then)", isError: false)

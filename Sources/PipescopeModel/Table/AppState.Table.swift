@@ -72,10 +72,14 @@ extension AppState {
         /// selected that has left, with the one selected in its place, so the reducer can
         /// say so. (Before the user chooses, the first pipeline shown is selected, and
         /// its leaving is not news.)
-        mutating func refresh(_ state: AppState, changes: GraphChanges?) -> (gone: PipelineRow, now: PipelineRow?)? {
-            let now = state.timelineEnd
-            let inputs = Inputs(graph: state.cursor.graphVersion, activity: activity.version,
-                                lints: state.warnings.version, second: now / 1_000_000_000, hideEnded: state.tree.hideEnded)
+        ///
+        /// It takes the parts of the state it reads, not the state: a call given the whole
+        /// state while changing its table would copy the table first (every row kept, at
+        /// 10,000 pipelines most of a refresh).
+        mutating func refresh(cursor: HistoryCursor, warnings: Warnings, now: Int64, hideEnded: Bool,
+                              changes: GraphChanges?) -> (gone: PipelineRow, now: PipelineRow?)? {
+            let inputs = Inputs(graph: cursor.graphVersion, activity: activity.version,
+                                lints: warnings.version, second: now / 1_000_000_000, hideEnded: hideEnded)
             let rebuild = inputs != builtFrom
             guard rebuild || isUnsorted else { return nil }
             let incremental = builtFrom?.hideEnded == inputs.hideEnded
@@ -85,8 +89,8 @@ extension AppState {
             let unsorted: [PipelineRow]
             if rebuild {
                 let sources = PipelineRows.Sources(
-                    graph: state.cursor.graph, lints: state.warnings.lints, lintsVersion: state.warnings.version,
-                    waits: state.warnings.waits, activity: activity, now: now, hideEnded: state.tree.hideEnded)
+                    graph: cursor.graph, lints: warnings.lints, lintsVersion: warnings.version,
+                    waits: warnings.waits, activity: activity, now: now, hideEnded: hideEnded)
                 if incremental, let changes, let lintsChanged {
                     unsorted = built.update(from: sources, changed: lintsChanged.union(Self.pipelines(changes, in: sources.graph)))
                 } else {

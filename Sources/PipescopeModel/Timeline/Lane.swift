@@ -51,6 +51,11 @@ public struct Lane: Hashable, Sendable {
         if let last = held.last, last.end == nil { held[held.count - 1].end = max(time, last.start) }
     }
 
+    /// Whether it holds anything from before `time` that ``drop(before:)`` would forget.
+    func knowsOf(before time: Int64) -> Bool {
+        (values.first ?? .max) < time || (requests.first ?? .max) < time || (held.first?.end ?? .max) < time
+    }
+
     /// Forgets what happened before `time` (the history evicted it).
     mutating func drop(before time: Int64) {
         values.removeFirst(Self.firstIndex(notBefore: time, in: values))
