@@ -34,6 +34,8 @@ extension AppState {
         private(set) var changed: Set<NodeID>?
         /// Each pipeline's share, by root.
         private var shares: [NodeID: PipelineLints] = [:]
+        /// ``groups``, kept pipeline by pipeline.
+        private var grouped = LintGroups()
         /// What the shares were computed with and at (nil: nothing yet).
         private var basis: (linter: Linter, now: Int64)?
 
@@ -74,13 +76,12 @@ extension AppState {
             }
             var lintsChanged = false
             var verdictsChanged = false
-            var groupsStale = false
             var changed = Set<NodeID>()
             for root in gone {
                 guard let old = shares.removeValue(forKey: root) else { continue }
+                grouped.replace(root: root, old: old, with: nil)
                 waits.replace(old.waits, with: nil, now: now)
                 lintsChanged = lintsChanged || !old.lints.isEmpty
-                groupsStale = groupsStale || !old.lints.isEmpty
                 verdictsChanged = verdictsChanged || !old.waits.pipelines.isEmpty
                 changed.insert(root)
             }
@@ -88,12 +89,11 @@ extension AppState {
                 let fresh = PipelineLints(root: root, of: graph, now: now, linter: linter)
                 let old = shares.updateValue(fresh, forKey: root)
                 let lintsDiffer = old?.lints ?? [] != fresh.lints
+                // Lints that stay the same can still group differently (a location arrived).
+                if lintsDiffer || old?.keys ?? [] != fresh.keys { grouped.replace(root: root, old: old, with: fresh) }
                 let verdictDiffers = old?.waits.pipelines ?? [:] != fresh.waits.pipelines
                 lintsChanged = lintsChanged || lintsDiffer
                 verdictsChanged = verdictsChanged || verdictDiffers
-                // Lints that stay the same can still group differently (a stage moved, a
-                // location arrived).
-                groupsStale = groupsStale || !(old?.lints.isEmpty ?? true) || !fresh.lints.isEmpty
                 // The table reads a pipeline's verdict and how many lints it has, not
                 // their messages (a stalled lint's age changes every second), on stages
                 // as they were when it last walked them.
@@ -102,7 +102,7 @@ extension AppState {
             }
             waits.replace(nil, with: nil, now: now)
             if lintsChanged { lints = Self.merged(shares) }
-            finish(graph, lintsChanged: lintsChanged, verdictsChanged: verdictsChanged, groupsStale: groupsStale)
+            finish(lintsChanged: lintsChanged, verdictsChanged: verdictsChanged)
             self.changed = changed
         }
 
@@ -111,25 +111,27 @@ extension AppState {
             basis = (linter, now)
             let before = waits.pipelines
             shares.removeAll(keepingCapacity: true)
+            grouped.removeAll()
             var merged = Waits()
             for root in graph.roots {
                 let share = PipelineLints(root: root, of: graph, now: now, linter: linter)
                 merged.replace(nil, with: share.waits, now: now)
                 shares[root] = share
+                grouped.replace(root: root, old: nil, with: share)
             }
             merged.replace(nil, with: nil, now: now)
             waits = merged
             let fresh = Self.merged(shares)
             let lintsChanged = fresh != lints
             lints = fresh
-            finish(graph, lintsChanged: lintsChanged, verdictsChanged: before != waits.pipelines, groupsStale: true)
+            finish(lintsChanged: lintsChanged, verdictsChanged: before != waits.pipelines)
             changed = nil
         }
 
-        private mutating func finish(_ graph: Graph, lintsChanged: Bool, verdictsChanged: Bool, groupsStale: Bool) {
+        private mutating func finish(lintsChanged: Bool, verdictsChanged: Bool) {
             if lintsChanged || verdictsChanged { version &+= 1 }
             if lintsChanged { nodes = Set(lints.map(\.node)) }
-            if lintsChanged || groupsStale { groups = LintGroup.grouping(lints, in: graph) }
+            groups = grouped.settle()
         }
 
         /// The pipelines' lints as one list in stage order, each stage's in the order its

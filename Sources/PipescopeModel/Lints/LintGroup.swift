@@ -13,6 +13,18 @@ public struct LintGroup: Hashable, Sendable {
     /// What makes two lints the same mistake in the same place.
     public struct Key: Hashable, Sendable {
         public let parts: [String]
+        /// The parts' hash, worked out once: a key is looked up on every tick.
+        private let hash: Int
+
+        init(parts: [String]) {
+            self.parts = parts
+            var hasher = Hasher()
+            hasher.combine(parts)
+            hash = hasher.finalize()
+        }
+
+        public static func == (a: Key, b: Key) -> Bool { a.hash == b.hash && a.parts == b.parts }
+        public func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
     public var key: Key
@@ -59,19 +71,33 @@ public struct LintGroup: Hashable, Sendable {
             for stage in walked { rootOf[stage] = current }
             return current
         }
-        var groups: [Key: LintGroup] = [:]
-        for lint in lints {
+        return grouping(lints.map { lint in
             let top = root(of: lint.node)
-            let key = key(lint, stage: graph[lint.node], root: graph[top])
-            groups[key, default: LintGroup(key: key, kind: lint.kind, lints: [], root: top)].lints.append(lint)
+            return (lint, key(lint, stage: graph[lint.node], root: graph[top]), top)
+        })
+    }
+
+    /// Lints already keyed, each with its pipeline's root, grouped as
+    /// ``grouping(_:in:)`` groups them (the warnings keep each pipeline's keys).
+    static func grouping<Keyed: Sequence>(_ keyed: Keyed) -> [LintGroup]
+        where Keyed.Element == (lint: Lint, key: Key, root: NodeID) {
+        var groups: [Key: LintGroup] = [:]
+        var roots: [NodeID: NodeID] = [:]
+        for (lint, key, root) in keyed {
+            roots[lint.node] = root
+            groups[key, default: LintGroup(key: key, kind: lint.kind, lints: [], root: root)].lints.append(lint)
         }
         return groups.values.map { group in
             var group = group
             group.lints.sort { $0.node > $1.node }
-            group.root = root(of: group.lints[0].node)
+            group.root = roots[group.lints[0].node] ?? group.root
             return group
-        }.sorted { a, b in
-            a.newest.node != b.newest.node ? a.newest.node > b.newest.node : a.kind.rawValue < b.kind.rawValue
-        }
+        }.sorted(by: listOrder)
+    }
+
+    /// The warnings list's order: the group with the newest stage first, kinds in name
+    /// order for the same stage.
+    static func listOrder(_ a: LintGroup, _ b: LintGroup) -> Bool {
+        a.newest.node != b.newest.node ? a.newest.node > b.newest.node : a.kind.rawValue < b.kind.rawValue
     }
 }

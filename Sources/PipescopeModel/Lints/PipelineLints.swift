@@ -27,6 +27,10 @@ struct PipelineLints: Sendable {
     var due: Int64
     /// The root's owner, whose release makes an active pipeline leak.
     var owner: UInt64?
+    /// Each lint's group (``LintGroup/key(_:stage:root:)``), in the order of `lints`:
+    /// worked out with the lints, so grouping every pipeline's lints on a tick is a
+    /// lookup each, not the names of two stages put together and hashed.
+    var keys: [LintGroup.Key]
 
     init(root: NodeID, of graph: Graph, now: Int64, linter: Linter) {
         let (waits, waitsDue) = Waits.pipeline(root, of: graph, now: now, after: linter.stalledAfter)
@@ -61,6 +65,8 @@ struct PipelineLints: Sendable {
         self.waits = waits
         self.lints = lints
         self.due = due
-        self.owner = graph[root]?.owner?.id
+        let rootNode = graph[root]
+        self.owner = rootNode?.owner?.id
+        keys = lints.map { LintGroup.key($0, stage: graph[$0.node], root: rootNode) }
     }
 }

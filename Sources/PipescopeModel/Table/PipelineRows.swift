@@ -130,10 +130,12 @@ struct PipelineRows: Sendable {
         let activity = sources.activity
         let waitsNow = sources.waits.now
         for id in sources.graph.roots {
-            guard var row = entries[id]?.row, let entry = entries[id] else { continue }
-            if sources.hideEnded, entry.ended { continue }
+            // One lookup, and one copy of the row: the rest is read in place.
+            guard let index = entries.index(forKey: id) else { continue }
+            if sources.hideEnded, entries.values[index].ended { continue }
+            var row = entries.values[index].row
             row.rate = activity.rate(of: id, at: sources.now)
-            row.lastEventNanos = max(activity.lastEventNanos(of: id), entry.stagesLast)
+            row.lastEventNanos = max(activity.lastEventNanos(of: id), entries.values[index].stagesLast)
             row.waitNanos = row.wait?.nanos(at: waitsNow)
             rows.append(row)
         }
