@@ -100,7 +100,11 @@ let package = Package(
         .target(name: "PipescopeExport", dependencies: ["PipescopeModel", "PipescopeGraph", "CZlib"]),
         .target(name: "TerminalKit"),
         .target(name: "PipescopeViews", dependencies: ["PipescopeModel", "PipescopeGraph", "TerminalKit"]),
-        .target(name: "PipescopeApp", dependencies: ["PipescopeModel", "PipescopeGraph", "PipescopeViews", "TerminalKit"]),
+        .target(name: "PipescopeApp", dependencies: [
+            "PipescopeModel", "PipescopeGraph", "PipescopeViews", "TerminalKit", "CPipescopeMemory",
+        ]),
+        // malloc_trim, for the inspector's loop (see InspectorApp.releaseMillis).
+        .target(name: "CPipescopeMemory"),
         // No `pkgConfig:`: SwiftPM refuses the -D flags pkg-config gives for ncursesw and
         // warns about them on every build. The modulemap links ncursesw, the headers are on
         // the system include path, and shim.h defines what the flags did and says what to

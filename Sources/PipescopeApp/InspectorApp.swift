@@ -1,3 +1,4 @@
+import CPipescopeMemory
 import Foundation
 import PipescopeGraph
 import PipescopeModel
@@ -49,6 +50,11 @@ public struct InspectorApp {
 
     public static let frameMillis = 40
     public static let tickNanos: Int64 = 250_000_000
+    /// How often the loop gives malloc's free memory back to the system. A full history
+    /// frees about as much as it allocates (evicted events, batches folded and dropped),
+    /// and glibc keeps freed pages resident: in the inspector-memory benchmark, 134
+    /// resident bytes an event kept without it, 78 with it, against 99 in use.
+    public static let releaseNanos: Int64 = 5_000_000_000
 
     public init(targetName: String, initial: [Message], poll: @escaping () -> [Message] = { [] },
                 perform: @escaping (Effect) -> Void = { _ in }) {
@@ -74,6 +80,7 @@ public struct InspectorApp {
         for message in initial { _ = reduce(&state, message) }
         let theme = Theme(glyphs: terminal.isUnicode ? .unicode : .ascii, colors: terminal.hasColors)
         var lastTick: Int64 = 0
+        var lastRelease: Int64 = 0
         var laidOut = false
 
         func draw() {
@@ -122,6 +129,10 @@ public struct InspectorApp {
                 lastTick = now
                 _ = reduce(&state, .tick(nanos: now))
                 onWarnings(state.warnings.groups)
+            }
+            if now - lastRelease >= Self.releaseNanos {
+                lastRelease = now
+                _ = pipescope_release_free_memory()
             }
             draw()
             guard let key = terminal.readKey(timeoutMs: Self.frameMillis) else { continue }

@@ -252,31 +252,28 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: - Model: move the history cursor anywhere in 1,000,000 events
 
-    let longHistory = WireBench.history(events: 1_000_000, stages: 100)
+    let history = Fixture {
+        let longHistory = WireBench.history(events: 1_000_000, stages: 100)
+        print("model: the 1M-event history holds " + String(format: "%.1f", longHistory.bytesPerEvent)
+            + " bytes per event (entries and texts), plus a checkpoint graph every \(History.checkpointStride) events, or \(History.eventsPerStage) a stage")
+        return longHistory
+    }
     Benchmark("model/cursor jump in 1M events", configuration: .init(scalingFactor: .one)) { benchmark in
+        let longHistory = history.value
         var position = 0
         for _ in benchmark.scaledIterations {
             // A different, far-apart position each time (a stride coprime with the length).
             position = (position + 386_731) % longHistory.end
             blackHole(longHistory.graph(at: position).sequence)
         }
+    } setup: {
+        _ = history.value
     }
-    print("model: the 1M-event history holds " + String(format: "%.1f", longHistory.bytesPerEvent)
-        + " bytes per event (entries and texts), plus a checkpoint graph every \(History.checkpointStride) events, or \(History.eventsPerStage) a stage")
 
     // MARK: - Rendering: 10,000 stages at 200x60
 
-    let state = WireBench.bigState()
-    Benchmark("render/frame 200x60, 10k stages", configuration: .init(scalingFactor: .one)) { benchmark in
-        var previous = ScreenBuffer(width: 200, height: 60)
-        for _ in benchmark.scaledIterations {
-            var buffer = ScreenBuffer(width: 200, height: 60)
-            ScreenView.render(state, theme: .plainUnicode, into: &buffer)
-            blackHole(buffer.diff(from: previous).count)
-            previous = buffer
-        }
-    }
-    do {
+    let big = Fixture {
+        let state = WireBench.bigState()
         // What reaches the terminal when one value changes: the diff's runs, each a cursor
         // move and attributes (about 12 bytes with curses) plus its text.
         var before = ScreenBuffer(width: 200, height: 60)
@@ -293,6 +290,19 @@ let benchmarks: @Sendable () -> Void = {
         let full = ScreenBuffer(width: 200, height: 60).diff(from: nil).count
         print("render: one value changed -> \(runs.count) runs, about \(bytes) bytes to the terminal "
             + "(a full 200x60 redraw is \(full) runs, over 12,000 bytes)")
+        return state
+    }
+    Benchmark("render/frame 200x60, 10k stages", configuration: .init(scalingFactor: .one)) { benchmark in
+        let state = big.value
+        var previous = ScreenBuffer(width: 200, height: 60)
+        for _ in benchmark.scaledIterations {
+            var buffer = ScreenBuffer(width: 200, height: 60)
+            ScreenView.render(state, theme: .plainUnicode, into: &buffer)
+            blackHole(buffer.diff(from: previous).count)
+            previous = buffer
+        }
+    } setup: {
+        _ = big.value
     }
 
     // MARK: - Export: a 1,000,000-event recording to a Perfetto trace

@@ -8,17 +8,23 @@ import TerminalKit
 /// (100 values a stage over 100 s): every lane on screen is drawn from the history's
 /// times, at the default zoom and zoomed out to fit all 100 s.
 func timelineBenchmarks() {
-    let state = TimelineBench.state()
-    var fitted = state
-    _ = reduce(&fitted, .action(.fitTimeline))
-    for (name, s) in [("100 ms/col", state), ("all 100 s", fitted)] {
+    let state = Fixture { TimelineBench.state() }
+    let fitted = Fixture {
+        var fitted = state.value
+        _ = reduce(&fitted, .action(.fitTimeline))
+        return fitted
+    }
+    for (name, fixture) in [("100 ms/col", state), ("all 100 s", fitted)] {
         Benchmark("render/timeline screen 200x60, 10k stages, 1M events, \(name)",
                   configuration: .init(scalingFactor: .one)) { benchmark in
+            let s = fixture.value
             for _ in benchmark.scaledIterations {
                 var buffer = ScreenBuffer(width: 200, height: 60)
                 ScreenView.render(s, theme: .plainUnicode, into: &buffer)
                 blackHole(buffer)
             }
+        } setup: {
+            _ = fixture.value
         }
     }
 }

@@ -11,3 +11,11 @@ size_t pipescope_heap_in_use(void) {
     return 0;
 #endif
 }
+
+int pipescope_malloc_trim(void) {
+#if defined(__GLIBC__)
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}
