@@ -173,7 +173,7 @@ let package = Package(
         ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "PipescopeTestSupport"]),
         .testTarget(name: "PipescopeAppTests", dependencies: [
-            "PipescopeApp", "PipescopeModel", "PipescopeGraph", "TerminalKit", "PipescopeTestSupport",
+            "PipescopeApp", "CPipescopeMemory", "PipescopeModel", "PipescopeGraph", "TerminalKit", "PipescopeTestSupport",
         ]),
         .testTarget(name: "PipescopeViewsTests", dependencies: ["PipescopeViews", "PipescopeModel", "PipescopeGraph", "TerminalKit", "PipescopeTestSupport"],
                     exclude: ["Golden"]),  // read by path (#filePath), so re-recording writes the real files

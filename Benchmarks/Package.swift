@@ -68,6 +68,7 @@ let package = Package(
                 path: "Shared/PipescopeViews"),
         // malloc's bytes in use, for the inspector memory benchmark.
         .target(name: "CMallocInfo", path: "Profile/CMallocInfo"),
+        .target(name: "CPipescopeMemory", path: "Shared/CPipescopeMemory"),
         // A plain loop over the tapped chain, for `perf record` and quick comparisons.
         .executableTarget(
             name: "TapProfile",
@@ -79,7 +80,7 @@ let package = Package(
             dependencies: [
                 "Pipescope", "PipescopeProbe", "PipescopeTap", "PipescopeLocations",
                 "PipescopeWire", "PipescopeGraph", "PipescopeModel", "PipescopeViews", "TerminalKit",
-                "PipescopeClient", "PipescopeExport", "CPipescopeLocations", "CMallocInfo",
+                "PipescopeClient", "PipescopeExport", "CPipescopeLocations", "CMallocInfo", "CPipescopeMemory",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),

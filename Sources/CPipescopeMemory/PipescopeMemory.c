@@ -1,4 +1,6 @@
 #include "PipescopeMemory.h"
+// Any libc header defines __GLIBC__ where glibc is the C library; malloc.h is glibc's.
+#include <stdlib.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif

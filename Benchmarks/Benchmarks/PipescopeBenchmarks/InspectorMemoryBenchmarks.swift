@@ -1,5 +1,6 @@
 import Benchmark
 import CMallocInfo
+import CPipescopeMemory
 import Foundation
 import PipescopeGraph
 import PipescopeModel
@@ -72,7 +73,7 @@ enum InspectorMemory {
         // A short stream first, dropped: the code the stream runs is paged in, and
         // malloc's arenas set up, before the figures start.
         _ = stream(events: 20_000)
-        _ = pipescope_malloc_trim()
+        _ = pipescope_release_free_memory()
         let heapBefore = heapInUse()
         let residentBefore = residentBytes()
         var (state, events) = stream(events: target)
@@ -80,7 +81,7 @@ enum InspectorMemory {
         figures.heapBytes = heapInUse() - heapBefore
         figures.untrimmedResidentBytes = residentBytes() - residentBefore
         let trimStart = DispatchTime.now().uptimeNanoseconds
-        _ = pipescope_malloc_trim()
+        _ = pipescope_release_free_memory()
         figures.trimMicros = Int(DispatchTime.now().uptimeNanoseconds - trimStart) / 1_000
         figures.residentBytes = residentBytes() - residentBefore
         figures.kept = state.cursor.log.end - state.cursor.log.start

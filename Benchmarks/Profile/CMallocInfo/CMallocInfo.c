@@ -12,10 +12,3 @@ size_t pipescope_heap_in_use(void) {
 #endif
 }
 
-int pipescope_malloc_trim(void) {
-#if defined(__GLIBC__)
-    return malloc_trim(0);
-#else
-    return 0;
-#endif
-}
