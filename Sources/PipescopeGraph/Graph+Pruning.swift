@@ -6,21 +6,9 @@ extension Graph {
     /// `retention.maxEndedPipelines`. A subtree counts as ended only when every stage
     /// in it ended, so nothing live is ever removed.
     public mutating func prune(now nanos: Int64, retention: Retention) {
-        let cutoff = nanos - Int64(retention.seconds * 1e9)
-        var ended: [NodeID: Bool] = [:]
-        func isEnded(_ id: NodeID) -> Bool {
-            guard let node = nodes[id] else { return true }
-            // A live stage is not ended, whatever is upstream of it: most stages, and
-            // no need to walk their upstream or remember them.
-            guard node.status.isTerminal else { return false }
-            if let known = ended[id] { return known }
-            let result = node.children.allSatisfy(isEnded)
-            ended[id] = result
-            return result
-        }
-        func expired(_ id: NodeID) -> Bool {
-            isEnded(id) && (nodes[id]?.endedNanos ?? .max) < cutoff
-        }
+        var rule = EndedRule(now: nanos, retention: retention)
+        func isEnded(_ id: NodeID) -> Bool { rule.isEnded(id, in: nodes) }
+        func expired(_ id: NodeID) -> Bool { rule.expired(id, in: nodes) }
         var doomedRoots = Set(roots.filter(expired))
         let endedRoots = roots.filter { isEnded($0) && !doomedRoots.contains($0) }
         doomedRoots.formUnion(endedRoots.prefix(max(0, endedRoots.count - retention.maxEndedPipelines)))
@@ -38,11 +26,7 @@ extension Graph {
             }
             stack.append(contentsOf: nodes[id]?.children ?? [])
         }
-        // A released owner is forgotten with its last stage.
-        if owners.contains(where: { $0.value.releasedNanos != nil }) {
-            let held = Set(roots.compactMap { nodes[$0]?.owner?.id })
-            owners = owners.filter { $0.value.releasedNanos == nil || held.contains($0.key) }
-        }
+        forgetReleasedOwners()
     }
 }
 
@@ -56,19 +40,9 @@ extension Graph {
     /// (or, with owners released, for the owners' step). Returns whether anything went.
     @discardableResult
     public mutating func prune(now nanos: Int64, retention: Retention, ended: Set<NodeID>) -> Bool {
-        let cutoff = nanos - Int64(retention.seconds * 1e9)
-        var endedMemo: [NodeID: Bool] = [:]
-        func isEnded(_ id: NodeID) -> Bool {
-            guard let node = nodes[id] else { return true }
-            guard node.status.isTerminal else { return false }
-            if let known = endedMemo[id] { return known }
-            let result = node.children.allSatisfy(isEnded)
-            endedMemo[id] = result
-            return result
-        }
-        func expired(_ id: NodeID) -> Bool {
-            isEnded(id) && (nodes[id]?.endedNanos ?? .max) < cutoff
-        }
+        var rule = EndedRule(now: nanos, retention: retention)
+        func isEnded(_ id: NodeID) -> Bool { rule.isEnded(id, in: nodes) }
+        func expired(_ id: NodeID) -> Bool { rule.expired(id, in: nodes) }
         // Roots first, as the full prune: the expired ones, then the oldest ended beyond
         // the limit, in the roots' order.
         var endedRoots: [NodeID] = []
@@ -119,11 +93,47 @@ extension Graph {
             recorder.touch(parent)
             removed = true
         }
-        // A released owner is forgotten with its last stage.
-        if owners.contains(where: { $0.value.releasedNanos != nil }) {
-            let held = Set(roots.compactMap { nodes[$0]?.owner?.id })
-            owners = owners.filter { $0.value.releasedNanos == nil || held.contains($0.key) }
-        }
+        forgetReleasedOwners()
         return removed
+    }
+}
+
+extension Graph {
+    /// A released owner is forgotten with its last stage.
+    private mutating func forgetReleasedOwners() {
+        guard owners.contains(where: { $0.value.releasedNanos != nil }) else { return }
+        let held = Set(roots.compactMap { nodes[$0]?.owner?.id })
+        owners = owners.filter { $0.value.releasedNanos == nil || held.contains($0.key) }
+    }
+}
+
+/// The rule both prunes apply to a stage: its subtree has ended when every stage in it
+/// ended, and has expired when, besides, its top stage ended before `now` less the
+/// retention. Remembers each ended stage's answer for one prune.
+private struct EndedRule {
+    let cutoff: Int64
+    private var memo: [NodeID: Bool] = [:]
+
+    init(now: Int64, retention: Retention) {
+        cutoff = now - Int64(retention.seconds * 1e9)
+    }
+
+    mutating func isEnded(_ id: NodeID, in nodes: [NodeID: NodeSummary]) -> Bool {
+        guard let node = nodes[id] else { return true }
+        // A live stage is not ended, whatever is upstream of it: most stages, and no
+        // need to walk their upstream or remember them.
+        guard node.status.isTerminal else { return false }
+        if let known = memo[id] { return known }
+        var result = true
+        for child in node.children where !isEnded(child, in: nodes) {
+            result = false
+            break
+        }
+        memo[id] = result
+        return result
+    }
+
+    mutating func expired(_ id: NodeID, in nodes: [NodeID: NodeSummary]) -> Bool {
+        isEnded(id, in: nodes) && (nodes[id]?.endedNanos ?? .max) < cutoff
     }
 }
