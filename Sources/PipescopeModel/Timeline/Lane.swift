@@ -16,9 +16,13 @@ import PipescopeGraph
 /// ```
 public struct Lane: Hashable, Sendable {
     /// Times of its values, in order.
-    public private(set) var values: [Int64] = []
+    public private(set) var valueTimes = SortedTimes()
     /// Times of its requests (demand asked of it), in order.
-    public private(set) var requests: [Int64] = []
+    public private(set) var requestTimes = SortedTimes()
+    /// Times of its values, oldest first.
+    public var values: [Int64] { valueTimes.all }
+    /// Times of its requests, oldest first.
+    public var requests: [Int64] { requestTimes.all }
     /// The stretches it had no outstanding demand while it lived, in order; the last one
     /// is open (`end` nil) while it still waits.
     public private(set) var held: [Held] = []
@@ -31,9 +35,9 @@ public struct Lane: Hashable, Sendable {
 
     public init() {}
 
-    mutating func addValue(at time: Int64) { Self.append(time, to: &values) }
+    mutating func addValue(at time: Int64) { valueTimes.append(time) }
 
-    mutating func addRequest(at time: Int64) { Self.append(time, to: &requests) }
+    mutating func addRequest(at time: Int64) { requestTimes.append(time) }
 
     /// Notes whether the stage has outstanding demand as of `time`: a change opens or
     /// closes a held stretch.
@@ -53,21 +57,21 @@ public struct Lane: Hashable, Sendable {
 
     /// Whether it holds anything from before `time` that ``drop(before:)`` would forget.
     func knowsOf(before time: Int64) -> Bool {
-        (values.first ?? .max) < time || (requests.first ?? .max) < time || (held.first?.end ?? .max) < time
+        (valueTimes.first ?? .max) < time || (requestTimes.first ?? .max) < time || (held.first?.end ?? .max) < time
     }
 
     /// Forgets what happened before `time` (the history evicted it).
     mutating func drop(before time: Int64) {
-        values.removeFirst(Self.firstIndex(notBefore: time, in: values))
-        requests.removeFirst(Self.firstIndex(notBefore: time, in: requests))
+        valueTimes.drop(before: time)
+        requestTimes.drop(before: time)
         held.removeAll { ($0.end ?? .max) < time }
     }
 
     /// How many values came in `[from, to)`.
-    public func values(from: Int64, to: Int64) -> Int { Self.count(from: from, to: to, in: values) }
+    public func values(from: Int64, to: Int64) -> Int { valueTimes.count(from: from, to: to) }
 
     /// How many requests came in `[from, to)`.
-    public func requests(from: Int64, to: Int64) -> Int { Self.count(from: from, to: to, in: requests) }
+    public func requests(from: Int64, to: Int64) -> Int { requestTimes.count(from: from, to: to) }
 
     /// Whether the stage waited with no outstanding demand during all of `[from, to)`.
     public func isHeld(from: Int64, to: Int64) -> Bool {
@@ -82,27 +86,5 @@ public struct Lane: Hashable, Sendable {
     }
 
     /// The oldest time the lane knows of, if any.
-    var oldest: Int64? { [values.first, requests.first, held.first?.start].compactMap { $0 }.min() }
-
-    // MARK: - Sorted times
-
-    /// Appends in order: a time earlier than the last (another thread's clock read a
-    /// moment before) is kept at the last, so the array stays sorted.
-    private static func append(_ time: Int64, to times: inout [Int64]) {
-        times.append(max(time, times.last ?? time))
-    }
-
-    private static func count(from: Int64, to: Int64, in times: [Int64]) -> Int {
-        guard to > from else { return 0 }
-        return firstIndex(notBefore: to, in: times) - firstIndex(notBefore: from, in: times)
-    }
-
-    private static func firstIndex(notBefore time: Int64, in times: [Int64]) -> Int {
-        var low = 0, high = times.count
-        while low < high {
-            let mid = (low + high) / 2
-            if times[mid] < time { low = mid + 1 } else { high = mid }
-        }
-        return low
-    }
+    var oldest: Int64? { [valueTimes.first, requestTimes.first, held.first?.start].compactMap { $0 }.min() }
 }
