@@ -55,15 +55,28 @@ public struct NodeSummary: Hashable, Sendable {
         get { box.identity.frames }
         _modify { yield &identity.frames }
     }
-    public var status: NodeStatus = .subscribing
-    public var cause: CancelCause?
     public var error: String? {
         get { box.identity.error }
         _modify { yield &identity.error }
     }
     public var requested: Demand = .none
     public var values: Int = 0
-    public var lastValue: String?
+    /// The newest value's words (nil before the first value that had some), made from
+    /// ``lastEventValue`` when asked.
+    public var lastValue: String? {
+        get {
+            if case .none = lastEventValue { return nil }
+            return lastEventValue.text
+        }
+        set { lastEventValue = newValue.map { .text($0) } ?? .none }
+    }
+    /// The newest value as its event carried it (a scalar stays a number until shown):
+    /// ``EventValue/none`` before the first, `.text("")` for an empty text.
+    public var lastEventValue: EventValue = .none
+    // These two are declared after the 17 bytes of `lastEventValue`, so that they take
+    // what would otherwise be padding.
+    public var cause: CancelCause?
+    public var status: NodeStatus = .subscribing
     /// The stage owning the subscription this stage passes downstream (itself if nil).
     public var subscriptionOwner: NodeID?
     /// Stages that pass this stage's subscription object straight through (Map, Filter).
