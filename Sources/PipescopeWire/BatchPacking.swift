@@ -51,41 +51,54 @@ public enum BatchPacking {
         var demands: [Int64] = [], others: [UInt64] = [], causes: [UInt32] = []
         var textEvents: [UInt32] = [], texts: [String] = []
         var causeDeltas: [UInt64] = [], eventThreads: [UInt32] = [], selfNanos: [UInt64] = [], totalNanos: [UInt64] = []
+        var values = ValueColumns.Writer(capacity: events.count)
         kinds.reserveCapacity(events.count)
         nodeDeltas.reserveCapacity(events.count)
         timeDeltas.reserveCapacity(events.count)
         let base = events.first?.time ?? 0
         var node: UInt64 = 0
         var time = base
+        // Most events are on the thread of the one before: its id is looked up once.
+        var thread: String?
+        var threadID: UInt32 = 0
+        var measured = 0
         for (index, event) in events.enumerated() {
-            kinds.append(UInt32(event.kind.rawValue))
+            let kind = event.kind
+            kinds.append(UInt32(kind.rawValue))
             nodeDeltas.append(Int64(bitPattern: event.node &- node))
             timeDeltas.append(event.time &- time)
             node = event.node
             time = event.time
-            switch event.kind.payload.field {
+            let payload = kind.payload
+            switch payload.field {
             case .demand: demands.append(event.demand.wire)
             case .other: others.append(event.other)
             case .cause: causes.append(UInt32(event.cause?.code ?? 0))
             case .none: break
             }
-            let payload = event.kind.payload
             if payload.caused {
                 let linked = event.causedBy != 0 && event.causedBy < event.id
                 causeDeltas.append(linked ? event.id - event.causedBy : 0)
-                eventThreads.append(table.id(for: event.thread, added: &added))
+                if event.thread != thread {
+                    thread = event.thread
+                    threadID = table.id(for: event.thread, added: &added)
+                }
+                eventThreads.append(threadID)
             }
             if payload.timed {
                 selfNanos.append(UInt64(max(0, event.selfNanos)))
                 totalNanos.append(UInt64(max(0, event.totalNanos)))
+                if event.totalNanos > 0 || event.selfNanos > 0 { measured += 1 }
             }
-            if !event.text.isEmpty {
+            // A VALUE event's scalar travels in the value columns; words in the texts.
+            if kind == .value, values.append(event.value) { continue }
+            if !event.value.isEmpty {
                 textEvents.append(UInt32(index))
                 texts.append(event.text)
             }
         }
         p.baseTimeNs = base
-        p.kinds = kinds
+        if let runs = ColumnRuns.shorter(kinds) { p.kindRuns = runs } else { p.kinds = kinds }
         p.nodeDeltas = nodeDeltas
         p.timeDeltas = timeDeltas
         p.demands = demands
@@ -93,16 +106,14 @@ public enum BatchPacking {
         p.causes = causes
         p.textEvents = textEvents
         p.texts = texts
+        values.finish(into: &p)
         // A batch with no cause, thread or timing at all (a recording's old events, a
         // test's) leaves the columns out, as a probe that predates them does.
         if causeDeltas.contains(where: { $0 != 0 }) || eventThreads.contains(where: { $0 != 0 }) {
-            p.causeDeltas = causeDeltas
-            p.eventThreads = eventThreads
+            if let runs = ColumnRuns.shorter(causeDeltas) { p.causeRuns = runs } else { p.causeDeltas = causeDeltas }
+            if let runs = ColumnRuns.shorter(eventThreads) { p.threadRuns = runs } else { p.eventThreads = eventThreads }
         }
-        if totalNanos.contains(where: { $0 != 0 }) || selfNanos.contains(where: { $0 != 0 }) {
-            p.selfNs = selfNanos
-            p.totalNs = totalNanos
-        }
+        if measured > 0 { packTimes(selfNanos, totalNanos, measured: measured, into: &p) }
         p.newStrings = added
         p.trailer = batch.trailer.wire
         return p
@@ -127,7 +138,8 @@ public enum BatchPacking {
                 publisherType: try table.string(types[i]), subscriber: try table.string(subscribers[i]),
                 thread: try table.string(threads[i]), createdNanos: created[i]))
         }
-        let kinds = p.kinds, nodeDeltas = p.nodeDeltas, timeDeltas = p.timeDeltas
+        let nodeDeltas = p.nodeDeltas, timeDeltas = p.timeDeltas
+        let kinds = try runsOrPlain(p.kindRuns, p.kinds, atMost: nodeDeltas.count, "kind")
         let demandColumn = p.demands, otherColumn = p.others, causeColumn = p.causes
         let textEvents = p.textEvents, texts = p.texts
         let count = kinds.count
@@ -138,19 +150,25 @@ public enum BatchPacking {
         events.reserveCapacity(count)
         var node: UInt64 = 0
         var time = p.baseTimeNs
-        var demands = 0, others = 0, causes = 0, caused = 0, timed = 0, causedKinds = 0, timedKinds = 0
-        let causeDeltas = p.causeDeltas, eventThreads = p.eventThreads, selfNanos = p.selfNs, totalNanos = p.totalNs
-        guard eventThreads.count == causeDeltas.count, totalNanos.count == selfNanos.count else {
+        var demands = 0, others = 0, causes = 0, caused = 0, causedKinds = 0
+        let causeDeltas = try runsOrPlain(p.causeRuns, p.causeDeltas, atMost: count, "cause")
+        let eventThreads = try runsOrPlain(p.threadRuns, p.eventThreads, atMost: count, "thread")
+        guard eventThreads.count == causeDeltas.count else {
             throw FrameError.malformed("a packed batch whose cause or timing columns have different lengths")
         }
+        var times = try TimeColumns(p, events: count)
+        var values = try ValueColumns.Reader(p)
         // Numbers count back from the trailer's sequence (as EventBatch.numbered does).
         let firstID = EventBatch.firstID(sequence: p.domainTrailer.sequence, count: count) ?? 0
+        var threadID: UInt32?
+        var thread = ""
         for i in 0..<count {
             let kind = EventKind(wireNumber: kinds[i])
             node = node &+ UInt64(bitPattern: nodeDeltas[i])
             time = time &+ timeDeltas[i]
-            var event = StageEvent(kind, node: node, time: time)
-            switch kind.payload.field {
+            var event = StageEvent(kind, node: node, time: time, value: .none)
+            let payload = kind.payload
+            switch payload.field {
             case .demand:
                 guard demands < demandColumn.count else { throw shortColumn("demands") }
                 event.demand = Demand(wire: demandColumn[demands])
@@ -167,36 +185,52 @@ public enum BatchPacking {
             case .none: break
             }
             if firstID != 0 { event.id = firstID + UInt64(i) }
-            let payload = kind.payload
-            if payload.caused { causedKinds += 1 }
-            if payload.timed { timedKinds += 1 }
-            if payload.caused, caused < causeDeltas.count {
-                let delta = causeDeltas[caused]
-                if delta != 0, delta < event.id { event.causedBy = event.id - delta }
-                event.thread = try table.string(eventThreads[caused])
-                caused += 1
+            if payload.caused {
+                causedKinds += 1
+                if caused < causeDeltas.count {
+                    let delta = causeDeltas[caused]
+                    if delta != 0, delta < event.id { event.causedBy = event.id - delta }
+                    let id = eventThreads[caused]
+                    if id != threadID {
+                        thread = try table.string(id)
+                        threadID = id
+                    }
+                    event.thread = thread
+                    caused += 1
+                }
             }
-            if payload.timed, timed < selfNanos.count {
-                event.selfNanos = Int64(clamping: selfNanos[timed])
-                event.totalNanos = Int64(clamping: totalNanos[timed])
-                timed += 1
-            }
+            if payload.timed { try times.next(into: &event) }
+            if kind == .value { event.value = try values.next() }
             events.append(event)
         }
         guard demands == demandColumn.count, others == otherColumn.count, causes == causeColumn.count,
-              causeDeltas.isEmpty || causeDeltas.count == causedKinds,
-              selfNanos.isEmpty || selfNanos.count == timedKinds else {
+              causeDeltas.isEmpty || causeDeltas.count == causedKinds else {
             throw FrameError.malformed("a packed batch with more column entries than events of their kinds")
         }
+        try times.finish()
+        try values.finish()
         for (index, text) in zip(textEvents, texts) {
             guard Int(index) < count else {
                 throw FrameError.malformed("a packed batch with text for event \(index) of \(count)")
+            }
+            guard !events[Int(index)].value.isScalar else {
+                throw FrameError.malformed("a packed batch with both a scalar and a text for event \(index)")
             }
             events[Int(index)].text = text
         }
         var batch = EventBatch(nodes: infos, events: events, trailer: p.domainTrailer)
         try unpackLocations(p, into: &batch, table: table)
         return batch
+    }
+
+    /// A column sent as runs (version 4) or plain; both at once is malformed.
+    private static func runsOrPlain<T: FixedWidthInteger>(_ runs: [T], _ plain: [T], atMost limit: Int,
+                                                          _ name: String) throws -> [T] {
+        if runs.isEmpty { return plain }
+        guard plain.isEmpty else {
+            throw FrameError.malformed("a packed batch with both a \(name) column and its runs")
+        }
+        return try ColumnRuns.expand(runs, atMost: limit, name)
     }
 
     private static func shortColumn(_ name: String) -> FrameError {
