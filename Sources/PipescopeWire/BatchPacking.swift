@@ -62,39 +62,41 @@ public enum BatchPacking {
         var thread: String?
         var threadID: UInt32 = 0
         var measured = 0
-        for (index, event) in events.enumerated() {
-            let kind = event.kind
+        // Fields are read in place (`events[index].node`): a copy of the whole event per
+        // event was a fifth of the packing's time.
+        for index in events.indices {
+            let kind = events[index].kind
             kinds.append(UInt32(kind.rawValue))
-            nodeDeltas.append(Int64(bitPattern: event.node &- node))
-            timeDeltas.append(event.time &- time)
-            node = event.node
-            time = event.time
-            let payload = kind.payload
+            nodeDeltas.append(Int64(bitPattern: events[index].node &- node))
+            timeDeltas.append(events[index].time &- time)
+            node = events[index].node
+            time = events[index].time
+            let payload = Self.payload(of: kind)
             switch payload.field {
-            case .demand: demands.append(event.demand.wire)
-            case .other: others.append(event.other)
-            case .cause: causes.append(UInt32(event.cause?.code ?? 0))
+            case .demand: demands.append(events[index].demand.wire)
+            case .other: others.append(events[index].other)
+            case .cause: causes.append(UInt32(events[index].cause?.code ?? 0))
             case .none: break
             }
             if payload.caused {
-                let linked = event.causedBy != 0 && event.causedBy < event.id
-                causeDeltas.append(linked ? event.id - event.causedBy : 0)
-                if event.thread != thread {
-                    thread = event.thread
-                    threadID = table.id(for: event.thread, added: &added)
+                let linked = events[index].causedBy != 0 && events[index].causedBy < events[index].id
+                causeDeltas.append(linked ? events[index].id - events[index].causedBy : 0)
+                if events[index].thread != thread {
+                    thread = events[index].thread
+                    threadID = table.id(for: events[index].thread, added: &added)
                 }
                 eventThreads.append(threadID)
             }
             if payload.timed {
-                selfNanos.append(UInt64(max(0, event.selfNanos)))
-                totalNanos.append(UInt64(max(0, event.totalNanos)))
-                if event.totalNanos > 0 || event.selfNanos > 0 { measured += 1 }
+                selfNanos.append(UInt64(max(0, events[index].selfNanos)))
+                totalNanos.append(UInt64(max(0, events[index].totalNanos)))
+                if events[index].totalNanos > 0 || events[index].selfNanos > 0 { measured += 1 }
             }
             // A VALUE event's scalar travels in the value columns; words in the texts.
-            if kind == .value, values.append(event.value) { continue }
-            if !event.value.isEmpty {
+            if kind == .value, values.append(events[index].value) { continue }
+            if !events[index].value.isEmpty {
                 textEvents.append(UInt32(index))
-                texts.append(event.text)
+                texts.append(events[index].text)
             }
         }
         p.baseTimeNs = base
@@ -163,45 +165,48 @@ public enum BatchPacking {
         var threadID: UInt32?
         var thread = ""
         for i in 0..<count {
-            let kind = EventKind(wireNumber: kinds[i])
+            let raw = Int(kinds[i])
+            let kind = raw < Self.kinds.count ? Self.kinds[raw] : .unknown
             node = node &+ UInt64(bitPattern: nodeDeltas[i])
             time = time &+ timeDeltas[i]
-            var event = StageEvent(kind, node: node, time: time, value: .none)
-            let payload = kind.payload
+            // Appended first and filled in place: appending a finished event copied it
+            // whole (its strings retained, then released with the original).
+            events.append(StageEvent(kind, node: node, time: time, value: .none))
+            let n = events.count - 1
+            let payload = Self.payload(of: kind)
             switch payload.field {
             case .demand:
                 guard demands < demandColumn.count else { throw shortColumn("demands") }
-                event.demand = Demand(wire: demandColumn[demands])
+                events[n].demand = Demand(wire: demandColumn[demands])
                 demands += 1
             case .other:
                 guard others < otherColumn.count else { throw shortColumn("others") }
-                event.other = otherColumn[others]
+                events[n].other = otherColumn[others]
                 others += 1
             case .cause:
                 guard causes < causeColumn.count else { throw shortColumn("causes") }
                 let cause = causeColumn[causes]
-                event.cause = cause <= UInt32(UInt8.max) ? CancelCause(code: UInt8(cause)) : nil
+                events[n].cause = cause <= UInt32(UInt8.max) ? CancelCause(code: UInt8(cause)) : nil
                 causes += 1
             case .none: break
             }
-            if firstID != 0 { event.id = firstID + UInt64(i) }
+            if firstID != 0 { events[n].id = firstID + UInt64(i) }
             if payload.caused {
                 causedKinds += 1
                 if caused < causeDeltas.count {
                     let delta = causeDeltas[caused]
-                    if delta != 0, delta < event.id { event.causedBy = event.id - delta }
+                    if delta != 0, delta < events[n].id { events[n].causedBy = events[n].id - delta }
                     let id = eventThreads[caused]
                     if id != threadID {
                         thread = try table.string(id)
                         threadID = id
                     }
-                    event.thread = thread
+                    events[n].thread = thread
                     caused += 1
                 }
             }
-            if payload.timed { try times.next(into: &event) }
-            if kind == .value { event.value = try values.next() }
-            events.append(event)
+            if payload.timed { try times.next(into: &events[n]) }
+            if kind == .value { events[n].value = try values.next() }
         }
         guard demands == demandColumn.count, others == otherColumn.count, causes == causeColumn.count,
               causeDeltas.isEmpty || causeDeltas.count == causedKinds else {
@@ -222,6 +227,17 @@ public enum BatchPacking {
         try unpackLocations(p, into: &batch, table: table)
         return batch
     }
+
+    // The kinds by wire number, and what each carries, looked up in arrays: through
+    // `EventKind(wireNumber:)` (generic, in another module) and `payload` (a call into
+    // it) they took a third of the unpacking's time.
+    private static let kinds: [EventKind] = (0...UInt8.max).map { EventKind(rawValue: $0) ?? .unknown }
+    private static let payloads: [EventKind.Payload] = (0...UInt8.max).map {
+        (EventKind(rawValue: $0) ?? .unknown).payload
+    }
+
+    @inline(__always)
+    private static func payload(of kind: EventKind) -> EventKind.Payload { payloads[Int(kind.rawValue)] }
 
     /// A column sent as runs (version 4) or plain; both at once is malformed.
     private static func runsOrPlain<T: FixedWidthInteger>(_ runs: [T], _ plain: [T], atMost limit: Int,
