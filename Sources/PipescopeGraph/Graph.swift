@@ -171,7 +171,7 @@ public struct Graph: Sendable, Equatable {
             update(event.node) { node in
                 node.values += 1
                 node.lastValueNanos = event.time
-                if !event.text.isEmpty { node.lastValue = event.text }
+                if !event.value.isEmpty { node.lastEventValue = event.value }
                 if node.status.isTerminal { node.afterEnd += 1 }
             }
             time(event)

@@ -122,9 +122,20 @@ public struct NodeSummary: Hashable, Sendable {
         get { box.fields.values }
         _modify { yield &fields.values }
     }
+    /// The newest value's words (nil before the first value that had some), made from
+    /// ``lastEventValue`` when asked.
     public var lastValue: String? {
-        get { box.fields.lastValue }
-        _modify { yield &fields.lastValue }
+        get {
+            if case .none = box.fields.lastEventValue { return nil }
+            return box.fields.lastEventValue.text
+        }
+        set { fields.lastEventValue = newValue.map { .text($0) } ?? .none }
+    }
+    /// The newest value as its event carried it (a scalar stays a number until shown):
+    /// ``EventValue/none`` before the first, `.text("")` for an empty text.
+    public var lastEventValue: EventValue {
+        get { box.fields.lastEventValue }
+        _modify { yield &fields.lastEventValue }
     }
     /// An upstream stage was cancelled by someone else (the inspector, an owner): this
     /// stage will receive nothing more, not even a completion.
@@ -175,7 +186,7 @@ public struct NodeSummary: Hashable, Sendable {
         var cause: CancelCause? = nil
         var requested: Demand = .none
         var values: Int = 0
-        var lastValue: String? = nil
+        var lastEventValue: EventValue = .none
         var orphaned: Bool = false
         var afterEnd: Int = 0
         var recentRequests: [DemandRequest] = []

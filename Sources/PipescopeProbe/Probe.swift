@@ -10,7 +10,8 @@ import PipescopeTap
 /// every few milliseconds on its own thread, or directly by tests) turns the buffered
 /// events into one ``EventBatch``, folds it into ``graph`` with the fold the inspector
 /// uses, and returns it for sending. Value texts travel on their value events (see
-/// ``ValueCapture``); the flush formats copied scalars, looks up the call stacks new
+/// ``ValueCapture``); copied scalars stay numbers (`EventValue`: their words are made
+/// where they are shown), and the flush looks up the call stacks new
 /// pipelines captured in the ``Locator``'s cache (never symbolizing: the symbol thread
 /// does, and the location follows in a later batch), and runs no user code. Snapshots
 /// are cut between flushes, so snapshot plus later batches never miss or repeat an event.

@@ -18,8 +18,8 @@ package struct RawEvent {
         case text
         /// The index of a value that is a `String` in `texts`: cut to length at the flush.
         case string
-        /// Values whose text needs no user code, kept as their bits and formatted at the
-        /// flush (see ``ValueCapture``).
+        /// Values whose text needs no user code, kept as their bits, and passed on as
+        /// numbers (``EventValue``): formatted only where they are shown (see ``ValueCapture``).
         case int, uint, double, float, bool, void
     }
 
@@ -90,12 +90,13 @@ package struct RawEvent {
         case .info: nodes.append(infos[Int(bits)])
         case .text: event.text = texts[Int(bits)]
         case .string: event.text = ValueCapture.clip(texts[Int(bits)])
-        case .int: event.text = String(Int64(bitPattern: bits))
-        case .uint: event.text = String(bits)
-        case .double: event.text = String(describing: Double(bitPattern: bits))
-        case .float: event.text = String(describing: Float(bitPattern: UInt32(truncatingIfNeeded: bits)))
-        case .bool: event.text = bits != 0 ? "true" : "false"
-        case .void: event.text = "()"
+        // Scalars stay numbers: their words are made by whatever shows them.
+        case .int: event.value = .int(Int64(bitPattern: bits))
+        case .uint: event.value = .uint(bits)
+        case .double: event.value = .double(Double(bitPattern: bits))
+        case .float: event.value = .float(Float(bitPattern: UInt32(truncatingIfNeeded: bits)))
+        case .bool: event.value = .bool(bits != 0)
+        case .void: event.value = .void
         }
         return event
     }

@@ -13,7 +13,7 @@ import PipescopeGraph
 ///
 /// | value | default (`sampled`) | watched stage, or program paused | `none` |
 /// | --- | --- | --- | --- |
-/// | `Int`…, `UInt`…, `Double`, `Float`, `Bool`, `String`, `Void` | every value, copied as data (``Scalar``, or the `String`), formatted at the flush | every value | no text |
+/// | `Int`…, `UInt`…, `Double`, `Float`, `Bool`, `String`, `Void` | every value, copied as data (``Scalar``, or the `String`); a scalar travels as a number, its words made where it is shown | every value | no text |
 /// | anything else | the first value per stage per flush window (``FlushInterval``, 25 ms), `String(describing:)` on the delivering thread | every value, described | no text |
 ///
 /// So a stage receiving a million structs a second pays for one description every

@@ -51,41 +51,56 @@ public enum BatchPacking {
         var demands: [Int64] = [], others: [UInt64] = [], causes: [UInt32] = []
         var textEvents: [UInt32] = [], texts: [String] = []
         var causeDeltas: [UInt64] = [], eventThreads: [UInt32] = [], selfNanos: [UInt64] = [], totalNanos: [UInt64] = []
+        var values = ValueColumns.Writer(capacity: events.count)
         kinds.reserveCapacity(events.count)
         nodeDeltas.reserveCapacity(events.count)
         timeDeltas.reserveCapacity(events.count)
         let base = events.first?.time ?? 0
         var node: UInt64 = 0
         var time = base
-        for (index, event) in events.enumerated() {
-            kinds.append(UInt32(event.kind.rawValue))
-            nodeDeltas.append(Int64(bitPattern: event.node &- node))
-            timeDeltas.append(event.time &- time)
-            node = event.node
-            time = event.time
-            switch event.kind.payload.field {
-            case .demand: demands.append(event.demand.wire)
-            case .other: others.append(event.other)
-            case .cause: causes.append(UInt32(event.cause?.code ?? 0))
+        // Most events are on the thread of the one before: its id is looked up once.
+        var thread: String?
+        var threadID: UInt32 = 0
+        var measured = 0
+        // Fields are read in place (`events[index].node`): a copy of the whole event per
+        // event was a fifth of the packing's time.
+        for index in events.indices {
+            let kind = events[index].kind
+            kinds.append(UInt32(kind.rawValue))
+            nodeDeltas.append(Int64(bitPattern: events[index].node &- node))
+            timeDeltas.append(events[index].time &- time)
+            node = events[index].node
+            time = events[index].time
+            let payload = Self.payload(of: kind)
+            switch payload.field {
+            case .demand: demands.append(events[index].demand.wire)
+            case .other: others.append(events[index].other)
+            case .cause: causes.append(UInt32(events[index].cause?.code ?? 0))
             case .none: break
             }
-            let payload = event.kind.payload
             if payload.caused {
-                let linked = event.causedBy != 0 && event.causedBy < event.id
-                causeDeltas.append(linked ? event.id - event.causedBy : 0)
-                eventThreads.append(table.id(for: event.thread, added: &added))
+                let linked = events[index].causedBy != 0 && events[index].causedBy < events[index].id
+                causeDeltas.append(linked ? events[index].id - events[index].causedBy : 0)
+                if events[index].thread != thread {
+                    thread = events[index].thread
+                    threadID = table.id(for: events[index].thread, added: &added)
+                }
+                eventThreads.append(threadID)
             }
             if payload.timed {
-                selfNanos.append(UInt64(max(0, event.selfNanos)))
-                totalNanos.append(UInt64(max(0, event.totalNanos)))
+                selfNanos.append(UInt64(max(0, events[index].selfNanos)))
+                totalNanos.append(UInt64(max(0, events[index].totalNanos)))
+                if events[index].totalNanos > 0 || events[index].selfNanos > 0 { measured += 1 }
             }
-            if !event.text.isEmpty {
+            // A VALUE event's scalar travels in the value columns; words in the texts.
+            if kind == .value, values.append(events[index].value) { continue }
+            if !events[index].value.isEmpty {
                 textEvents.append(UInt32(index))
-                texts.append(event.text)
+                texts.append(events[index].text)
             }
         }
         p.baseTimeNs = base
-        p.kinds = kinds
+        if let runs = ColumnRuns.shorter(kinds) { p.kindRuns = runs } else { p.kinds = kinds }
         p.nodeDeltas = nodeDeltas
         p.timeDeltas = timeDeltas
         p.demands = demands
@@ -93,16 +108,14 @@ public enum BatchPacking {
         p.causes = causes
         p.textEvents = textEvents
         p.texts = texts
+        values.finish(into: &p)
         // A batch with no cause, thread or timing at all (a recording's old events, a
         // test's) leaves the columns out, as a probe that predates them does.
         if causeDeltas.contains(where: { $0 != 0 }) || eventThreads.contains(where: { $0 != 0 }) {
-            p.causeDeltas = causeDeltas
-            p.eventThreads = eventThreads
+            if let runs = ColumnRuns.shorter(causeDeltas) { p.causeRuns = runs } else { p.causeDeltas = causeDeltas }
+            if let runs = ColumnRuns.shorter(eventThreads) { p.threadRuns = runs } else { p.eventThreads = eventThreads }
         }
-        if totalNanos.contains(where: { $0 != 0 }) || selfNanos.contains(where: { $0 != 0 }) {
-            p.selfNs = selfNanos
-            p.totalNs = totalNanos
-        }
+        if measured > 0 { packTimes(selfNanos, totalNanos, measured: measured, into: &p) }
         p.newStrings = added
         p.trailer = batch.trailer.wire
         return p
@@ -127,7 +140,8 @@ public enum BatchPacking {
                 publisherType: try table.string(types[i]), subscriber: try table.string(subscribers[i]),
                 thread: try table.string(threads[i]), createdNanos: created[i]))
         }
-        let kinds = p.kinds, nodeDeltas = p.nodeDeltas, timeDeltas = p.timeDeltas
+        let nodeDeltas = p.nodeDeltas, timeDeltas = p.timeDeltas
+        let kinds = try runsOrPlain(p.kindRuns, p.kinds, atMost: nodeDeltas.count, "kind")
         let demandColumn = p.demands, otherColumn = p.others, causeColumn = p.causes
         let textEvents = p.textEvents, texts = p.texts
         let count = kinds.count
@@ -138,65 +152,101 @@ public enum BatchPacking {
         events.reserveCapacity(count)
         var node: UInt64 = 0
         var time = p.baseTimeNs
-        var demands = 0, others = 0, causes = 0, caused = 0, timed = 0, causedKinds = 0, timedKinds = 0
-        let causeDeltas = p.causeDeltas, eventThreads = p.eventThreads, selfNanos = p.selfNs, totalNanos = p.totalNs
-        guard eventThreads.count == causeDeltas.count, totalNanos.count == selfNanos.count else {
+        var demands = 0, others = 0, causes = 0, caused = 0, causedKinds = 0
+        let causeDeltas = try runsOrPlain(p.causeRuns, p.causeDeltas, atMost: count, "cause")
+        let eventThreads = try runsOrPlain(p.threadRuns, p.eventThreads, atMost: count, "thread")
+        guard eventThreads.count == causeDeltas.count else {
             throw FrameError.malformed("a packed batch whose cause or timing columns have different lengths")
         }
+        var times = try TimeColumns(p, events: count)
+        var values = try ValueColumns.Reader(p)
         // Numbers count back from the trailer's sequence (as EventBatch.numbered does).
         let firstID = EventBatch.firstID(sequence: p.domainTrailer.sequence, count: count) ?? 0
+        var threadID: UInt32?
+        var thread = ""
         for i in 0..<count {
-            let kind = EventKind(wireNumber: kinds[i])
+            let raw = Int(kinds[i])
+            let kind = raw < Self.kinds.count ? Self.kinds[raw] : .unknown
             node = node &+ UInt64(bitPattern: nodeDeltas[i])
             time = time &+ timeDeltas[i]
-            var event = StageEvent(kind, node: node, time: time)
-            switch kind.payload.field {
+            // Appended first and filled in place: appending a finished event copied it
+            // whole (its strings retained, then released with the original).
+            events.append(StageEvent(kind, node: node, time: time, value: .none))
+            let n = events.count - 1
+            let payload = Self.payload(of: kind)
+            switch payload.field {
             case .demand:
                 guard demands < demandColumn.count else { throw shortColumn("demands") }
-                event.demand = Demand(wire: demandColumn[demands])
+                events[n].demand = Demand(wire: demandColumn[demands])
                 demands += 1
             case .other:
                 guard others < otherColumn.count else { throw shortColumn("others") }
-                event.other = otherColumn[others]
+                events[n].other = otherColumn[others]
                 others += 1
             case .cause:
                 guard causes < causeColumn.count else { throw shortColumn("causes") }
                 let cause = causeColumn[causes]
-                event.cause = cause <= UInt32(UInt8.max) ? CancelCause(code: UInt8(cause)) : nil
+                events[n].cause = cause <= UInt32(UInt8.max) ? CancelCause(code: UInt8(cause)) : nil
                 causes += 1
             case .none: break
             }
-            if firstID != 0 { event.id = firstID + UInt64(i) }
-            let payload = kind.payload
-            if payload.caused { causedKinds += 1 }
-            if payload.timed { timedKinds += 1 }
-            if payload.caused, caused < causeDeltas.count {
-                let delta = causeDeltas[caused]
-                if delta != 0, delta < event.id { event.causedBy = event.id - delta }
-                event.thread = try table.string(eventThreads[caused])
-                caused += 1
+            if firstID != 0 { events[n].id = firstID + UInt64(i) }
+            if payload.caused {
+                causedKinds += 1
+                if caused < causeDeltas.count {
+                    let delta = causeDeltas[caused]
+                    if delta != 0, delta < events[n].id { events[n].causedBy = events[n].id - delta }
+                    let id = eventThreads[caused]
+                    if id != threadID {
+                        thread = try table.string(id)
+                        threadID = id
+                    }
+                    events[n].thread = thread
+                    caused += 1
+                }
             }
-            if payload.timed, timed < selfNanos.count {
-                event.selfNanos = Int64(clamping: selfNanos[timed])
-                event.totalNanos = Int64(clamping: totalNanos[timed])
-                timed += 1
-            }
-            events.append(event)
+            if payload.timed { try times.next(into: &events[n]) }
+            if kind == .value { events[n].value = try values.next() }
         }
         guard demands == demandColumn.count, others == otherColumn.count, causes == causeColumn.count,
-              causeDeltas.isEmpty || causeDeltas.count == causedKinds,
-              selfNanos.isEmpty || selfNanos.count == timedKinds else {
+              causeDeltas.isEmpty || causeDeltas.count == causedKinds else {
             throw FrameError.malformed("a packed batch with more column entries than events of their kinds")
         }
+        try times.finish()
+        try values.finish()
         for (index, text) in zip(textEvents, texts) {
             guard Int(index) < count else {
                 throw FrameError.malformed("a packed batch with text for event \(index) of \(count)")
+            }
+            guard !events[Int(index)].value.isScalar else {
+                throw FrameError.malformed("a packed batch with both a scalar and a text for event \(index)")
             }
             events[Int(index)].text = text
         }
         var batch = EventBatch(nodes: infos, events: events, trailer: p.domainTrailer)
         try unpackLocations(p, into: &batch, table: table)
         return batch
+    }
+
+    // The kinds by wire number, and what each carries, looked up in arrays: through
+    // `EventKind(wireNumber:)` (generic, in another module) and `payload` (a call into
+    // it) they took a third of the unpacking's time.
+    private static let kinds: [EventKind] = (0...UInt8.max).map { EventKind(rawValue: $0) ?? .unknown }
+    private static let payloads: [EventKind.Payload] = (0...UInt8.max).map {
+        (EventKind(rawValue: $0) ?? .unknown).payload
+    }
+
+    @inline(__always)
+    private static func payload(of kind: EventKind) -> EventKind.Payload { payloads[Int(kind.rawValue)] }
+
+    /// A column sent as runs (version 4) or plain; both at once is malformed.
+    private static func runsOrPlain<T: FixedWidthInteger>(_ runs: [T], _ plain: [T], atMost limit: Int,
+                                                          _ name: String) throws -> [T] {
+        if runs.isEmpty { return plain }
+        guard plain.isEmpty else {
+            throw FrameError.malformed("a packed batch with both a \(name) column and its runs")
+        }
+        return try ColumnRuns.expand(runs, atMost: limit, name)
     }
 
     private static func shortColumn(_ name: String) -> FrameError {

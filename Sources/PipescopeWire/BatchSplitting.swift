@@ -13,8 +13,18 @@ extension EventBatch {
     /// its own sequence; the last carries the batch's whole trailer and the locations it
     /// found for earlier stages, so folding the parts in order equals folding the whole
     /// batch.
+    /// About what an event costs in a part: its words' bytes, or a scalar's 8.
+    private static func size(of event: StageEvent) -> Int {
+        switch event.value {
+        case .text(let text): return 16 + text.utf8.count
+        case .none: return 16
+        case .int, .uint, .double, .float, .bool, .void: return 24
+        }
+    }
+
     public func parts(budget: Int = EventBatch.partBudget) -> [EventBatch] {
-        let estimate = events.reduce(0) { $0 + 16 + $1.text.utf8.count }
+        // A scalar value counts as its 8 bytes: its words are never made to be weighed.
+        let estimate = events.reduce(0) { $0 + Self.size(of: $1) }
             + nodes.reduce(0) { $0 + Self.size(of: $1) }
             + trailer.lastValues.values.reduce(0) { $0 + 16 + $1.utf8.count }
             + locations.reduce(0) { $0 + Self.size(of: $1) }
@@ -26,7 +36,7 @@ extension EventBatch {
         var position = trailer.sequence &- UInt64(events.count)
         var nextInfo = 0
         for event in events {
-            var cost = 16 + event.text.utf8.count
+            var cost = Self.size(of: event)
             // Infos are in the order of their subscribe events.
             let info = event.kind == .subscribe && nextInfo < nodes.count && nodes[nextInfo].id == event.node
                 ? nodes[nextInfo] : nil

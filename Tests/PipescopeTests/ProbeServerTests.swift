@@ -150,6 +150,19 @@ final class ProbeServerTests: XCTestCase {
         XCTAssertTrue(errorText(raw)?.contains("protocol version mismatch") == true)
     }
 
+    /// An inspector of version 3 (values as words) attaching to this version 4 program
+    /// gets the mismatch in words, naming both versions, and nothing it would misread.
+    func testAVersionThreeInspectorIsToldWhichVersionsDisagree() throws {
+        let raw = try ProbeConnection.connectWithoutHello(path: path)
+        defer { raw.close() }
+        var hello = ClientMessage()
+        hello.hello.protocolVersion = 3
+        hello.hello.client = "pipescope 3"
+        raw.sendRaw(hello.framed())
+        XCTAssertEqual(ProtocolVersion.current, 4)
+        XCTAssertEqual(errorText(raw), ProtocolVersion.mismatchMessage(local: 4, remote: 3))
+    }
+
     func testGarbageAndOversizedFramesAreRefusedAndTheHostCarriesOn() throws {
         let subject = PassthroughSubject<Int, Never>()
         var received = 0

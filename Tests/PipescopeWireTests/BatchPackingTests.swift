@@ -205,7 +205,7 @@ final class BatchPackingTests: XCTestCase {
         refuse({ $0.demands.removeLast() }, "fewer demands")
         refuse({ $0.others.append(9) }, "more column entries")
         refuse({ $0.causes.removeAll() }, "fewer causes")
-        refuse({ $0.textEvents = [UInt32($0.kinds.count + 3)]; $0.texts = ["x"] }, "text for event")
+        refuse({ $0.textEvents = [UInt32($0.nodeDeltas.count + 3)]; $0.texts = ["x"] }, "text for event")
         refuse({ $0.texts.append("orphan text") }, "event columns have different lengths")
     }
 

@@ -18,6 +18,7 @@ final class ProtocolVersionTests: XCTestCase {
 
     func testHelloCarriesTheCurrentVersion() {
         XCTAssertEqual(ClientMessage.hello(client: "x").hello.protocolVersion, ProtocolVersion.current)
-        XCTAssertEqual(ProtocolVersion.current, 3, "version 3: a batch says what it says besides its events in one nested BatchTrailer")
+        XCTAssertEqual(ProtocolVersion.current, 4, "version 4: scalar values travel as numbers, in typed columns")
+        XCTAssertEqual(ProtocolVersion.readable, 1...4, "recordings of versions 1, 2 and 3 still replay")
     }
 }

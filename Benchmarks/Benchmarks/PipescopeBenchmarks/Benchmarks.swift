@@ -202,11 +202,23 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(decoded.events.count)
         }
     }
-    do {
+    // The same batch with each value's words instead of its number: what version 3 sent
+    // for every Int value, and what a described value still costs.
+    let wordsBatch = WireBench.batch(events: 10_000, stages: 100, asWords: true)
+    Benchmark("wire/encode+decode 10k events, values as words", configuration: .init(scalingFactor: .one)) { benchmark in
         var writer = WireStreamWriter()
-        let first = writer.message(batch).framed().count
-        let next = writer.message(batch).framed().count
-        print("wire: a 10,000-event batch is \(first) bytes with its names, \(next) after; "
+        var reader = WireStreamReader()
+        for _ in benchmark.scaledIterations {
+            let frame = writer.message(wordsBatch).framed()
+            let decoded = try reader.batch(ServerMessage.decode(payload: frame.dropFirst(Framing.headerSize)).packed)
+            blackHole(decoded.events.count)
+        }
+    }
+    for (name, measured) in [("", batch), (", values as words", wordsBatch)] {
+        var writer = WireStreamWriter()
+        let first = writer.message(measured).framed().count
+        let next = writer.message(measured).framed().count
+        print("wire: a 10,000-event batch\(name) is \(first) bytes with its names, \(next) after; "
             + String(format: "%.2f", Double(next) / 10_000) + " bytes per event")
     }
 
@@ -339,8 +351,10 @@ enum WireBench {
     }
 
     /// `stages` stages in chains of 10, then `events` value events spread over them, each
-    /// with its text, as a probe sends `Int` values (scalars: every value's text).
-    static func batch(events: Int, stages: Int) -> EventBatch {
+    /// with its value, as a probe sends `Int` values (scalars: every value, as its number
+    /// since protocol version 4). `asWords`: each value's words instead, as version 3's
+    /// probes sent them (and as a described value still travels).
+    static func batch(events: Int, stages: Int, asWords: Bool = false) -> EventBatch {
         var batch = EventBatch()
         for id in 1...UInt64(stages) {
             batch.append(NodeInfo(id: id, parent: id % 10 == 1 ? nil : id - 1, operatorName: "Map",
@@ -349,7 +363,8 @@ enum WireBench {
         }
         for i in 0..<events {
             batch.events.append(StageEvent(.value, node: UInt64(i % stages) + 1,
-                                           time: 1_700_000_000_000_000_000 + Int64(i) * 1000, text: String(i)))
+                                           time: 1_700_000_000_000_000_000 + Int64(i) * 1000,
+                                           value: asWords ? .text(String(i)) : .int(Int64(i))))
         }
         batch.trailer.sequence = UInt64(batch.events.count)
         return batch

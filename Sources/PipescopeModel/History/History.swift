@@ -106,7 +106,7 @@ public struct History: Sendable {
             var named = Set<NodeID>()
             for i in batch.events.indices.reversed() where batch.events[i].kind == .value {
                 let node = batch.events[i].node
-                if named.insert(node).inserted, batch.events[i].text.isEmpty,
+                if named.insert(node).inserted, batch.events[i].value.isEmpty,
                    let text = lastValues[node] { textAt[i] = text }
                 if named.count == lastValues.count { break }
             }
@@ -123,7 +123,7 @@ public struct History: Sendable {
             if let text = textAt[i] { event.text = text }
             if event.id == 0, firstID != 0 { event.id = firstID + UInt64(i) }
             let thread = event.kind.payload.caused ? threads.index(of: event.thread) : 0
-            let entry = HistoryEntry(event, text: event.text, thread: thread)
+            let entry = HistoryEntry(event, thread: thread)
             if idRuns.isEmpty || id(at: end + 1) != event.id { idRuns.append((end + 1, event.id)) }
             if entry.hasText, !entry.textInline { texts.append((end, event.text)) }
             entries.append(entry)
@@ -219,7 +219,8 @@ public struct History: Sendable {
     }
 
     private func event(_ entry: HistoryEntry, index: Int) -> StageEvent {
-        entry.event(text: entry.inlineText ?? (entry.hasText ? text(at: index) : ""), thread: threads.name(entry.thread),
+        entry.event(value: entry.inlineValue ?? (entry.hasText ? EventValue(text: text(at: index)) : .none),
+                    thread: threads.name(entry.thread),
                     id: id(at: index + 1))
     }
 

@@ -3,10 +3,12 @@ import PipescopeGraph
 /// One event as the history keeps it: 40 bytes instead of a ``StageEvent``'s 120.
 ///
 /// An event has a demand or another stage's id, never both (``EventKind/payload``), so
-/// one number holds whichever its kind has. A value has neither, so a value text of up
-/// to 8 UTF-8 bytes (most numbers, short strings: the probe sends every scalar value's
-/// text) is kept in that number. Longer text (a failure, a value's description) lives
-/// beside the entries, keyed by position.
+/// one number holds whichever its kind has. A value has neither, so a scalar value (the
+/// probe sends every one as its number, ``EventValue``) is kept in that number as its
+/// bits, its kind in the flags' low bits (a value has no cancel cause), and its words
+/// are made when it is shown; so is a value text of up to 8 UTF-8 bytes (short strings).
+/// Longer text (a failure, a value's description) lives beside the entries, keyed by
+/// position.
 ///
 /// The event's own number is not in the entry: numbers run on by one from event to
 /// event, so the history keeps where each run starts (``History``'s `idRuns`). What
@@ -32,7 +34,8 @@ struct HistoryEntry: Sendable {
     /// The thread's index in ``ThreadNames`` (0: unknown).
     var thread: UInt16
     var kind: EventKind
-    /// The cancel cause's code in the low 6 bits, ``hasText`` and ``textInline`` above.
+    /// The cancel cause's code in the low 6 bits (a value's: its scalar's kind, see
+    /// ``inlineValue``), ``hasText`` and ``textInline`` above.
     private var flags: UInt8
 
     static let causeTooFar = UInt32.max
@@ -40,14 +43,13 @@ struct HistoryEntry: Sendable {
     private static let inlineBit: UInt8 = 0x80
 
     /// ``CancelCause/code``; 0 for none.
-    var cause: UInt8 { flags & 0x3F }
+    var cause: UInt8 { kind == .value ? 0 : flags & 0x3F }
     var hasText: Bool { flags & Self.hasTextBit != 0 }
     /// The text is in `number` (a value's short text), not beside the entries.
     var textInline: Bool { flags & Self.inlineBit != 0 }
 
-    /// The entry for `event`, whose text (which may differ from the event's own, for
-    /// older recordings) is `text`, on the thread numbered `thread`.
-    init(_ event: StageEvent, text: String, thread: UInt16 = 0) {
+    /// The entry for `event`, on the thread numbered `thread`.
+    init(_ event: StageEvent, thread: UInt16 = 0) {
         node = event.node
         time = event.time
         kind = event.kind
@@ -60,18 +62,38 @@ struct HistoryEntry: Sendable {
             causeBack = UInt32(exactly: event.id - event.causedBy) ?? Self.causeTooFar
         }
         flags = (event.cause?.code ?? 0) & 0x3F
-        if !text.isEmpty { flags |= Self.hasTextBit }
+        let value = event.value
+        if !value.isEmpty { flags |= Self.hasTextBit }
         switch event.kind.payload.field {
         case .demand: number = event.demand.wire
         case .other: number = Int64(bitPattern: event.other)
         case .cause, .none: number = 0
         }
-        if hasText, event.kind == .value, text.utf8.count <= 8, !text.utf8.contains(0) {
-            var packed: UInt64 = 0
-            for (i, byte) in text.utf8.enumerated() { packed |= UInt64(byte) << (8 * UInt64(i)) }
-            number = Int64(bitPattern: packed)
-            flags |= Self.inlineBit
+        guard hasText, event.kind == .value else { return }
+        switch value {
+        case .none: break
+        case .text(let text):
+            if text.utf8.count <= 8, !text.utf8.contains(0) {
+                var packed: UInt64 = 0
+                for (i, byte) in text.utf8.enumerated() { packed |= UInt64(byte) << (8 * UInt64(i)) }
+                number = Int64(bitPattern: packed)
+                flags = Self.inlineBit | Self.hasTextBit
+            }
+        case .int(let v): inline(.int, Int64(v))
+        case .uint(let v): inline(.uint, Int64(bitPattern: v))
+        case .double(let v): inline(.double, Int64(bitPattern: v.bitPattern))
+        case .float(let v): inline(.float, Int64(v.bitPattern))
+        case .bool(let v): inline(.bool, v ? 1 : 0)
+        case .void: inline(.void, 0)
         }
+    }
+
+    /// A value's scalar kind, in the flags' low bits (0: the inline words of a text).
+    private enum ScalarTag: UInt8 { case text, int, uint, double, float, bool, void }
+
+    private mutating func inline(_ tag: ScalarTag, _ bits: Int64) {
+        number = bits
+        flags = Self.inlineBit | Self.hasTextBit | tag.rawValue
     }
 
     /// ``StageEvent/causedBy`` of the event numbered `id`: 0 when none or unknown, and
@@ -83,22 +105,31 @@ struct HistoryEntry: Sendable {
     /// The event had a cause, further back than the entry can say.
     var causeIsTooFar: Bool { causeBack == Self.causeTooFar }
 
-    /// A value's short text, kept in the entry itself.
-    var inlineText: String? {
+    /// A value kept in the entry itself: a scalar, or a short text.
+    var inlineValue: EventValue? {
         guard textInline else { return nil }
+        switch ScalarTag(rawValue: flags & 0x3F) ?? .text {
+        case .text: break
+        case .int: return .int(number)
+        case .uint: return .uint(UInt64(bitPattern: number))
+        case .double: return .double(Double(bitPattern: UInt64(bitPattern: number)))
+        case .float: return .float(Float(bitPattern: UInt32(truncatingIfNeeded: number)))
+        case .bool: return .bool(number != 0)
+        case .void: return .void
+        }
         var bytes: [UInt8] = []
         var packed = UInt64(bitPattern: number)
         while packed != 0 {
             bytes.append(UInt8(truncatingIfNeeded: packed))
             packed >>= 8
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return EventValue(text: String(decoding: bytes, as: UTF8.self))
     }
 
-    /// The event numbered `id` again; `text` is looked up by the history when
-    /// ``hasText``, `thread` is the name of the entry's thread.
-    func event(text: String, thread: String = "", id: EventID = 0) -> StageEvent {
-        var e = StageEvent(kind, node: node, time: time, cause: CancelCause(code: cause), text: text)
+    /// The event numbered `id` again; `value` is ``inlineValue``, or looked up by the
+    /// history when ``hasText``; `thread` is the name of the entry's thread.
+    func event(value: EventValue, thread: String = "", id: EventID = 0) -> StageEvent {
+        var e = StageEvent(kind, node: node, time: time, cause: CancelCause(code: cause), value: value)
         e.id = id
         e.causedBy = causedBy(id: id)
         e.thread = thread
