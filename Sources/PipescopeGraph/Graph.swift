@@ -330,17 +330,18 @@ public struct Graph: Sendable, Equatable {
     /// sink's for a root.
     private mutating func time(_ event: StageEvent) {
         guard event.totalNanos > 0 || event.selfNanos > 0 else { return }
+        // By index, in place: `nodes[stage]?.parent` copied the whole summary each time.
         var stage = event.node
-        while let parent = nodes[stage]?.parent, mirrors[stage]?.contains(parent) == true { stage = parent }
-        guard nodes[stage] != nil else { return }
-        if let parent = nodes[stage]?.parent, let i = nodes.index(forKey: parent) {
-            nodes.values[i].times = nodes.values[i].times ?? StageTimes()
-            nodes.values[i].times!.own.add(event.selfNanos)
-            nodes.values[i].times!.withDownstream.add(event.totalNanos)
+        guard var s = nodes.index(forKey: stage) else { return }
+        while let parent = nodes.values[s].parent, !mirrors.isEmpty, mirrors[stage]?.contains(parent) == true {
+            guard let p = nodes.index(forKey: parent) else { return }
+            (stage, s) = (parent, p)
+        }
+        if let parent = nodes.values[s].parent, let i = nodes.index(forKey: parent) {
+            nodes.values[i].withTimes { $0.own.add(event.selfNanos); $0.withDownstream.add(event.totalNanos) }
             recorder.touch(parent)
-        } else if let i = nodes.index(forKey: stage) {
-            nodes.values[i].times = nodes.values[i].times ?? StageTimes()
-            nodes.values[i].times!.sink.add(event.selfNanos)
+        } else {
+            nodes.values[s].withTimes { $0.sink.add(event.selfNanos) }
             recorder.touch(stage)
         }
     }

@@ -158,6 +158,12 @@ public struct NodeSummary: Hashable, Sendable {
                            location: info.location, frames: info.frames))
     }
 
+    /// Changes ``times`` in place, made empty first if there were none.
+    mutating func withTimes(_ change: (inout StageTimes) -> Void) {
+        if times == nil { times = StageTimes() }
+        change(&times!)
+    }
+
     mutating func noteRequest(_ request: DemandRequest) {
         if recentRequests.count == Self.recentRequestLimit { recentRequests.removeFirst() }
         recentRequests.append(request)
