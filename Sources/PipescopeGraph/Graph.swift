@@ -24,7 +24,7 @@ public struct Graph: Sendable, Equatable {
     /// Owners (CancellableBags) that have held stages, by id.
     public internal(set) var owners: [UInt64: Owner] = [:]
     /// Nodes that mirror another's events (forwarders), keyed by the stage they forward to.
-    private var mirrors: [NodeID: [NodeID]] = [:]
+    var mirrors: [NodeID: [NodeID]] = [:]
     /// The stages folds touched, while recording (``recordChanges()``).
     var recorder = ChangeRecorder()
 
@@ -150,7 +150,7 @@ public struct Graph: Sendable, Equatable {
         case .delivered:
             time(event)
         case .subscription:
-            guard nodes[event.node] != nil else { return }
+            guard nodes.index(forKey: event.node) != nil else { return }
             let owner = event.other == 0 || event.other == event.node ? nil : event.other
             update(event.node) { node in
                 if node.status == .subscribing { node.status = .active }
@@ -161,12 +161,13 @@ public struct Graph: Sendable, Equatable {
             // gets the demand; a demand returned from receive(_:) is one stage's.
             let returned = event.kind == .demand
             let request = DemandRequest(time: event.time, demand: event.demand, returned: returned)
-            for id in returned ? [event.node] : shareGroup(of: event.node) {
-                update(id) { node in
-                    node.requested = node.requested + request.demand
-                    node.noteRequest(request)
-                }
+            let change = { (node: inout NodeSummary) in
+                node.requested = node.requested + request.demand
+                node.noteRequest(request)
             }
+            // The stage, then its sharers: its share group, without building it.
+            update(event.node, change)
+            if !returned { for id in sharers(of: event.node) { update(id, change) } }
         case .value:
             update(event.node) { node in
                 node.values += 1
@@ -191,15 +192,14 @@ public struct Graph: Sendable, Equatable {
             }
         case .cancelled:
             let cause = event.cause ?? .downstream
-            let group = shareGroup(of: event.node)
-            for id in group {
-                update(id) { node in
-                    guard !node.status.isTerminal else { return }
-                    node.end(.cancelled, at: event.time)
-                    node.cause = cause
-                }
+            let change = { (node: inout NodeSummary) in
+                guard !node.status.isTerminal else { return }
+                node.end(.cancelled, at: event.time)
+                node.cause = cause
             }
-            if cause != .downstream { markOrphans(below: group) }
+            update(event.node, change)
+            for id in sharers(of: event.node) { update(id, change) }
+            if cause != .downstream { markOrphans(below: shareGroup(of: event.node)) }
         }
     }
 
@@ -225,11 +225,11 @@ public struct Graph: Sendable, Equatable {
     // MARK: - Internals
 
     mutating func insert(_ node: NodeSummary) {
-        guard nodes[node.id] == nil else { return }
+        guard nodes.index(forKey: node.id) == nil else { return }
         var node = node
         recorder.touch(node.id)
-        if let parent = node.parent, nodes[parent] != nil {
-            nodes[parent]?.children.append(node.id)
+        if let parent = node.parent, let p = nodes.index(forKey: parent) {
+            nodes.values[p].children.append(node.id)
             recorder.touch(parent)
         } else {
             node.parent = nil
@@ -238,14 +238,15 @@ public struct Graph: Sendable, Equatable {
         nodes[node.id] = node
     }
 
+    /// In place by index: `nodes[id]?.field` copies the whole summary out and back.
     private mutating func link(_ id: NodeID, sharing owner: NodeID) {
-        guard nodes[id] != nil, nodes[owner] != nil else { return }
-        nodes[id]?.subscriptionOwner = owner
+        guard let i = nodes.index(forKey: id), let o = nodes.index(forKey: owner) else { return }
+        nodes.values[i].subscriptionOwner = owner
         recorder.touch(id)
         recorder.touch(owner)
-        if nodes[owner]?.sharers.contains(id) == false {
-            nodes[owner]?.sharers.append(id)
-            nodes[owner]?.sharers.sort()
+        if !nodes.values[o].sharers.contains(id) {
+            nodes.values[o].sharers.append(id)
+            nodes.values[o].sharers.sort()
         }
     }
 
@@ -324,26 +325,16 @@ public struct Graph: Sendable, Equatable {
         }
     }
 
-    /// Counts a value's delivery time: it ran the code of the operator downstream of the
-    /// event's stage (the first parent that is not merely forwarding to it), or the
-    /// sink's for a root.
-    private mutating func time(_ event: StageEvent) {
-        guard event.totalNanos > 0 || event.selfNanos > 0 else { return }
-        var stage = event.node
-        while let parent = nodes[stage]?.parent, mirrors[stage]?.contains(parent) == true { stage = parent }
-        guard nodes[stage] != nil else { return }
-        if let parent = nodes[stage]?.parent, let i = nodes.index(forKey: parent) {
-            nodes.values[i].addTimes(own: event.selfNanos, withDownstream: event.totalNanos, sink: false)
-            recorder.touch(parent)
-        } else if let i = nodes.index(forKey: stage) {
-            nodes.values[i].addTimes(own: event.selfNanos, withDownstream: 0, sink: true)
-            recorder.touch(stage)
-        }
-    }
-
     /// A stage and the stages that share its subscription object.
     private func shareGroup(of id: NodeID) -> [NodeID] {
-        [id] + (nodes[id]?.sharers ?? [])
+        [id] + sharers(of: id)
+    }
+
+    /// The stages that share `id`'s subscription object, read in place (no copy of the
+    /// summary, no array built).
+    private func sharers(of id: NodeID) -> [NodeID] {
+        guard let i = nodes.index(forKey: id) else { return [] }
+        return nodes.values[i].sharers
     }
 
     /// Changes a stage in place (one hash lookup), and the stages mirroring it.
