@@ -246,6 +246,7 @@ final class InboundFrames: ChannelInboundHandler {
 
     private var decoder = FrameDecoder()
     private var stream = WireStreamReader()
+    private var parts = SnapshotJoiner()
     private let inbox: Inbox
     private var reported = false
 
@@ -255,7 +256,7 @@ final class InboundFrames: ChannelInboundHandler {
         decoder.append(unwrapInboundIn(data).readableBytesView)
         do {
             while let payload = try decoder.next() {
-                let frame = try ServerMessage.decode(payload: payload)
+                guard let frame = try parts.join(ServerMessage.decode(payload: payload)) else { continue }
                 if case .welcome(let w)? = frame.body { inbox.noteWelcome(w) }
                 let message = try Message(frame, reader: &stream)
                 if case .disconnected(let why) = message {

@@ -30,6 +30,10 @@ final class InspectorHub: @unchecked Sendable {
         var needsSnapshot = false
         /// Events in batches this inspector missed since its last snapshot.
         var skipped: UInt64 = 0
+        /// Bytes of batches queued for it while it reads a snapshot too big for its
+        /// queue (which alone makes the channel unwritable); nil once it has drained, or
+        /// when its snapshot was small. See ``ServerLimits/catchUp``.
+        var catchingUp: Int?
         init(channel: Channel) { self.channel = channel }
     }
 
@@ -39,9 +43,15 @@ final class InspectorHub: @unchecked Sendable {
     private var stream = WireStreamWriter()
 
     /// `recordingFailure`: why `PIPESCOPE_RECORD` could not be opened, for inspectors.
+    /// How big a snapshot is, and how much is queued behind it, before an inspector
+    /// counts as slow (``ServerLimits``).
+    private let limits: ServerLimits
+
     init(probe: Probe, recorder: RecordingWriter? = nil, recordingFailure: String? = nil, readOnly: Bool = false,
-         flight: FlightRecorder? = nil) {
+         flight: FlightRecorder? = nil, limits: ServerLimits = .standard) {
         self.probe = probe
+        self.limits = limits
+        stream.snapshotPartBytes = limits.snapshotPart
         self.recorder = recorder
         self.flight = flight
         recordingNotice = recordingFailure
@@ -65,8 +75,16 @@ final class InspectorHub: @unchecked Sendable {
         if let any = inspectors.values.first {
             frames = parts.map { any.channel.allocator.buffer(bytes: stream.message($0).framed()) }
         }
+        let frameBytes = frames.reduce(0) { $0 + $1.readableBytes }
         for inspector in inspectors.values {
-            guard inspector.channel.isWritable else {
+            let writable = inspector.channel.isWritable
+            // Back under its queue's low mark: whatever it was reading, it has read.
+            if writable { inspector.catchingUp = nil }
+            // Still reading a big snapshot: the batches behind it are queued (within
+            // the catch-up limit) rather than skipped, or it would get snapshots only.
+            let catchingUp = !writable && (inspector.catchingUp.map { $0 + frameBytes <= limits.catchUp } ?? false)
+            guard writable || catchingUp else {
+                inspector.catchingUp = nil
                 if hasNews {
                     inspector.needsSnapshot = true
                     inspector.skipped += UInt64(batch.events.count)
@@ -77,11 +95,12 @@ final class InspectorHub: @unchecked Sendable {
                 // The snapshot covers this batch too: its events are skipped as well.
                 inspector.needsSnapshot = false
                 inspector.skipped += UInt64(batch.events.count)
-                send(snapshotMessage(skipped: inspector.skipped), to: inspector.channel)
+                sendSnapshot(to: inspector, skipped: inspector.skipped)
                 inspector.skipped = 0
             } else if hasNews {
                 for frame in frames { inspector.channel.write(frame, promise: nil) }
                 inspector.channel.flush()
+                if catchingUp { inspector.catchingUp? += frameBytes }
             }
         }
     }
@@ -92,9 +111,10 @@ final class InspectorHub: @unchecked Sendable {
         var welcome = Self.welcome()
         welcome.welcome.readonly = readOnly || commands.programReadOnly
         send(welcome, to: channel)
-        send(snapshotMessage(), to: channel)
+        let inspector = Inspector(channel: channel)
+        sendSnapshot(to: inspector)
         if let recordingNotice { send(Self.notice(recordingNotice), to: channel) }
-        inspectors[ObjectIdentifier(channel)] = Inspector(channel: channel)
+        inspectors[ObjectIdentifier(channel)] = inspector
     }
 
     /// Once the recording has stopped, tells every inspector why (once).
@@ -120,7 +140,7 @@ final class InspectorHub: @unchecked Sendable {
         let (ack, wantsSnapshot) = commands.handle(command, from: ObjectIdentifier(channel), inspectorReadOnly: readOnly)
         if wantsSnapshot {
             flush()
-            send(snapshotMessage(), to: channel)
+            sendSnapshot(to: inspectors[ObjectIdentifier(channel)] ?? Inspector(channel: channel))
         }
         var message = ServerMessage()
         message.ack = ack
@@ -147,11 +167,18 @@ final class InspectorHub: @unchecked Sendable {
         return welcome
     }
 
-    /// A snapshot for the socket stream, carrying its string table.
-    private func snapshotMessage(skipped: UInt64 = 0) -> ServerMessage {
+    /// Sends a snapshot with the stream's string table (in parts when it passes the
+    /// frame limit), and lets the inspector catch up behind it when it alone passes the
+    /// queue's high mark.
+    private func sendSnapshot(to inspector: Inspector, skipped: UInt64 = 0) {
         var snapshot = probe.snapshot()
         snapshot.skippedEvents = skipped
-        return stream.message(snapshot)
+        let frames = stream.frames(snapshot)
+        let channel = inspector.channel
+        for frame in frames { channel.write(channel.allocator.buffer(bytes: frame), promise: nil) }
+        channel.flush()
+        let bytes = frames.reduce(0) { $0 + $1.count }
+        inspector.catchingUp = bytes > limits.queued.high ? 0 : nil
     }
 
     private func send(_ message: ServerMessage, to channel: Channel) {

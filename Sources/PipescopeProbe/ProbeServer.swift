@@ -40,7 +40,7 @@ final package class ProbeServer: @unchecked Sendable {
         let readOnly = environment["PIPESCOPE_READONLY"] == "1"
         let flightRecorder = flight.flatMap { Self.openFlightRecorder($0, probe: probe) }
         let hub = InspectorHub(probe: probe, recorder: recorder, recordingFailure: recordingFailure, readOnly: readOnly,
-                               flight: flightRecorder)
+                               flight: flightRecorder, limits: limits)
         self.hub = hub
         let admission = Admission(limits: limits)
         self.admission = admission

@@ -1,4 +1,5 @@
 import NIOCore
+import PipescopeWire
 
 /// The most a probe gives the peers that connect to it, so that nothing a client does
 /// can use up the program's file descriptors or memory.
@@ -35,6 +36,15 @@ package struct ServerLimits: Sendable {
     /// the inspector counts as slow: it is skipped, and resynchronised with a snapshot
     /// once its queue is back under `low`.
     var queued = ChannelOptions.Types.WriteBufferWaterMark(low: 256 * 1024, high: 1024 * 1024)
+    /// The most one part of a snapshot carries (``SnapshotParts/partBytes``): a snapshot
+    /// bigger than that travels in parts, each a frame within the frame limit.
+    var snapshotPart = SnapshotParts.partBytes
+    /// Bytes of batches the probe queues for an inspector behind a snapshot bigger than
+    /// `queued.high` (which alone makes it slow), while it reads that snapshot. Past
+    /// this it is slow, as any other. Without it, an inspector of a program with a big
+    /// graph and a busy stream would be skipped behind every snapshot and get nothing
+    /// but snapshots.
+    var catchUp = 8 * 1024 * 1024
 
     /// What ``Pipescope/start(retention:flightRecorder:)`` uses; Attaching.md in the DocC catalog documents these numbers.
     static package let standard = ServerLimits()

@@ -118,7 +118,7 @@ public final class FlightRecorder {
         var snapshot = snapshot
         let recent = min(snapshot.recent.count, options.budget / Self.budgetPerRecentEvent)
         if recent < snapshot.recent.count { snapshot.recent.removeFirst(snapshot.recent.count - recent) }
-        return RecordingFormat.magic + welcome + stream.message(snapshot).framed()
+        return RecordingFormat.magic + welcome + stream.frames(snapshot).flatMap { $0 }
     }
 
     /// Budget bytes a segment's snapshot may spend on one of the last caused events:

@@ -24,6 +24,9 @@ public struct RecordingReader {
     private let source: Source
     private let chunkSize: Int
     private var decoder = FrameDecoder()
+    private var parts = SnapshotJoiner()
+    /// Frame bytes of the parts read of a snapshot whose last part is not read yet.
+    private var heldBytes = 0
     private var atEnd = false
     /// Bytes of a cut-off tail found by looking past a frame of zeros.
     private var zeroTail = 0
@@ -110,6 +113,7 @@ public struct RecordingReader {
                     throw corrupt("\(Framing.headerSize + payload.count) bytes follow the recording's end mark")
                 }
                 if let reason = RecordingFormat.endReason(of: payload) {
+                    if parts.isJoining { throw corrupt("the end mark came between the parts of a snapshot") }
                     endReason = reason
                     bytesRead += Framing.headerSize + payload.count
                     continue
@@ -121,14 +125,20 @@ public struct RecordingReader {
                     return nil
                 }
                 guard !payload.isEmpty else { throw corrupt("an empty frame, which no writer makes") }
-                let message: ServerMessage
+                let joined: ServerMessage?
                 do {
-                    message = try ServerMessage.decode(payload: payload)
+                    joined = try parts.join(ServerMessage.decode(payload: payload))
                 } catch {
                     throw corrupt(RecordingFormat.damage(error))
                 }
+                // A snapshot's parts count as one message, read once its last part is.
+                guard let message = joined else {
+                    heldBytes += Framing.headerSize + payload.count
+                    continue
+                }
                 messagesRead += 1
-                bytesRead += Framing.headerSize + payload.count
+                bytesRead += heldBytes + Framing.headerSize + payload.count
+                heldBytes = 0
                 return message
             }
             if atEnd {
@@ -149,7 +159,10 @@ public struct RecordingReader {
 
     /// Bytes after the last complete message, once ``next()`` has returned nil: the
     /// program stopped while writing a frame, or the system before writing its blocks.
-    public var truncatedBytes: Int { zeroTail > 0 ? zeroTail : atEnd ? decoder.pendingByteCount : 0 }
+    /// A snapshot's parts without their last count as cut off too.
+    public var truncatedBytes: Int {
+        heldBytes + (zeroTail > 0 ? zeroTail : atEnd ? decoder.pendingByteCount : 0)
+    }
 
     private func corrupt(_ reason: String) -> RecordingFormat.ReadError {
         .corrupt(afterMessages: messagesRead, reason: reason)

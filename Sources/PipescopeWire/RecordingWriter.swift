@@ -65,9 +65,12 @@ public final class RecordingWriter {
         eventsAppended += chunk.events
     }
 
-    /// Appends a snapshot, with the recording's string table.
+    /// Appends a snapshot, with the recording's string table, in one write (in parts
+    /// when it is too big for one frame: a kill leaves all of them or a cut).
     public func append(_ snapshot: GraphSnapshot) {
-        append(stream.message(snapshot))
+        let frames = stream.frames(snapshot)
+        output.enqueue(.init(bytes: frames.flatMap { $0 }))
+        messageCount += frames.count
     }
 
     /// Writes what is queued, then the end mark with `reason` ("the program exited"),

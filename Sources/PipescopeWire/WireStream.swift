@@ -5,8 +5,9 @@ import PipescopeGraph
 /// Everything on either side of the wire deals in the domain's types (PipescopeGraph):
 /// snapshots and event batches. Only the stream turns them into messages. The writer
 /// (one per stream: the socket fan-out, or a recording file) packs batches and puts its
-/// whole table in every snapshot; the reader unpacks them with the table the stream has
-/// built so far.
+/// whole table in every snapshot (cut into parts when it is too big for one frame); the
+/// reader unpacks them with the table the stream has built so far. Whoever reads frames
+/// joins a snapshot's parts first (``SnapshotJoiner``).
 ///
 /// ```swift
 /// var writer = WireStreamWriter()
@@ -17,6 +18,9 @@ import PipescopeGraph
 /// ```
 public struct WireStreamWriter: Sendable {
     public private(set) var table: StringTable
+    /// The most a snapshot part's stages, strings and owners take
+    /// (``SnapshotParts/partBytes``; tests make it small to see parts from a small graph).
+    public var snapshotPartBytes = SnapshotParts.partBytes
 
     public init(capacity: Int = StringTable.defaultCapacity) {
         table = StringTable(capacity: capacity)
@@ -29,12 +33,12 @@ public struct WireStreamWriter: Sendable {
         return out
     }
 
-    /// The snapshot as it travels, with the whole string table.
-    public mutating func message(_ snapshot: GraphSnapshot) -> ServerMessage {
-        var out = ServerMessage()
-        out.snapshot = snapshot.wire
-        out.snapshot.strings = table.strings
-        return out
+    /// The snapshot as it travels, with the whole string table, framed: one frame, or
+    /// its parts in order when it would pass the frame limit (``SnapshotParts``).
+    public mutating func frames(_ snapshot: GraphSnapshot) -> [[UInt8]] {
+        var whole = snapshot.wire
+        whole.strings = table.strings
+        return SnapshotParts.frames(whole, partBytes: snapshotPartBytes)
     }
 }
 

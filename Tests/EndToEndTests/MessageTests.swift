@@ -227,17 +227,17 @@ final class MessageTests: XCTestCase {
         XCTAssertEqual(out.stderr, "pipescope: recorded 0 events from quiet (pid 4242) to \(file) in the 0.5 s of --seconds.\n")
     }
 
-    /// This version 4 inspector attaching to a version 3 program: the program's probe
-    /// refuses the Hello with its mismatch message (as the version 3 build words it), and
-    /// the inspector says so and exits 1, rather than reading batches it would misread.
-    func testAVersionThreeProgramsRefusalIsShownInWords() throws {
+    /// This version 5 inspector attaching to a version 4 program: the program's probe
+    /// refuses the Hello with its mismatch message (as the version 4 build words it), and
+    /// the inspector says so and exits 1, rather than reading messages it would misread.
+    func testAnOlderProgramsRefusalIsShownInWords() throws {
         var refusal = ServerMessage()
-        refusal.error.message = ProtocolVersion.mismatchMessage(local: 3, remote: 4)
-        let probe = try FakeProbe(path: directory + "/v3.sock", frames: [refusal.framed()])
+        refusal.error.message = ProtocolVersion.mismatchMessage(local: 4, remote: 5)
+        let probe = try FakeProbe(path: directory + "/v4.sock", frames: [refusal.framed()])
         defer { probe.stop() }
         let out = try run(["snapshot", probe.path])
         XCTAssertEqual(out.status, 1, out.stderr)
-        XCTAssertTrue(out.stderr.contains("protocol version mismatch: this side speaks version 3, the other side 4"),
+        XCTAssertTrue(out.stderr.contains("protocol version mismatch: this side speaks version 4, the other side 5"),
                       out.stderr)
     }
 

@@ -150,17 +150,18 @@ final class ProbeServerTests: XCTestCase {
         XCTAssertTrue(errorText(raw)?.contains("protocol version mismatch") == true)
     }
 
-    /// An inspector of version 3 (values as words) attaching to this version 4 program
-    /// gets the mismatch in words, naming both versions, and nothing it would misread.
-    func testAVersionThreeInspectorIsToldWhichVersionsDisagree() throws {
+    /// An inspector of version 4 (a snapshot always in one frame) attaching to this
+    /// version 5 program gets the mismatch in words, naming both versions, and nothing it
+    /// would misread (parts of a big snapshot, taken for snapshots of their own).
+    func testAnOlderInspectorIsToldWhichVersionsDisagree() throws {
         let raw = try ProbeConnection.connectWithoutHello(path: path)
         defer { raw.close() }
         var hello = ClientMessage()
-        hello.hello.protocolVersion = 3
-        hello.hello.client = "pipescope 3"
+        hello.hello.protocolVersion = 4
+        hello.hello.client = "pipescope 4"
         raw.sendRaw(hello.framed())
-        XCTAssertEqual(ProtocolVersion.current, 4)
-        XCTAssertEqual(errorText(raw), ProtocolVersion.mismatchMessage(local: 4, remote: 3))
+        XCTAssertEqual(ProtocolVersion.current, 5)
+        XCTAssertEqual(errorText(raw), ProtocolVersion.mismatchMessage(local: 5, remote: 4))
     }
 
     func testGarbageAndOversizedFramesAreRefusedAndTheHostCarriesOn() throws {

@@ -136,7 +136,7 @@ final class ScalarColumnTests: XCTestCase {
         refuse({ $0.valueRuns[$0.valueRuns.count - 1] += 1 }, "value runs cover more values than its VALUE events")
         refuse({ $0.valueRuns.removeLast() }, "value runs are not pairs")
         refuse({ $0.valueRuns[1] = 0 }, "value run of length 0")
-        refuse({ $0.valueRuns[0] = 9 }, "value kind 9, which protocol version 4 does not know")
+        refuse({ $0.valueRuns[0] = 9 }, "value kind 9, which protocol version \(ProtocolVersion.current) does not know")
         refuse({ $0.valueRuns = [] }, "scalar values but no value runs")
         refuse({ $0.textEvents.append(UInt32(6)); $0.texts.append("and words") }, "both a scalar and a text for event 6")
     }

@@ -14,13 +14,15 @@ public func fuzzWire(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     decoder.append(bytes[..<split])
     decoder.append(bytes[split...])
     var stream = WireStreamReader()
+    var parts = SnapshotJoiner()
     var graph = Graph()
     while let payload = try? decoder.next() {
         _ = try? ClientMessage.decode(payload: payload)
         // Through the stream reader and into the domain's types, as the inspector reads
-        // them: packed batches unpacked against the string table the earlier frames
-        // built, then folded.
-        if let message = try? ServerMessage.decode(payload: payload) {
+        // them: a snapshot's parts joined, packed batches unpacked against the string
+        // table the earlier frames built, then folded.
+        if let decoded = try? ServerMessage.decode(payload: payload), let joined = try? parts.join(decoded),
+           let message = joined {
             switch message.body {
             case .packed(let packed)?:
                 if let batch = try? stream.batch(packed) { graph.fold(batch) }

@@ -8,7 +8,7 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// Pipescope wire protocol, version 4.
+/// Pipescope wire protocol, version 5.
 ///
 /// Version 2 sent events as PackedBatch (columns of packed numbers, strings by id from a
 /// string table) instead of version 1's EventBatch of one message per event. Version 3
@@ -25,7 +25,9 @@
 /// EventBatch, version 2's trailer fields and version 3's columns, in recordings made by
 /// those versions. Source locations (NodeInfo.location, PackedBatch's location columns)
 /// were added to version 3 as new fields that older readers skip, so they need no
-/// version of their own.
+/// version of their own. Version 5 sends a snapshot past the frame limit in parts
+/// (Snapshot.continues), which a version 4 reader would take for two snapshots, each
+/// with some of the stages.
 ///
 /// A probe (the Pipescope library inside a program) and an inspector (the `pipescope`
 /// terminal app, or `pipescope snapshot`) talk over a local stream socket. Every message
@@ -37,7 +39,8 @@
 /// The conversation:
 ///   inspector → Hello            (its protocol version)
 ///   probe     → Welcome | Error  (Error on a version mismatch, then the probe closes)
-///   probe     → Snapshot         (the whole live graph at one instant, and the string table)
+///   probe     → Snapshot …       (the whole live graph at one instant, and the string table;
+///                                 in parts when it passes the frame limit)
 ///   probe     → PackedBatch …    (every event after that instant, in order)
 /// The snapshot and the first batch are cut at the same point of the probe's event
 /// sequence, so the inspector never misses or double-counts an event.
@@ -901,6 +904,16 @@ public nonisolated struct Pipescope_V1_Snapshot: @unchecked Sendable {
   public var locationsPending: Bool {
     get {_storage._locationsPending}
     set {_uniqueStorage()._locationsPending = newValue}
+  }
+
+  /// Whether more parts of this snapshot follow (version 5). A snapshot past the frame
+  /// limit (tens of thousands of stages) travels in parts, one frame each: every part but
+  /// the last sets this and carries only nodes, strings and owners; the last carries the
+  /// rest. The reader appends each part's nodes, strings and owners, in order, to the
+  /// next part's, and reads nothing else in between.
+  public var continues: Bool {
+    get {_storage._continues}
+    set {_uniqueStorage()._continues = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -2221,7 +2234,7 @@ nonisolated extension Pipescope_V1_DemandRequest: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}dropped\0\u{1}sequence\0\u{1}strings\0\u{3}skipped_events\0\u{1}owners\0\u{1}recent\0\u{3}locations_pending\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}dropped\0\u{1}sequence\0\u{1}strings\0\u{3}skipped_events\0\u{1}owners\0\u{1}recent\0\u{3}locations_pending\0\u{1}continues\0")
 
   fileprivate class _StorageClass {
     var _nodes: [Pipescope_V1_NodeState] = []
@@ -2232,6 +2245,7 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
     var _owners: [Pipescope_V1_OwnerState] = []
     var _recent: Pipescope_V1_RecentEvents? = nil
     var _locationsPending: Bool = false
+    var _continues: Bool = false
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2250,6 +2264,7 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
       _owners = source._owners
       _recent = source._recent
       _locationsPending = source._locationsPending
+      _continues = source._continues
     }
   }
 
@@ -2276,6 +2291,7 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
         case 6: try { try decoder.decodeRepeatedMessageField(value: &_storage._owners) }()
         case 7: try { try decoder.decodeSingularMessageField(value: &_storage._recent) }()
         case 8: try { try decoder.decodeSingularBoolField(value: &_storage._locationsPending) }()
+        case 9: try { try decoder.decodeSingularBoolField(value: &_storage._continues) }()
         default: break
         }
       }
@@ -2312,6 +2328,9 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
       if _storage._locationsPending != false {
         try visitor.visitSingularBoolField(value: _storage._locationsPending, fieldNumber: 8)
       }
+      if _storage._continues != false {
+        try visitor.visitSingularBoolField(value: _storage._continues, fieldNumber: 9)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2329,6 +2348,7 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
         if _storage._owners != rhs_storage._owners {return false}
         if _storage._recent != rhs_storage._recent {return false}
         if _storage._locationsPending != rhs_storage._locationsPending {return false}
+        if _storage._continues != rhs_storage._continues {return false}
         return true
       }
       if !storagesAreEqual {return false}
