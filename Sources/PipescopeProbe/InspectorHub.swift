@@ -25,7 +25,8 @@ final class InspectorHub: @unchecked Sendable {
     /// `PIPESCOPE_FLIGHT`: the program's recent events, always, in rotating segments.
     private let flight: FlightRecorder?
 
-    private final class Inspector {
+    /// Confined to the event loop like the hub; sendable only to hop back onto it.
+    private final class Inspector: @unchecked Sendable {
         let channel: Channel
         var needsSnapshot = false
         /// Events in batches this inspector missed since its last snapshot.
@@ -34,6 +35,10 @@ final class InspectorHub: @unchecked Sendable {
         /// queue (which alone makes the channel unwritable); nil once it has drained, or
         /// when its snapshot was small. See ``ServerLimits/catchUp``.
         var catchingUp: Int?
+        /// What it is sent while its snapshot is encoded off the event loop, held to
+        /// follow that snapshot; nil when none is being encoded.
+        var held: [ByteBuffer]?
+        var heldBytes = 0
         init(channel: Channel) { self.channel = channel }
     }
 
@@ -41,6 +46,8 @@ final class InspectorHub: @unchecked Sendable {
     /// The string table of the stream every inspector reads (they all get the same
     /// frames; one that misses some gets the whole table again in its snapshot).
     private var stream = WireStreamWriter()
+    /// Encodes big snapshots off the event loop (``sendSnapshot(to:skipped:)``).
+    private let encoder = DispatchQueue(label: "pipescope.snapshot-encoder")
 
     /// `recordingFailure`: why `PIPESCOPE_RECORD` could not be opened, for inspectors.
     /// How big a snapshot is, and how much is queued behind it, before an inspector
@@ -77,6 +84,10 @@ final class InspectorHub: @unchecked Sendable {
         }
         let frameBytes = frames.reduce(0) { $0 + $1.readableBytes }
         for inspector in inspectors.values {
+            if inspector.held != nil {
+                if hasNews { hold(frames, bytes: frameBytes, events: batch.events.count, for: inspector) }
+                continue
+            }
             let writable = inspector.channel.isWritable
             // Back under its queue's low mark: whatever it was reading, it has read.
             if writable { inspector.catchingUp = nil }
@@ -112,9 +123,9 @@ final class InspectorHub: @unchecked Sendable {
         welcome.welcome.readonly = readOnly || commands.programReadOnly
         send(welcome, to: channel)
         let inspector = Inspector(channel: channel)
-        sendSnapshot(to: inspector)
-        if let recordingNotice { send(Self.notice(recordingNotice), to: channel) }
         inspectors[ObjectIdentifier(channel)] = inspector
+        sendSnapshot(to: inspector)
+        if let recordingNotice { send(Self.notice(recordingNotice), to: inspector) }
     }
 
     /// Once the recording has stopped, tells every inspector why (once).
@@ -122,7 +133,7 @@ final class InspectorHub: @unchecked Sendable {
         guard recordingNotice == nil, let failure = recorder?.failure else { return }
         let text = failure.description
         recordingNotice = text
-        for inspector in inspectors.values { send(Self.notice(text), to: inspector.channel) }
+        for inspector in inspectors.values { send(Self.notice(text), to: inspector) }
     }
 
     /// A message for the inspector's status line that answers no command.
@@ -138,13 +149,14 @@ final class InspectorHub: @unchecked Sendable {
     /// like the first one.
     func handle(_ command: Pipescope_V1_Command, from channel: Channel, readOnly: Bool) {
         let (ack, wantsSnapshot) = commands.handle(command, from: ObjectIdentifier(channel), inspectorReadOnly: readOnly)
+        let inspector = inspectors[ObjectIdentifier(channel)] ?? Inspector(channel: channel)
         if wantsSnapshot {
             flush()
-            sendSnapshot(to: inspectors[ObjectIdentifier(channel)] ?? Inspector(channel: channel))
+            sendSnapshot(to: inspector)
         }
         var message = ServerMessage()
         message.ack = ack
-        send(message, to: channel)
+        send(message, to: inspector)
     }
 
     /// Inspectors skipped for being slow, waiting for their resync snapshot.
@@ -167,18 +179,69 @@ final class InspectorHub: @unchecked Sendable {
         return welcome
     }
 
-    /// Sends a snapshot with the stream's string table (in parts when it passes the
-    /// frame limit), and lets the inspector catch up behind it when it alone passes the
-    /// queue's high mark.
+    /// Sends a snapshot cut now, with the stream's string table as it stands (in parts
+    /// when it passes the frame limit).
+    ///
+    /// A graph of more than ``ServerLimits/encodeApart`` stages is encoded on a thread
+    /// of its own, not on the event loop: meanwhile the loop goes on flushing the tap's
+    /// buffer (which would otherwise fill and drop the program's events), and holds what
+    /// this inspector is sent until its snapshot has gone.
     private func sendSnapshot(to inspector: Inspector, skipped: UInt64 = 0) {
         var snapshot = probe.snapshot()
         snapshot.skippedEvents = skipped
-        let frames = stream.frames(snapshot)
+        guard snapshot.nodes.count > limits.encodeApart else {
+            var writer = stream
+            return sent(writer.frames(snapshot), to: inspector)
+        }
+        inspector.held = []
+        inspector.heldBytes = 0
+        let writer = stream, cut = snapshot
+        let loop = inspector.channel.eventLoop
+        encoder.async {
+            var writer = writer
+            let frames = writer.frames(cut)
+            loop.execute {
+                // Gone while its snapshot was encoded: nothing to send.
+                guard self.inspectors[ObjectIdentifier(inspector.channel)] === inspector else { return }
+                self.sent(frames, to: inspector)
+            }
+        }
+    }
+
+    /// Writes a snapshot's frames, then what was held behind them. The inspector may
+    /// catch up behind a snapshot that alone passes its queue's high mark.
+    private func sent(_ frames: [[UInt8]], to inspector: Inspector) {
+        let held = inspector.held ?? [], heldBytes = inspector.heldBytes
+        inspector.held = nil
+        inspector.heldBytes = 0
         let channel = inspector.channel
         for frame in frames { channel.write(channel.allocator.buffer(bytes: frame), promise: nil) }
+        for buffer in held { channel.write(buffer, promise: nil) }
         channel.flush()
-        let bytes = frames.reduce(0) { $0 + $1.count }
-        inspector.catchingUp = bytes > limits.queued.high ? 0 : nil
+        let bytes = frames.reduce(heldBytes) { $0 + $1.count }
+        // Behind already (more was held than the catch-up limit): it is resynchronised
+        // once it has read this.
+        inspector.catchingUp = bytes > limits.queued.high && !inspector.needsSnapshot ? heldBytes : nil
+    }
+
+    /// Holds a batch's frames behind a snapshot being encoded, within the catch-up
+    /// limit; past it the inspector is behind, as a slow one is.
+    private func hold(_ frames: [ByteBuffer], bytes: Int, events: Int, for inspector: Inspector) {
+        guard !inspector.needsSnapshot, inspector.heldBytes + bytes <= limits.catchUp else {
+            inspector.needsSnapshot = true
+            inspector.skipped += UInt64(events)
+            return
+        }
+        inspector.held?.append(contentsOf: frames)
+        inspector.heldBytes += bytes
+    }
+
+    /// Sends a message now, or after the snapshot being encoded for this inspector.
+    private func send(_ message: ServerMessage, to inspector: Inspector) {
+        guard inspector.held != nil else { return send(message, to: inspector.channel) }
+        let buffer = inspector.channel.allocator.buffer(bytes: message.framed())
+        inspector.held?.append(buffer)
+        inspector.heldBytes += buffer.readableBytes
     }
 
     private func send(_ message: ServerMessage, to channel: Channel) {

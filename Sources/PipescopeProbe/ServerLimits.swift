@@ -45,6 +45,11 @@ package struct ServerLimits: Sendable {
     /// graph and a busy stream would be skipped behind every snapshot and get nothing
     /// but snapshots.
     var catchUp = 8 * 1024 * 1024
+    /// Snapshots of more stages than this are encoded on a thread of their own, so that
+    /// the event loop goes on draining the tap's buffer meanwhile (30,000 stages take
+    /// most of a second to encode, longer than the buffer lasts at 100,000 events a
+    /// second).
+    var encodeApart = 2_000
 
     /// What ``Pipescope/start(retention:flightRecorder:)`` uses; Attaching.md in the DocC catalog documents these numbers.
     static package let standard = ServerLimits()

@@ -23,6 +23,14 @@ final class BigSnapshotTests: XCTestCase {
         return limits
     }()
 
+    /// The same, with the snapshot encoded off the event loop from 10 stages on, as a
+    /// real program's of more than 2,000 stages is.
+    private static let apart: ServerLimits = {
+        var limits = small
+        limits.encodeApart = 10
+        return limits
+    }()
+
     private var keep: [AnyCancellable] = []
     private let subject = PassthroughSubject<Int, Never>()
 
@@ -74,7 +82,7 @@ final class BigSnapshotTests: XCTestCase {
         let directory = "/tmp/pipescope-big-snapshot-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let probe = Probe()
-        let server = try ProbeServer(probe: probe, path: directory + "/probe.sock", limits: Self.small)
+        let server = try ProbeServer(probe: probe, path: directory + "/probe.sock", limits: Self.apart)
         defer { server.close() }
         probe.enable()
         defer { probe.disable() }
@@ -102,6 +110,26 @@ final class BigSnapshotTests: XCTestCase {
             _ = reduce(&state, message)
         }
         XCTAssertEqual(values(state.cursor.liveGraph), 40 * 6, "one value before the attach and five after, in each")
+
+        // Asked for a fresh snapshot, the answer comes after it: what is sent while it
+        // is encoded is held behind it.
+        var ask = WireCommand()
+        ask.kind = .commandSnapshot
+        let id = session.connection.send(ask)
+        var seen: [String] = []
+        let askDeadline = Date().addingTimeInterval(30)
+        while !seen.contains("ack"), Date() < askDeadline {
+            switch session.connection.next(timeout: 0.1) {
+            case .snapshot(let fresh)?:
+                seen.append("snapshot")
+                XCTAssertEqual(fresh.nodes.count, sent.nodes.count)
+            case .acknowledged(let command, let ok, _)? where command == id:
+                XCTAssertTrue(ok)
+                seen.append("ack")
+            default: break
+            }
+        }
+        XCTAssertEqual(seen, ["snapshot", "ack"])
     }
 
     /// Right after a snapshot that alone fills its queue, an inspector is reading, not
