@@ -22,6 +22,7 @@ final class IncrementalTickTests: XCTestCase {
                 let graphBefore = state.cursor.graph
                 let liveBefore = state.cursor.liveGraph
                 let prunedBefore = state.cursor.lastPrune
+                let rowsBefore = state.table.rows.built, viewBefore = state.tableView
                 _ = reduce(&state, message)
                 let context = "seed \(seed), step \(step), \(message.label)"
                 // The warnings are those of the graph the tick found (it prunes after).
@@ -37,7 +38,13 @@ final class IncrementalTickTests: XCTestCase {
                     if now - prunedBefore >= 1_000_000_000 { pruned.prune(now: now, retention: state.retention) }
                     XCTAssertEqual(state.cursor.liveGraph, pruned, context)
                 }
-                if state.page == .table, !message.isBatch {
+                if state.page == .table, message.isAction, state.tableView == viewBefore {
+                    // A key that changes nothing the table is made from leaves its rows
+                    // as they were (sorted as the key says), for the next tick.
+                    let resorted = rowsBefore.sortedPositions(by: state.table.sort, descending: state.table.descending)
+                    XCTAssertEqual(state.table.rows.map(\.id), resorted.map { rowsBefore[$0].id }, context)
+                    XCTAssertEqual(state.table.rows.built, rowsBefore, context)
+                } else if state.page == .table, !message.isBatch {
                     var full = AppState.Table()
                     full.sort = state.table.sort
                     full.descending = state.table.descending
@@ -101,7 +108,9 @@ private struct RandomStream {
         case 55..<85:
             now += Int64(random.below(2_500)) * 1_000_000
             return .tick(nanos: now)
-        case 85..<89: return .action(.sortNext)
+        case 85..<87: return .action(.sortNext)
+        case 87..<88: return .action(.moveDown)
+        case 88..<89: return .action(.moveUp)
         case 89..<91: return .action(.invertSort)
         case 91..<94: return .action(.toggleEnded)
         case 94..<97: return .action(.history(-Int(random.below(6)) - 1))
@@ -176,6 +185,11 @@ private extension PipelineRow {
 private extension Message {
     var isBatch: Bool {
         if case .batch = self { return true }
+        return false
+    }
+
+    var isAction: Bool {
+        if case .action = self { return true }
         return false
     }
 

@@ -8,6 +8,7 @@ import PipescopeGraph
 public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     state.refreshRows()
     let before = SelectionKeeper(state)
+    let tableView = state.tableView
     defer {
         state.refreshRows()
         before.keepSelectionVisible(&state)
@@ -15,8 +16,15 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.settleRun()
         state.keepCursorInTimeline()
         // The table follows batches at the next tick (a few a second, like top's
-        // refresh), not on each of them: a rebuild walks every pipeline and sorts.
-        if case .batch = message {} else { state.refreshTable() }
+        // refresh), not on each of them: a rebuild walks every pipeline and sorts. So
+        // does a key that changes nothing the table is made from: it acts on the rows on
+        // screen and is answered at once (at 10,000 pipelines a rebuild is most of a
+        // frame).
+        switch message {
+        case .batch: break
+        case .action where state.tableView == tableView: state.keepTableAsBuilt()
+        default: state.refreshTable()
+        }
     }
     switch message {
     case .action(let action):

@@ -114,6 +114,27 @@ public struct AppState: Sendable {
         table.keepSelectionOnScreen()
     }
 
+    /// What the table is made from besides the live graph's progress: a key that
+    /// changes none of it leaves the rows to the next tick (``keepTableAsBuilt()``).
+    struct TableView: Equatable {
+        var page: Page
+        var hideEnded: Bool
+        var run: Int?
+        var position: Int?
+    }
+
+    var tableView: TableView {
+        TableView(page: page, hideEnded: tree.hideEnded, run: runs.viewing, position: cursor.position)
+    }
+
+    /// After a key that changed nothing the table is made from: its rows stay as last
+    /// built (sorted again if the key changed the sort), and the selection on screen.
+    mutating func keepTableAsBuilt() {
+        guard page == .table else { return }
+        table.sortAgain()
+        table.keepSelectionOnScreen()
+    }
+
     /// The root of the pipeline stage `id` is in, in the graph on screen.
     public func pipeline(of id: NodeID) -> NodeID? { Self.pipeline(of: id, in: cursor.graph) }
 

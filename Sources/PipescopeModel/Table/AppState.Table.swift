@@ -116,6 +116,15 @@ extension AppState {
             return chosen ? previous.map { ($0, replacement) } : nil
         }
 
+        /// Sorts the rows again if the sort changed since they were sorted, their
+        /// contents as last built (the next refresh brings those up to date).
+        mutating func sortAgain() {
+            guard isUnsorted else { return }
+            isUnsorted = false
+            rows = SortedRows(built: rows.built, positions: rows.built.sortedPositions(by: sort, descending: descending))
+            if let selected, let at = rows.position(of: selected) { selectedIndex = at }
+        }
+
         /// The rows a fresh table shows for `graph`, built as ``refresh(_:)`` builds them and
         /// in its default order (RATE descending, ties by id): `snapshot --json`'s
         /// pipelines. Without event counts every rate is 0, and LAST is the newest time
