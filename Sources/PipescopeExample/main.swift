@@ -28,27 +28,10 @@ func buildPipelines() -> (PassthroughSubject<Int, Never>, [AnyCancellable]) {
 /// EXAMPLE_PIPELINES=N adds N more pipelines (`subject.map.filter.sink`, three stages each),
 /// each on a subject nobody sends to: a program with many pipelines, most of them idle,
 /// for measuring the inspector at 10,000 pipelines (`scripts/measure-key-latency.py --pipelines`).
-/// With EXAMPLE_PIPELINES_DELAY=S they are made S seconds after start, so an inspector
-/// attached before gets them as events (a snapshot of 30,000 stages is over the wire's
-/// 4 MiB frame limit, and an inspector attaching after is refused).
 func idlePipelines() -> [AnyCancellable] {
-    let environment = ProcessInfo.processInfo.environment
-    let count = max(0, environment["EXAMPLE_PIPELINES"].flatMap(Int.init) ?? 0)
-    @Sendable func make() -> [AnyCancellable] {
-        (0..<count).map { _ in PassthroughSubject<Int, Never>().map { $0 + 1 }.filter { $0 > 0 }.sink { _ in } }
-    }
-    guard let delay = environment["EXAMPLE_PIPELINES_DELAY"].flatMap(Double.init), delay > 0 else { return make() }
-    let later = PassthroughSubject<Int, Never>()
-    let holder = later.sink { _ in }
-    DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
-        madeLater = make()
-    }
-    return [holder]
+    let count = max(0, ProcessInfo.processInfo.environment["EXAMPLE_PIPELINES"].flatMap(Int.init) ?? 0)
+    return (0..<count).map { _ in PassthroughSubject<Int, Never>().map { $0 + 1 }.filter { $0 > 0 }.sink { _ in } }
 }
-
-/// The pipelines made after a delay, kept alive for the program's life (written once,
-/// on the queue that makes them, and never read).
-nonisolated(unsafe) var madeLater: [AnyCancellable] = []
 
 /// Sends 1, 2, 3, … every 50 ms; with EXAMPLE_SEND_LIMIT=N it stops after N values and
 /// idles, so tests know the final state (with EXAMPLE_EXIT=1 it exits instead, as a
