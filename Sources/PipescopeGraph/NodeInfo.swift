@@ -24,6 +24,10 @@ public struct NodeInfo: Hashable, Sendable {
     /// caller it was when a helper function builds pipelines for several.
     public var frames: [SourceLocation]
 
+    /// Inlinable: the tap makes one for every new stage, on the program's thread, and an
+    /// opaque call across modules copied each field (and the optional location) through
+    /// outlined value witnesses.
+    @inlinable
     public init(id: NodeID, parent: NodeID? = nil, operatorName: String, publisherType: String,
                 subscriber: String, thread: String, createdNanos: Int64, location: SourceLocation? = nil,
                 frames: [SourceLocation] = []) {

@@ -95,7 +95,7 @@ package struct EventRing {
 
     /// Appends a subscribe `event` with its stage's node info and the return addresses
     /// captured when it subscribed (copied; kept only while they fit).
-    mutating func append(_ event: RawEvent, info: NodeInfo, stack: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
+    mutating func append(_ event: RawEvent, info: consuming NodeInfo, stack: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
                          halfFull: inout Bool) -> Bool {
         var event = event
         event.payload = .info

@@ -129,8 +129,12 @@ struct StageIndex {
         }), let shared {
             owner = shared
         } else {
-            bySubscription[subscription] = Shared(owner: stage.node, stages: [stage.node],
-                                                  object: object, isClass: isClass)
+            // Room for the stages that usually pass one subscription through (Map, Filter
+            // and their sink): one allocation, where `[node]` grew twice.
+            var stages: [NodeID] = []
+            stages.reserveCapacity(4)
+            stages.append(stage.node)
+            bySubscription[subscription] = Shared(owner: stage.node, stages: stages, object: object, isClass: isClass)
         }
         keys.modify(stage.node) { $0.subscription = subscription }
         return (stage.node, owner)

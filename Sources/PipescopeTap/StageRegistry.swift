@@ -139,14 +139,16 @@ package final class StageRegistry: @unchecked Sendable {
     func subscribe(_ s: Subscribe, stack: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
                    info makeInfo: (NodeID) -> NodeInfo) -> NodeID {
         let id = nextNode.add(1, ordering: .relaxed).oldValue
-        let info = makeInfo(id)
+        // Moved, not copied, into the buffer (a copy retained each of its strings and
+        // released them again).
+        var info: NodeInfo? = makeInfo(id)
         let time = eventTicks()
         withState { st in
             let owner: NodeID?
             if let f = s.forwarder, st.stages.isLive(f) { owner = st.stages.ownerOf(f) } else { owner = s.parent }
             st.stages.insert(id, key: s.key, owner: owner, parent: s.parent, publishes: s.publishes, feeds: s.feeds,
                              causes: s.causes)
-            _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), info: info, stack: stack,
+            _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), info: info.take()!, stack: stack,
                                halfFull: &st.halfFullPending)
             if let forwarder = s.forwarder {
                 st.stages.addForwarder(forwarder, to: id)

@@ -57,22 +57,28 @@ package final class Tap: _Introspection, @unchecked Sendable {
         let types = typeNames.subscribe(Upstream.self, Downstream.self)
         // A stage named with pipescopeName/pipescopeExpect shows its name, over the type
         // of the publisher it wraps.
-        let labelled = types.isLabelled ? publisher as? PipescopeLabelled : nil
-        let names = labelled.map { typeNames.names(of: $0.pipescopeUpstreamType) } ?? types.publisher
+        // (Only the label and the names leave this branch: no existential is copied into
+        // the closure below for the common, unlabelled stage.)
+        var operatorName = types.publisher.short, publisherType = types.publisher.full
+        var causes = types.publisher.causes
+        if types.isLabelled, let labelled = publisher as? PipescopeLabelled {
+            operatorName = labelled.pipescopeLabel
+            publisherType = typeNames.names(of: labelled.pipescopeUpstreamType).full
+            causes = .inline
+        }
         let description = types.description(of: subscriber)
         let thread = frames.label
         let request = StageRegistry.Subscribe(
             key: key, parent: parent, forwarder: forwarder,
             publishes: types.publishesSubject ? SubjectIdentity.subject(publisher) : nil,
             feeds: types.feedsSubject ? SubjectIdentity.subject(fedBy: subscriber) : nil,
-            causes: labelled == nil ? names.causes : .inline)
+            causes: causes)
         // The stack is walked here, before the registry takes its lock; it only copies it.
         let node = CallStack.withAddresses(enabled: locate, frames: frames) { stack in
             if locate { afterCapture?() }
             return registry.subscribe(request, stack: stack) { id in
-                NodeInfo(id: id, parent: parent, operatorName: labelled?.pipescopeLabel ?? names.short,
-                         publisherType: names.full, subscriber: description, thread: thread,
-                         createdNanos: wallClockNanos())
+                NodeInfo(id: id, parent: parent, operatorName: operatorName, publisherType: publisherType,
+                         subscriber: description, thread: thread, createdNanos: wallClockNanos())
             }
         }
         if parent == nil { frames.noteRoot(node) }
