@@ -62,6 +62,11 @@ public enum BatchPacking {
         var thread: String?
         var threadID: UInt32 = 0
         var measured = 0
+        // The cause and timing columns are made only once an entry is not 0: a batch
+        // without causes, threads or timings (a test's, a recording's old events) then
+        // costs no appends for them. Until then these count the zeros owed.
+        var causedSoFar = 0, timedSoFar = 0
+        var anyCaused = false
         // Fields are read in place (`events[index].node`): a copy of the whole event per
         // event was a fifth of the packing's time.
         for index in events.indices {
@@ -80,17 +85,39 @@ public enum BatchPacking {
             }
             if payload.caused {
                 let linked = events[index].causedBy != 0 && events[index].causedBy < events[index].id
-                causeDeltas.append(linked ? events[index].id - events[index].causedBy : 0)
+                let delta = linked ? events[index].id - events[index].causedBy : 0
                 if events[index].thread != thread {
                     thread = events[index].thread
                     threadID = table.id(for: events[index].thread, added: &added)
                 }
-                eventThreads.append(threadID)
+                if !anyCaused, delta != 0 || threadID != 0 {
+                    anyCaused = true
+                    causeDeltas = Array(repeating: 0, count: causedSoFar)
+                    eventThreads = Array(repeating: 0, count: causedSoFar)
+                    causeDeltas.reserveCapacity(events.count)
+                    eventThreads.reserveCapacity(events.count)
+                }
+                if anyCaused {
+                    causeDeltas.append(delta)
+                    eventThreads.append(threadID)
+                }
+                causedSoFar += 1
             }
             if payload.timed {
-                selfNanos.append(UInt64(max(0, events[index].selfNanos)))
-                totalNanos.append(UInt64(max(0, events[index].totalNanos)))
-                if events[index].totalNanos > 0 || events[index].selfNanos > 0 { measured += 1 }
+                if events[index].totalNanos > 0 || events[index].selfNanos > 0 {
+                    if measured == 0 {
+                        selfNanos = Array(repeating: 0, count: timedSoFar)
+                        totalNanos = Array(repeating: 0, count: timedSoFar)
+                        selfNanos.reserveCapacity(events.count)
+                        totalNanos.reserveCapacity(events.count)
+                    }
+                    measured += 1
+                }
+                if measured > 0 {
+                    selfNanos.append(UInt64(max(0, events[index].selfNanos)))
+                    totalNanos.append(UInt64(max(0, events[index].totalNanos)))
+                }
+                timedSoFar += 1
             }
             // A VALUE event's scalar travels in the value columns; words in the texts.
             if kind == .value, values.append(events[index].value) { continue }
@@ -111,7 +138,7 @@ public enum BatchPacking {
         values.finish(into: &p)
         // A batch with no cause, thread or timing at all (a recording's old events, a
         // test's) leaves the columns out, as a probe that predates them does.
-        if causeDeltas.contains(where: { $0 != 0 }) || eventThreads.contains(where: { $0 != 0 }) {
+        if anyCaused {
             if let runs = ColumnRuns.shorter(causeDeltas) { p.causeRuns = runs } else { p.causeDeltas = causeDeltas }
             if let runs = ColumnRuns.shorter(eventThreads) { p.threadRuns = runs } else { p.eventThreads = eventThreads }
         }
