@@ -187,6 +187,8 @@ final class InspectorHub: @unchecked Sendable {
     /// buffer (which would otherwise fill and drop the program's events), and holds what
     /// this inspector is sent until its snapshot has gone.
     private func sendSnapshot(to inspector: Inspector, skipped: UInt64 = 0) {
+        // One is on its way (asked for again before it went): it answers this too.
+        guard inspector.held == nil else { return }
         var snapshot = probe.snapshot()
         snapshot.skippedEvents = skipped
         guard snapshot.nodes.count > limits.encodeApart else {

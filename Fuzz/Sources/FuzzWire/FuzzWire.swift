@@ -21,8 +21,7 @@ public func fuzzWire(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         // Through the stream reader and into the domain's types, as the inspector reads
         // them: a snapshot's parts joined, packed batches unpacked against the string
         // table the earlier frames built, then folded.
-        if let decoded = try? ServerMessage.decode(payload: payload), let joined = try? parts.join(decoded),
-           let message = joined {
+        if let decoded = try? ServerMessage.decode(payload: payload), let message = try? parts.join(decoded) {
             switch message.body {
             case .packed(let packed)?:
                 if let batch = try? stream.batch(packed) { graph.fold(batch) }
