@@ -72,7 +72,8 @@ let package = Package(
         // A plain loop over the tapped chain, for `perf record` and quick comparisons.
         .executableTarget(
             name: "TapProfile",
-            dependencies: ["Pipescope", "PipescopeProbe", .product(name: "OpenCombine", package: "OpenCombine")],
+            dependencies: ["Pipescope", "PipescopeProbe", "PipescopeWire", "PipescopeGraph",
+                           .product(name: "OpenCombine", package: "OpenCombine")],
             path: "Profile/TapProfile"
         ),
         .executableTarget(

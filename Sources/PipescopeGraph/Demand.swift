@@ -8,10 +8,12 @@ public enum Demand: Hashable, Sendable, CustomStringConvertible {
 
     public static let none = Demand.count(0)
 
+    @inlinable
     public init(wire: Int64) {
         self = wire < 0 ? .unlimited : .count(Int(wire))
     }
 
+    @inlinable
     public var wire: Int64 {
         switch self {
         case .unlimited: return -1

@@ -26,6 +26,7 @@ public enum CancelCause: String, Hashable, Sendable {
     }
 
     /// The cause with this ``code``; nil for 0 or a number this build does not know.
+    @inlinable
     public init?(code: UInt8) {
         switch code {
         case 1: self = .downstream

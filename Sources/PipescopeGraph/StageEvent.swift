@@ -45,11 +45,13 @@ public struct StageEvent: Hashable, Sendable {
     /// that was not described).
     public var value: EventValue
 
+    @inlinable
     public init(_ kind: EventKind, node: NodeID, time: Int64, demand: Demand = .none, other: NodeID = 0,
                 cause: CancelCause? = nil, text: String = "") {
         self.init(kind, node: node, time: time, demand: demand, other: other, cause: cause, value: EventValue(text: text))
     }
 
+    @inlinable
     public init(_ kind: EventKind, node: NodeID, time: Int64, demand: Demand = .none, other: NodeID = 0,
                 cause: CancelCause? = nil, value: EventValue) {
         self.kind = kind

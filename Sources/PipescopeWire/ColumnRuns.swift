@@ -12,23 +12,36 @@
 enum ColumnRuns {
     /// The runs of `column`, or nil when they would not be shorter than it.
     static func shorter<T: FixedWidthInteger>(_ column: [T]) -> [T]? {
-        guard var current = column.first else { return nil }
-        var runs: [T] = []
-        var length: T = 0
-        for entry in column {
-            if entry == current, length < T.max {
-                length += 1
-                continue
+        column.withUnsafeBufferPointer { column in
+            guard !column.isEmpty else { return nil }
+            // Counted first, in a loop that only compares neighbours: most columns are
+            // one long run or none (kinds, threads, causes of a busy batch), and either
+            // way the runs are then made once or not at all.
+            var changes = 0
+            for i in 1..<column.count where column[i] != column[i - 1] { changes += 1 }
+            guard 2 * (changes + 1) < column.count else { return nil }
+            var runs: [T] = []
+            runs.reserveCapacity(2 * (changes + 1))
+            // A run longer than T.max (only a small type's) is split.
+            let longest = Int(exactly: T.max) ?? Int.max
+            func add(_ entry: T, _ length: Int) {
+                var left = length
+                while left > 0 {
+                    let piece = min(left, longest)
+                    runs.append(entry)
+                    runs.append(T(piece))
+                    left -= piece
+                }
             }
-            runs.append(current)
-            runs.append(length)
-            guard runs.count < column.count else { return nil }
-            current = entry
-            length = 1
+            var start = 0
+            for i in 1..<column.count where column[i] != column[i - 1] {
+                add(column[i - 1], i - start)
+                start = i
+            }
+            add(column[column.count - 1], column.count - start)
+            // Split runs can make more runs than there were changes.
+            return runs.count < column.count ? runs : nil
         }
-        runs.append(current)
-        runs.append(length)
-        return runs.count < column.count ? runs : nil
     }
 
     /// The column the runs stand for. Runs that are not pairs, have a length of 0, or

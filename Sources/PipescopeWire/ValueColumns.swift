@@ -9,7 +9,7 @@ import PipescopeGraph
 /// the event.
 ///
 /// ```swift
-/// var writer = ValueColumns.Writer()
+/// var writer = ValueColumns.Writer(capacity: events.count)
 /// for event in events where event.kind == .value { _ = writer.append(event.value) }
 /// writer.finish(into: &packed)
 /// var reader = try ValueColumns.Reader(packed)
@@ -22,18 +22,21 @@ enum ValueColumns {
         case text, int, uint, double, float, bool, void
     }
 
-    struct Writer {
+    struct Writer: ~Copyable {
         private var runs: [UInt32] = []
         private var kind = Kind.text
         private var length: UInt32 = 0
-        private var ints: [Int64] = [], uints: [UInt64] = [], doubles: [Double] = [], floats: [Float] = []
+        /// The integers' differences, written as they come.
+        private var ints: ZigzagColumn.Writer
+        private var uints: [UInt64] = [], doubles: [Double] = [], floats: [Float] = []
         private var bools: [UInt8] = []
         private var boolCount = 0
         private var lastInt: Int64 = 0
         private var anyScalar = false
 
-        init(capacity: Int = 0) {
-            ints.reserveCapacity(capacity)
+        /// `capacity`: the VALUE events there can be.
+        init(capacity: Int) {
+            ints = ZigzagColumn.Writer(capacity: capacity)
         }
 
         /// Adds the next VALUE event's value; returns false when it is no scalar (its
@@ -73,12 +76,12 @@ enum ValueColumns {
         }
 
         /// Sets the batch's value columns; leaves them all empty when no value was a scalar.
-        mutating func finish(into p: inout WirePackedBatch) {
+        consuming func finish(into p: inout WirePackedBatch) {
             guard anyScalar else { return }
             runs.append(kind.rawValue)
             runs.append(length)
             p.valueRuns = runs
-            p.intDeltas = ints
+            p.intDeltas = ints.finish()
             p.uints = uints
             p.doubles = doubles
             p.floats = floats
@@ -91,14 +94,15 @@ enum ValueColumns {
         private var run = 0
         private var left: UInt32 = 0
         private var kind = Kind.text
-        private let ints: [Int64], uints: [UInt64], doubles: [Double], floats: [Float]
+        private var ints: ZigzagColumn.Reader
+        private let uints: [UInt64], doubles: [Double], floats: [Float]
         private let bools: [UInt8]
-        private var nextInt = 0, nextUInt = 0, nextDouble = 0, nextFloat = 0, nextBool = 0
+        private var nextUInt = 0, nextDouble = 0, nextFloat = 0, nextBool = 0
         private var lastInt: Int64 = 0
 
         init(_ p: WirePackedBatch) throws {
             runs = p.valueRuns
-            ints = p.intDeltas
+            ints = ZigzagColumn.Reader(p.intDeltas, "integer value")
             uints = p.uints
             doubles = p.doubles
             floats = p.floats
@@ -106,7 +110,7 @@ enum ValueColumns {
             guard runs.count % 2 == 0 else {
                 throw FrameError.malformed("a packed batch whose value runs are not pairs (\(runs.count) entries)")
             }
-            if runs.isEmpty, !(ints.isEmpty && uints.isEmpty && doubles.isEmpty && floats.isEmpty && bools.isEmpty) {
+            if runs.isEmpty, !(ints.atEnd && uints.isEmpty && doubles.isEmpty && floats.isEmpty && bools.isEmpty) {
                 throw FrameError.malformed("a packed batch with scalar values but no value runs to say whose")
             }
         }
@@ -121,9 +125,8 @@ enum ValueColumns {
             switch kind {
             case .text: return .none
             case .int:
-                guard nextInt < ints.count else { throw short("integer") }
-                lastInt = lastInt &+ ints[nextInt]
-                nextInt += 1
+                guard let delta = try ints.next() else { throw short("integer") }
+                lastInt = lastInt &+ delta
                 return .int(lastInt)
             case .uint:
                 guard nextUInt < uints.count else { throw short("unsigned integer") }
@@ -166,7 +169,7 @@ enum ValueColumns {
             guard run == runs.count, left == 0 else {
                 throw FrameError.malformed("a packed batch whose value runs cover more values than its VALUE events")
             }
-            guard nextInt == ints.count, nextUInt == uints.count, nextDouble == doubles.count,
+            guard ints.atEnd, nextUInt == uints.count, nextDouble == doubles.count,
                   nextFloat == floats.count, (nextBool + 7) / 8 == bools.count else {
                 throw FrameError.malformed("a packed batch with more scalar values than its value runs say")
             }

@@ -200,12 +200,12 @@ final class BatchPackingTests: XCTestCase {
     }
 
     func testColumnsThatDisagreeAreRefused() {
-        refuse({ $0.timeDeltas.removeLast() }, "event columns have different lengths")
+        refuse({ $0.timeDeltaNumbers.removeLast() }, "event columns have different lengths")
         refuse({ $0.nodeThreads.removeLast() }, "stage columns have different lengths")
         refuse({ $0.demands.removeLast() }, "fewer demands")
         refuse({ $0.others.append(9) }, "more column entries")
         refuse({ $0.causes.removeAll() }, "fewer causes")
-        refuse({ $0.textEvents = [UInt32($0.nodeDeltas.count + 3)]; $0.texts = ["x"] }, "text for event")
+        refuse({ $0.textEvents = [UInt32($0.nodeDeltaNumbers.count + 3)]; $0.texts = ["x"] }, "text for event")
         refuse({ $0.texts.append("orphan text") }, "event columns have different lengths")
     }
 
@@ -222,8 +222,8 @@ final class BatchPackingTests: XCTestCase {
             var p = WirePackedBatch()
             func column<T>(_ make: () -> T) -> [T] { (0..<Int.random(in: 0...4, using: &rng)).map { _ in make() } }
             p.kinds = column { UInt32.random(in: 0...15, using: &rng) }
-            p.nodeDeltas = column { Int64.random(in: -3...3, using: &rng) }
-            p.timeDeltas = column { Int64.random(in: .min ... .max, using: &rng) }
+            p.nodeDeltaNumbers = column { Int64.random(in: -3...3, using: &rng) }
+            p.timeDeltaNumbers = column { Int64.random(in: .min ... .max, using: &rng) }
             p.demands = column { Int64.random(in: -1...5, using: &rng) }
             p.others = column { UInt64.random(in: 0...5, using: &rng) }
             p.causes = column { UInt32.random(in: 0...5, using: &rng) }

@@ -157,8 +157,8 @@ final class MessageCodecTests: XCTestCase {
         // So does a packed batch: kind 42 in the kinds column.
         var p = WirePackedBatch()
         p.kinds = [42, 4]
-        p.nodeDeltas = [3, 0]
-        p.timeDeltas = [0, 1]
+        p.nodeDeltaNumbers = [3, 0]
+        p.timeDeltaNumbers = [0, 1]
         var table = StringTable()
         XCTAssertEqual(try BatchPacking.unpack(p, table: &table).events.map(\.kind), [.unknown, .value])
     }

@@ -127,8 +127,8 @@ final class ScalarColumnTests: XCTestCase {
     }
 
     func testScalarColumnsThatDisagreeAreRefused() {
-        refuse({ $0.intDeltas.removeLast() }, "fewer integer values than its value runs say")
-        refuse({ $0.intDeltas.append(1) }, "more scalar values than its value runs say")
+        refuse({ $0.intDeltaNumbers.removeLast() }, "fewer integer values than its value runs say")
+        refuse({ $0.intDeltaNumbers.append(1) }, "more scalar values than its value runs say")
         refuse({ $0.doubles.removeAll() }, "fewer double values")
         refuse({ $0.bools = $0.bools.prefix(0) }, "fewer Bool values")
         refuse({ $0.bools.append(0) }, "more scalar values")

@@ -13,6 +13,7 @@ import PipescopeProbe
 //   perf record -g .build/release/TapProfile subscribe pipescope 10
 //   .build/release/TapProfile flatMap            # a value through flatMap { 3 values }, ns each
 //   valgrind --tool=callgrind --separate-threads=yes .build/release/TapProfile subscribe pipescope n=20000
+//   perf stat -e instructions:u .build/release/TapProfile wire n=2000   # the wire benchmark's loop
 //
 // The figures that go in the README come from `swift package benchmark`, not from here.
 
@@ -142,6 +143,10 @@ func measureWorkload(_ workload: String, _ config: String, seconds: Double, iter
 
 func main() {
     let args = CommandLine.arguments
+    if args.count >= 2, args[1] == "wire" {
+        wireProfile(iterations: args.count >= 3 && args[2].hasPrefix("n=") ? Int(args[2].dropFirst(2)) ?? 2_000 : 2_000)
+        return
+    }
     if args.count >= 2, ["subscribe", "flatMap"].contains(args[1]) {
         let workload = args[1]
         if args.count >= 3 {

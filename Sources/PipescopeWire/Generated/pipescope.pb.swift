@@ -1139,7 +1139,12 @@ public nonisolated struct Pipescope_V1_PackedBatch: @unchecked Sendable {
 
   /// The event's node minus the previous event's node (consecutive events are usually
   /// on the same or neighbouring stages, so this is usually one byte).
-  public var nodeDeltas: [Int64] {
+  ///
+  /// node_deltas, time_deltas and int_deltas are packed zigzag varints, byte for byte
+  /// what `repeated sint64` sends (so every version's frames and recordings read the
+  /// same), declared as bytes so that Pipescope codes them in one loop (ZigzagColumn)
+  /// instead of through swift-protobuf's per-number path.
+  public var nodeDeltas: Data {
     get {_storage._nodeDeltas}
     set {_uniqueStorage()._nodeDeltas = newValue}
   }
@@ -1151,7 +1156,7 @@ public nonisolated struct Pipescope_V1_PackedBatch: @unchecked Sendable {
     set {_uniqueStorage()._baseTimeNs = newValue}
   }
 
-  public var timeDeltas: [Int64] {
+  public var timeDeltas: Data {
     get {_storage._timeDeltas}
     set {_uniqueStorage()._timeDeltas = newValue}
   }
@@ -1339,8 +1344,8 @@ public nonisolated struct Pipescope_V1_PackedBatch: @unchecked Sendable {
 
   /// One entry per value of each kind, in order. An integer is its difference from the
   /// batch's previous integer value (the first from 0), zigzag-encoded: a counter's
-  /// values take one byte each.
-  public var intDeltas: [Int64] {
+  /// values take one byte each. (Packed zigzag varints, as node_deltas.)
+  public var intDeltas: Data {
     get {_storage._intDeltas}
     set {_uniqueStorage()._intDeltas = newValue}
   }
@@ -2643,9 +2648,9 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
     var _nodeThreads: [UInt32] = []
     var _nodeCreatedNs: [Int64] = []
     var _kinds: [UInt32] = []
-    var _nodeDeltas: [Int64] = []
+    var _nodeDeltas: Data = Data()
     var _baseTimeNs: Int64 = 0
-    var _timeDeltas: [Int64] = []
+    var _timeDeltas: Data = Data()
     var _demands: [Int64] = []
     var _others: [UInt64] = []
     var _causes: [UInt32] = []
@@ -2672,7 +2677,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
     var _selfNs: [UInt64] = []
     var _totalNs: [UInt64] = []
     var _valueRuns: [UInt32] = []
-    var _intDeltas: [Int64] = []
+    var _intDeltas: Data = Data()
     var _uints: [UInt64] = []
     var _doubles: [Double] = []
     var _floats: [Float] = []
@@ -2767,9 +2772,9 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         case 8: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._nodeThreads) }()
         case 9: try { try decoder.decodeRepeatedInt64Field(value: &_storage._nodeCreatedNs) }()
         case 10: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._kinds) }()
-        case 11: try { try decoder.decodeRepeatedSInt64Field(value: &_storage._nodeDeltas) }()
+        case 11: try { try decoder.decodeSingularBytesField(value: &_storage._nodeDeltas) }()
         case 12: try { try decoder.decodeSingularInt64Field(value: &_storage._baseTimeNs) }()
-        case 13: try { try decoder.decodeRepeatedSInt64Field(value: &_storage._timeDeltas) }()
+        case 13: try { try decoder.decodeSingularBytesField(value: &_storage._timeDeltas) }()
         case 14: try { try decoder.decodeRepeatedSInt64Field(value: &_storage._demands) }()
         case 15: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._others) }()
         case 16: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._causes) }()
@@ -2796,7 +2801,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         case 37: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._selfNs) }()
         case 38: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._totalNs) }()
         case 39: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._valueRuns) }()
-        case 40: try { try decoder.decodeRepeatedSInt64Field(value: &_storage._intDeltas) }()
+        case 40: try { try decoder.decodeSingularBytesField(value: &_storage._intDeltas) }()
         case 41: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._uints) }()
         case 42: try { try decoder.decodeRepeatedDoubleField(value: &_storage._doubles) }()
         case 43: try { try decoder.decodeRepeatedFloatField(value: &_storage._floats) }()
@@ -2848,13 +2853,13 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         try visitor.visitPackedUInt32Field(value: _storage._kinds, fieldNumber: 10)
       }
       if !_storage._nodeDeltas.isEmpty {
-        try visitor.visitPackedSInt64Field(value: _storage._nodeDeltas, fieldNumber: 11)
+        try visitor.visitSingularBytesField(value: _storage._nodeDeltas, fieldNumber: 11)
       }
       if _storage._baseTimeNs != 0 {
         try visitor.visitSingularInt64Field(value: _storage._baseTimeNs, fieldNumber: 12)
       }
       if !_storage._timeDeltas.isEmpty {
-        try visitor.visitPackedSInt64Field(value: _storage._timeDeltas, fieldNumber: 13)
+        try visitor.visitSingularBytesField(value: _storage._timeDeltas, fieldNumber: 13)
       }
       if !_storage._demands.isEmpty {
         try visitor.visitPackedSInt64Field(value: _storage._demands, fieldNumber: 14)
@@ -2935,7 +2940,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         try visitor.visitPackedUInt32Field(value: _storage._valueRuns, fieldNumber: 39)
       }
       if !_storage._intDeltas.isEmpty {
-        try visitor.visitPackedSInt64Field(value: _storage._intDeltas, fieldNumber: 40)
+        try visitor.visitSingularBytesField(value: _storage._intDeltas, fieldNumber: 40)
       }
       if !_storage._uints.isEmpty {
         try visitor.visitPackedUInt64Field(value: _storage._uints, fieldNumber: 41)
