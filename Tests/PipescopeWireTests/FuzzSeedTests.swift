@@ -58,4 +58,46 @@ final class FuzzSeedTests: XCTestCase {
             XCTAssertTrue(packed.contains { !$0.eventThreads.isEmpty }, "a plain column beside the runs")
         }
     }
+
+    /// A Welcome, then a snapshot of twelve stages cut into parts of about 300 bytes
+    /// (protocol version 5's `continues`), then a batch: so mutations start from parts
+    /// that join, and reach the joiner's checks without finding `continues` by chance.
+    private static func snapshotInParts() -> (frames: [[UInt8]], parts: Int) {
+        var welcome = ServerMessage()
+        welcome.welcome.protocolVersion = ProtocolVersion.current
+        welcome.welcome.processName = "fuzz-seed"
+        welcome.welcome.pid = 5
+        var writer = WireStreamWriter()
+        writer.snapshotPartBytes = 300
+        var b = BatchBuilder(start: 1_700_000_000_000_000_000, step: 1_000)
+        for chain in 0..<4 {
+            b.chain(from: UInt64(chain * 3 + 1), subscriber: "Sink", ops: ["Map", "Filter", "PassthroughSubject"])
+        }
+        var graph = Graph()
+        graph.fold(b.build())
+        var snapshot = graph.snapshot()
+        snapshot.sequence = 12
+        let parts = writer.frames(snapshot)
+        var values = BatchBuilder(start: 1_700_000_001_000_000_000, step: 1_000)
+        for i in 0..<5 { values.add(.value, 1) { $0.value = .int(Int64(i)); $0.thread = "main" } }
+        return ([welcome.framed()] + parts + [writer.message(values.build(sequence: 17)).framed()], parts.count)
+    }
+
+    func testASeedCarriesASnapshotInParts() throws {
+        let seed = Self.corpus.appendingPathComponent("snapshot-parts")
+        let (frames, parts) = Self.snapshotInParts()
+        if ProcessInfo.processInfo.environment["PIPESCOPE_WRITE_FUZZ_SEEDS"] == "1" {
+            try Data(frames.flatMap { $0 }).write(to: seed)
+        }
+        XCTAssertGreaterThan(parts, 3)
+        let contents = try RecordingFormat.read(RecordingFormat.magic + Array(try Data(contentsOf: seed)))
+        // The parts read back as one snapshot, between the Welcome and the batch.
+        XCTAssertEqual(contents.messages.count, 3)
+        var reader = WireStreamReader()
+        let snapshot = try reader.snapshot(contents.messages[1].snapshot)
+        XCTAssertEqual(snapshot.nodes.count, 12)
+        XCTAssertEqual(try reader.batch(contents.messages[2].packed).events.count, 5)
+        let raw = try Data(contentsOf: seed)
+        XCTAssertEqual(raw.count, frames.reduce(0) { $0 + $1.count }, "the seed is the frames as written")
+    }
 }
