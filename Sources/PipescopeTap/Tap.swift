@@ -76,9 +76,12 @@ package final class Tap: _Introspection, @unchecked Sendable {
         // The stack is walked here, before the registry takes its lock; it only copies it.
         let node = CallStack.withAddresses(enabled: locate, frames: frames) { stack in
             if locate { afterCapture?() }
+            // Its creation time is its subscribe event's, filled in at the flush
+            // (``RawEvent/stageEvent(id:clock:texts:infos:threads:nodes:)``): no clock
+            // read here.
             return registry.subscribe(request, stack: stack) { id in
                 NodeInfo(id: id, parent: parent, operatorName: operatorName, publisherType: publisherType,
-                         subscriber: description, thread: thread, createdNanos: wallClockNanos())
+                         subscriber: description, thread: thread, createdNanos: 0)
             }
         }
         if parent == nil { frames.noteRoot(node) }
