@@ -54,7 +54,7 @@ package final class Tap: _Introspection, @unchecked Sendable {
         // What the types say is worked out once per pair of types. OpenCombine's
         // subscribers describe themselves briefly ("Sink", "Map"); other subscribers are
         // named by their type, never dumped field by field.
-        let types = typeNames.subscribe(Upstream.self, Downstream.self)
+        let types = typeNames.subscribe(Upstream.self, Downstream.self, cache: frames.typeFacts)
         // A stage named with pipescopeName/pipescopeExpect shows its name, over the type
         // of the publisher it wraps.
         // (Only the label and the names leave this branch: no existential is copied into
