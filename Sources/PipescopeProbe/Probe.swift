@@ -38,14 +38,16 @@ public final class Probe: @unchecked Sendable {
         var recent = RecentCauses()
 
         /// Once a second, and whenever the graph has grown past twice its size after the
-        /// last prune (and by at least 4,096 stages): a program that makes and ends
+        /// last prune (and by at least 16,384 stages): a program that makes and ends
         /// pipelines fast (100,000 a second) would otherwise grow the graph by hundreds
         /// of thousands of stages between two prunes, only for the prune to drop all but
         /// the last ``Retention/maxEndedPipelines``, and every fold in between works in a
         /// table far larger than the cache. The prune walks the whole graph, so doing it
-        /// after the graph doubled keeps its cost per new stage constant.
+        /// after the graph doubled keeps its cost per new stage constant; the 16,384 keep
+        /// the ended pipelines it retains (1,500 stages by default) from being walked
+        /// again every few hundred new ones.
         func shouldPrune(now: Int64) -> Bool {
-            now - lastPrune > 1_000_000_000 || graph.nodes.count > max(2 * prunedSize, prunedSize + 4096)
+            now - lastPrune > 1_000_000_000 || graph.nodes.count > max(2 * prunedSize, prunedSize + 16_384)
         }
     }
 
