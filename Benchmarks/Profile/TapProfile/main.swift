@@ -12,6 +12,8 @@ import PipescopeProbe
 //   .build/release/TapProfile subscribe          # subscribe-and-cancel of the chain, ns each
 //   perf record -g .build/release/TapProfile subscribe pipescope 10
 //   .build/release/TapProfile flatMap            # a value through flatMap { 3 values }, ns each
+//   .build/release/TapProfile subscribe-samples pipescope 3   # p0 and p50 of single subscribe-and-cancels
+//                                    # (configs: empty, pipescope, pipescope-noflush: no flush thread)
 //   valgrind --tool=callgrind --separate-threads=yes .build/release/TapProfile subscribe pipescope n=20000
 //
 // The figures that go in the README come from `swift package benchmark`, not from here.
