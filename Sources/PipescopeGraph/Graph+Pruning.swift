@@ -9,8 +9,17 @@ extension Graph {
         var rule = EndedRule(now: nanos, retention: retention)
         func isEnded(_ id: NodeID) -> Bool { rule.isEnded(id, in: nodes) }
         func expired(_ id: NodeID) -> Bool { rule.expired(id, in: nodes) }
-        var doomedRoots = Set(roots.filter(expired))
-        let endedRoots = roots.filter { isEnded($0) && !doomedRoots.contains($0) }
+        // One pass over the roots: each is asked once whether it expired, and only then
+        // whether it ended.
+        var doomedRoots = Set<NodeID>()
+        var endedRoots: [NodeID] = []
+        for root in roots {
+            if expired(root) {
+                doomedRoots.insert(root)
+            } else if isEnded(root) {
+                endedRoots.append(root)
+            }
+        }
         doomedRoots.formUnion(endedRoots.prefix(max(0, endedRoots.count - retention.maxEndedPipelines)))
         for root in doomedRoots { remove(subtree: root) }
         roots.removeAll { doomedRoots.contains($0) }
@@ -118,14 +127,19 @@ private struct EndedRule {
         cutoff = now - Int64(retention.seconds * 1e9)
     }
 
+    /// Reads the stage in place, by its index (`nodes[id]` copied the whole summary out
+    /// for each question), and remembers only stages with something upstream: a stage
+    /// with no children is answered by its own status, with no hashing.
     mutating func isEnded(_ id: NodeID, in nodes: [NodeID: NodeSummary]) -> Bool {
-        guard let node = nodes[id] else { return true }
+        guard let i = nodes.index(forKey: id) else { return true }
         // A live stage is not ended, whatever is upstream of it: most stages, and no
         // need to walk their upstream or remember them.
-        guard node.status.isTerminal else { return false }
+        guard nodes.values[i].status.isTerminal else { return false }
+        let children = nodes.values[i].children
+        if children.isEmpty { return true }
         if let known = memo[id] { return known }
         var result = true
-        for child in node.children where !isEnded(child, in: nodes) {
+        for child in children where !isEnded(child, in: nodes) {
             result = false
             break
         }
@@ -134,6 +148,7 @@ private struct EndedRule {
     }
 
     mutating func expired(_ id: NodeID, in nodes: [NodeID: NodeSummary]) -> Bool {
-        isEnded(id, in: nodes) && (nodes[id]?.endedNanos ?? .max) < cutoff
+        guard isEnded(id, in: nodes), let i = nodes.index(forKey: id) else { return false }
+        return (nodes.values[i].endedNanos ?? .max) < cutoff
     }
 }

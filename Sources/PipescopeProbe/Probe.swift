@@ -31,9 +31,24 @@ public final class Probe: @unchecked Sendable {
         /// Turns the buffered events' ticks into wall-clock time.
         var clock = TickClock()
         var lastPrune: Int64 = 0
+        /// The graph's stages after the last prune (see ``shouldPrune(now:)``).
+        var prunedSize = 0
         var dropped: UInt64 = 0
         /// The last caused events, for snapshots (``GraphSnapshot/recent``).
         var recent = RecentCauses()
+
+        /// Once a second, and whenever the graph has grown past twice its size after the
+        /// last prune (and by at least 16,384 stages): a program that makes and ends
+        /// pipelines fast (100,000 a second) would otherwise grow the graph by hundreds
+        /// of thousands of stages between two prunes, only for the prune to drop all but
+        /// the last ``Retention/maxEndedPipelines``, and every fold in between works in a
+        /// table far larger than the cache. The prune walks the whole graph, so doing it
+        /// after the graph doubled keeps its cost per new stage constant; the 16,384 keep
+        /// the ended pipelines it retains (1,500 stages by default) from being walked
+        /// again every few hundred new ones.
+        func shouldPrune(now: Int64) -> Bool {
+            now - lastPrune > 1_000_000_000 || graph.nodes.count > max(2 * prunedSize, prunedSize + 16_384)
+        }
     }
 
     /// `bufferCapacity` bounds the events held between two flushes.
@@ -106,9 +121,10 @@ public final class Probe: @unchecked Sendable {
                                          droppedSinceLast: dropped &- state.dropped, gate: gate)
             state.dropped = dropped
             state.graph.fold(batch)
-            if now - state.lastPrune > 1_000_000_000 {
+            if state.shouldPrune(now: now) {
                 state.lastPrune = now
                 state.graph.prune(now: now, retention: retention)
+                state.prunedSize = state.graph.nodes.count
             }
             return batch
         }
@@ -137,7 +153,7 @@ public final class Probe: @unchecked Sendable {
     }
 
     /// Prunes ended stages now, as if the clock read `now` (wall-clock nanoseconds).
-    /// Flushes prune once a second by themselves.
+    /// Flushes prune once a second by themselves, and sooner when the graph has doubled.
     public func prune(now: Int64) {
         state.withLockedValue { $0.graph.prune(now: now, retention: retention) }
     }

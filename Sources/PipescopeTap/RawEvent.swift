@@ -65,7 +65,8 @@ package struct RawEvent {
 
     /// The domain's event numbered `id`, its time in wall-clock nanoseconds from `clock`,
     /// reading texts and node infos from the buffer's side arrays and thread names from
-    /// `threads` (indexed by ``thread``). `nodes` receives a subscribe's node info.
+    /// `threads` (indexed by ``thread``). `nodes` receives a subscribe's node info, its
+    /// ``NodeInfo/createdNanos`` set to this event's time when the tap left it 0.
     package func stageEvent(id: EventID, clock: TickClock.Anchor, texts: [String], infos: [NodeInfo],
                             threads: [String], nodes: inout [NodeInfo]) -> StageEvent {
         let kind = self.kind
@@ -87,7 +88,12 @@ package struct RawEvent {
         }
         switch payload {
         case .none: break
-        case .info: nodes.append(infos[Int(bits)])
+        case .info:
+            // A stage made on the program's thread left its creation time to be its
+            // subscribe's, in the same wall clock.
+            var info = infos[Int(bits)]
+            if info.createdNanos == 0 { info.createdNanos = event.time }
+            nodes.append(info)
         case .text: event.text = texts[Int(bits)]
         case .string: event.text = ValueCapture.clip(texts[Int(bits)])
         // Scalars stay numbers: their words are made by whatever shows them.

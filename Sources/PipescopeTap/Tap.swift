@@ -54,7 +54,7 @@ package final class Tap: _Introspection, @unchecked Sendable {
         // What the types say is worked out once per pair of types. OpenCombine's
         // subscribers describe themselves briefly ("Sink", "Map"); other subscribers are
         // named by their type, never dumped field by field.
-        let types = typeNames.subscribe(Upstream.self, Downstream.self)
+        let types = typeNames.subscribe(Upstream.self, Downstream.self, cache: frames.typeFacts)
         // A stage named with pipescopeName/pipescopeExpect shows its name, over the type
         // of the publisher it wraps.
         // (Only the label and the names leave this branch: no existential is copied into
@@ -76,9 +76,12 @@ package final class Tap: _Introspection, @unchecked Sendable {
         // The stack is walked here, before the registry takes its lock; it only copies it.
         let node = CallStack.withAddresses(enabled: locate, frames: frames) { stack in
             if locate { afterCapture?() }
+            // Its creation time is its subscribe event's, filled in at the flush
+            // (``RawEvent/stageEvent(id:clock:texts:infos:threads:nodes:)``): no clock
+            // read here.
             return registry.subscribe(request, stack: stack) { id in
                 NodeInfo(id: id, parent: parent, operatorName: operatorName, publisherType: publisherType,
-                         subscriber: description, thread: thread, createdNanos: wallClockNanos())
+                         subscriber: description, thread: thread, createdNanos: 0)
             }
         }
         if parent == nil { frames.noteRoot(node) }

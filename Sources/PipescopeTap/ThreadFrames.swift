@@ -69,7 +69,11 @@ package final class ThreadFrames: @unchecked Sendable {
     deinit {
         frames.deallocate()
         timings.deallocate()
+        typeFacts.deallocate()
     }
+
+    /// The facts of the type pairs this thread subscribed lately (no lock to find them).
+    let typeFacts = TypeFactsCache()
 
     @inline(__always)
     package var top: Frame? { depth > 0 ? frames[depth - 1] : nil }

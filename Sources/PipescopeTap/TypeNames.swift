@@ -75,6 +75,19 @@ final class TypeNames: @unchecked Sendable {
     private let pairs = LockedBox(IdentityTable<Pair, Subscribe>())
 
     /// What a subscribe of a `P` by an `S` needs of their types, worked out once per pair:
+    /// no lock when `cache` (the subscribing thread's) has them, one lock and one lookup
+    /// after that.
+    @inline(__always)
+    func subscribe<P: Publisher, S: Subscriber>(_ publisher: P.Type, _ subscriber: S.Type,
+                                                cache: TypeFactsCache) -> Subscribe {
+        let pair = TypeFactsCache.Pair(publisher: ObjectIdentifier(P.self), subscriber: ObjectIdentifier(S.self))
+        if let hit = cache.facts(of: pair) { return hit }
+        let found = subscribe(P.self, S.self)
+        cache.keep(found, for: pair)
+        return found
+    }
+
+    /// What a subscribe of a `P` by an `S` needs of their types, worked out once per pair:
     /// one lock and one lookup after that.
     func subscribe<P: Publisher, S: Subscriber>(_ publisher: P.Type, _ subscriber: S.Type) -> Subscribe {
         let key = Pair(publisher: ObjectIdentifier(P.self), subscriber: ObjectIdentifier(S.self))
