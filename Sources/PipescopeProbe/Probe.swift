@@ -22,10 +22,11 @@ public final class Probe: @unchecked Sendable {
     let gate: Gate
     /// The call stacks new stages captured, as locations (see ``Locator``).
     let locator = Locator()
-    private let state = LockedBox(State())
+    /// Internal, not private, for tests that hold the clock's prunes back (``State/lastPrune``).
+    let state = LockedBox(State())
     public let retention: Retention
 
-    private struct State {
+    struct State {
         var graph = Graph()
         var sequence: UInt64 = 0
         /// Turns the buffered events' ticks into wall-clock time.
