@@ -44,13 +44,14 @@ let package = Package(
         // Pipescope ─▶ PipescopeProbe ─▶ PipescopeTap, PipescopeLocations ─▶ PipescopeGraph
         .target(name: "CPipescopeClock"),
         .target(name: "CPipescopeLocations"),
+        .target(name: "CPipescopeRuntime"),
         // Everything that runs on the program's threads: the _Introspection tap, the
         // registry and its ring, the per-thread frames, value capture, the gate, call
         // stacks. No NIO and no codec: it records, it never sends.
         .target(
             name: "PipescopeTap",
             dependencies: [
-                "PipescopeGraph", "CPipescopeClock", "CPipescopeLocations",
+                "PipescopeGraph", "CPipescopeClock", "CPipescopeLocations", "CPipescopeRuntime",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]

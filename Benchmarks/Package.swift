@@ -22,10 +22,11 @@ let package = Package(
                 path: "Shared/PipescopeWire"),
         .target(name: "CPipescopeClock", path: "Shared/CPipescopeClock"),
         .target(name: "CPipescopeLocations", path: "Shared/CPipescopeLocations"),
+        .target(name: "CPipescopeRuntime", path: "Shared/CPipescopeRuntime"),
         .target(
             name: "PipescopeTap",
             dependencies: [
-                "PipescopeGraph", "CPipescopeClock", "CPipescopeLocations",
+                "PipescopeGraph", "CPipescopeClock", "CPipescopeLocations", "CPipescopeRuntime",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],

@@ -104,6 +104,12 @@ struct IdentityTable<Key: TableKey, Value> {
         return value
     }
 
+    /// Empties the table, handing each value to `body` first.
+    mutating func removeAll(_ body: (Value) -> Void) {
+        for case let value? in values { body(value) }
+        self = IdentityTable()
+    }
+
     private mutating func insert(_ key: Key, _ value: Value) {
         if let i = index(of: key) {
             values[i] = value

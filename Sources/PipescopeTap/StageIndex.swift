@@ -14,9 +14,10 @@ import PipescopeGraph
 /// - One subscription object can serve several stages (Map and Filter pass their
 ///   upstream's subscription through). Its requests and cancels count once, on the most
 ///   upstream stage that owns it (``Shared/owner``).
-/// - It holds no strong reference to anything of the program's: subscriptions are held
-///   weakly, everything else is identities and numbers. Removing an entry never runs
-///   user code.
+/// - It holds no strong reference to anything of the program's: a subscription object
+///   is held by its unowned count (``SubscriptionHold``, released exactly once, when its
+///   entry goes), everything else is identities and numbers. Removing an entry never
+///   runs user code.
 /// - Not thread-safe by itself: it lives inside ``StageRegistry``'s locked state.
 struct StageIndex {
     /// A stage as the hot path needs it.
@@ -37,9 +38,10 @@ struct StageIndex {
     struct Shared {
         var owner: NodeID
         var stages: [NodeID]
-        weak var object: AnyObject?
-        var isClass: Bool
-        var isAlive: Bool { !isClass || object != nil }
+        /// The object, when the subscription is a class. The index's, released when the
+        /// entry goes: a copy handed out must not release it.
+        var hold: SubscriptionHold?
+        var isAlive: Bool { hold?.isAlive ?? true }
     }
 
     /// What to forget when a stage ends.
@@ -118,23 +120,29 @@ struct StageIndex {
 
     /// Records that `key`'s stage received `subscription`; returns the stage and the
     /// stage that owns the subscription (itself, unless the object is shared).
-    mutating func received(_ subscription: CombineIdentifier, object: AnyObject?, isClass: Bool,
+    /// `object`: the subscription, when it is a class.
+    mutating func received(_ subscription: CombineIdentifier, object: AnyObject?,
                            by key: StageKey) -> (stage: NodeID, owner: NodeID)? {
         guard let stage = bySubscriber[key] else { return nil }
         var owner = stage.node
-        if let shared = bySubscription.modify(subscription, { shared -> NodeID? in
+        let known = bySubscription.modify(subscription) { shared -> NodeID? in
             guard shared.isAlive else { return nil }
             shared.stages.append(stage.node)
             return shared.owner
-        }), let shared {
-            owner = shared
+        }
+        if let known, let known {
+            owner = known
         } else {
+            // A dead object's identifier given again (only a subscription with an
+            // identifier of its own can: an address stays held): its entry goes first.
+            if known != nil { forgetSubscription(subscription) }
             // Room for the stages that usually pass one subscription through (Map, Filter
             // and their sink): one allocation, where `[node]` grew twice.
             var stages: [NodeID] = []
             stages.reserveCapacity(4)
             stages.append(stage.node)
-            bySubscription[subscription] = Shared(owner: stage.node, stages: stages, object: object, isClass: isClass)
+            bySubscription[subscription] = Shared(owner: stage.node, stages: stages,
+                                                  hold: object.map(SubscriptionHold.init))
         }
         keys.modify(stage.node) { $0.subscription = subscription }
         return (stage.node, owner)
@@ -147,10 +155,24 @@ struct StageIndex {
 
     /// Forgets a cancelled subscription and retires every stage it served; returns its
     /// owner, or nil if it was not known (or already cancelled).
+    /// (The returned copy's hold is released already.)
     mutating func cancel(_ subscription: CombineIdentifier, links: inout SubjectLinkIndex) -> Shared? {
-        guard let shared = bySubscription.removeValue(forKey: subscription) else { return nil }
+        guard let shared = forgetSubscription(subscription) else { return nil }
         for node in shared.stages { retire(node, links: &links) }
         return shared
+    }
+
+    /// Removes a subscription's entry and releases its hold; returns the entry.
+    @discardableResult
+    private mutating func forgetSubscription(_ subscription: CombineIdentifier) -> Shared? {
+        guard let shared = bySubscription.removeValue(forKey: subscription) else { return nil }
+        shared.hold?.release()
+        return shared
+    }
+
+    /// Releases every subscription held, when the registry goes.
+    mutating func releaseHolds() {
+        bySubscription.removeAll { $0.hold?.release() }
     }
 
     /// The subscription the inspector can cancel for `node`, looked up (not removed).
@@ -176,7 +198,7 @@ struct StageIndex {
                 retired[oldest.key] = nil
             }
         }
-        if let s = k.subscription, bySubscription.modify(s, { $0.owner }) == node { bySubscription[s] = nil }
+        if let s = k.subscription, bySubscription.modify(s, { $0.owner }) == node { forgetSubscription(s) }
         links.forget(node, publishes: k.publishes, feeds: k.feeds)
         for forwarder in k.forwarders { retire(forwarder, links: &links) }
     }

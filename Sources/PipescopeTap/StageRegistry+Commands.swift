@@ -28,7 +28,8 @@ extension StageRegistry {
         return withState { st in
             guard st.stages.isLive(node) else { return node < issued ? .ended : .unknown }
             guard let target = st.stages.cancelTarget(node) else { return .ended }
-            guard let subscription = target.shared.object as? any Subscription else { return .notCancellable }
+            // Retained only if alive; given up after the cancel, outside the lock.
+            guard let subscription = target.shared.hold?.strong() as? any Subscription else { return .notCancellable }
             _ = st.stages.cancel(target.id, links: &st.links)
             let id = st.ring.nextID
             let recorded = st.append(RawEvent(kind: .cancelled, node: target.shared.owner, time: time, cause: .inspector))

@@ -114,6 +114,12 @@ package final class StageRegistry: @unchecked Sendable {
         state = LockedBox(State(ring: EventRing(capacity: capacity)))
     }
 
+    /// The subscription objects still held give their unowned counts back (at most
+    /// freeing memory whose deinit ran already; no user code).
+    deinit {
+        state.withLockedValue { $0.stages.releaseHolds() }
+    }
+
     /// Runs `body` under the lock, then, with the lock released, signals a half-full
     /// buffer if `body` made it so.
     @inline(__always)
@@ -173,8 +179,7 @@ package final class StageRegistry: @unchecked Sendable {
         let time = eventTicks()
         let subscriptionID = subscription.combineIdentifier
         let isEmpty = subscriptionID == Self.emptySubscription
-        let isClass = S.self is AnyClass
-        let object: AnyObject? = isClass && !isEmpty ? unsafeBitCast(subscription, to: AnyObject.self) : nil
+        let object: AnyObject? = S.self is AnyClass && !isEmpty ? unsafeBitCast(subscription, to: AnyObject.self) : nil
         let asSubscriber = StageKey(id: subscriptionID, type: ObjectIdentifier(S.self))
         withState { st in
             let node: NodeID, owner: NodeID
@@ -182,7 +187,7 @@ package final class StageRegistry: @unchecked Sendable {
                 guard let stage = st.stages.stage(subscriber) else { return }
                 (node, owner) = (stage.node, stage.node)
             } else {
-                guard let received = st.stages.received(subscriptionID, object: object, isClass: isClass, by: subscriber)
+                guard let received = st.stages.received(subscriptionID, object: object, by: subscriber)
                 else { return }
                 (node, owner) = received
             }
@@ -302,18 +307,13 @@ package final class StageRegistry: @unchecked Sendable {
         }
     }
 
-    /// Records a completion; a failure's error is described here, on the delivering
-    /// thread, before the lock is taken, and not kept.
-    func completion<Failure: Error>(subscriber: StageKey, _ completion: Subscribers.Completion<Failure>,
-                                    context: ThreadFrames.Cause, thread: UInt32) -> Delivered? {
+    /// Records a completion: a failure when `failure` (its error's description, made by
+    /// the caller on the delivering thread) is given, else finished.
+    func completion(subscriber: StageKey, failure text: String?, context: ThreadFrames.Cause,
+                    thread: UInt32) -> Delivered? {
         let time = eventTicks()
-        var event = RawEvent(kind: .finished, node: 0, time: time)
+        var event = RawEvent(kind: text == nil ? .finished : .failed, node: 0, time: time)
         event.thread = thread
-        var text: String?
-        if case .failure(let error) = completion {
-            event.kind = .failed
-            text = ValueCapture.describe(error)
-        }
         return withState { st in
             guard let stage = st.stages.delivery(subscriber) else { return nil }
             event.node = stage.node
