@@ -99,15 +99,15 @@ public final class Probe: @unchecked Sendable {
         batch.events.reserveCapacity(buffers.events.count)
         var id = buffers.firstID
         for raw in buffers.events {
-            batch.events.append(raw.stageEvent(id: id, clock: anchor, texts: buffers.texts, infos: buffers.infos,
-                                               threads: threads, nodes: &batch.nodes))
+            batch.events.append(raw.stageEvent(id: id, clock: anchor, buffers: buffers, threads: threads,
+                                               nodes: &batch.nodes))
             id &+= 1
         }
         let lastID = id &- 1
         // Node infos reach the batch in the order they were buffered, each with its stack.
         // Only cached addresses are looked at here: the rest are symbolized on the
         // symbol thread, and their locations go out with a later flush.
-        if batch.nodes.count == buffers.infos.count, !buffers.addresses.isEmpty || locator.hasPending {
+        if batch.nodes.count == buffers.stageCount, !buffers.addresses.isEmpty || locator.hasPending {
             batch.locations = locator.locate(&batch.nodes) { buffers.stack(of: $0) }
         }
         registry.recycle(consume buffers)

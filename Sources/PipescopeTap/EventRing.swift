@@ -20,17 +20,21 @@ package struct EventRing {
     package struct Buffers {
         package var events: [RawEvent] = []
         package var texts: [String] = []
-        package var infos: [NodeInfo] = []
-        /// For each of `infos`, the range of `addresses` captured with it (empty: none).
+        /// New stages, as their node infos' makings (``NewStage``).
+        var stages: [NewStage] = []
+        /// For each of `stages`, the range of `addresses` captured with it (empty: none).
         var stacks: [Range<Int>] = []
         /// Return addresses of the stages' call stacks, nearest first (see ``CallStack``).
         package var addresses: [UInt] = []
         /// The number of the first event (``StageEvent/id``): the rest follow in order.
         package var firstID: EventID = 1
 
-        var isEmpty: Bool { events.isEmpty && texts.isEmpty && infos.isEmpty && addresses.isEmpty }
+        var isEmpty: Bool { events.isEmpty && texts.isEmpty && stages.isEmpty && addresses.isEmpty }
 
-        /// The addresses captured with `infos[index]`.
+        /// How many new stages the buffers hold.
+        package var stageCount: Int { stages.count }
+
+        /// The addresses captured with `stages[index]`.
         package func stack(of index: Int) -> ArraySlice<UInt> { addresses[stacks[index]] }
 
         /// Empties the buffers, keeping their capacity. Releases the texts: do it
@@ -38,7 +42,7 @@ package struct EventRing {
         mutating func removeAll() {
             events.removeAll(keepingCapacity: true)
             texts.removeAll(keepingCapacity: true)
-            infos.removeAll(keepingCapacity: true)
+            stages.removeAll(keepingCapacity: true)
             stacks.removeAll(keepingCapacity: true)
             addresses.removeAll(keepingCapacity: true)
         }
@@ -93,15 +97,16 @@ package struct EventRing {
         return true
     }
 
-    /// Appends a subscribe `event` with its stage's node info and the return addresses
-    /// captured when it subscribed (copied; kept only while they fit).
-    mutating func append(_ event: RawEvent, info: consuming NodeInfo, stack: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
+    /// Appends a subscribe `event` with what its stage's node info is made of and the
+    /// return addresses captured when it subscribed (copied; kept only while they fit).
+    mutating func append(_ event: RawEvent, stage: consuming NewStage,
+                         stack: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
                          halfFull: inout Bool) -> Bool {
         var event = event
         event.payload = .info
-        event.bits = UInt64(buffers.infos.count)
+        event.bits = UInt64(buffers.stages.count)
         guard append(event, halfFull: &halfFull) else { return false }
-        buffers.infos.append(info)
+        buffers.stages.append(stage)
         let start = buffers.addresses.count
         if !stack.isEmpty, start + stack.count <= Self.addressCapacity {
             buffers.addresses.append(contentsOf: stack)

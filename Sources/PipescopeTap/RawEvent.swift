@@ -11,7 +11,7 @@ package struct RawEvent {
     /// What `bits` holds.
     enum Payload: UInt8 {
         case none
-        /// The index of a subscribe's node info in the buffer's `infos`.
+        /// The index of a subscribe's new stage in the buffer's `stages`.
         case info
         /// The index of words already made on the recording thread (a value's or an
         /// error's description, an owner's name, a broken contract) in `texts`.
@@ -64,10 +64,10 @@ package struct RawEvent {
     }
 
     /// The domain's event numbered `id`, its time in wall-clock nanoseconds from `clock`,
-    /// reading texts and node infos from the buffer's side arrays and thread names from
-    /// `threads` (indexed by ``thread``). `nodes` receives a subscribe's node info, its
-    /// ``NodeInfo/createdNanos`` set to this event's time when the tap left it 0.
-    package func stageEvent(id: EventID, clock: TickClock.Anchor, texts: [String], infos: [NodeInfo],
+    /// reading texts and new stages from `buffers` and thread names from `threads`
+    /// (indexed by ``thread``). `nodes` receives a subscribe's node info, made here, its
+    /// ``NodeInfo/createdNanos`` this event's time.
+    package func stageEvent(id: EventID, clock: TickClock.Anchor, buffers: borrowing EventRing.Buffers,
                             threads: [String], nodes: inout [NodeInfo]) -> StageEvent {
         let kind = self.kind
         var event = StageEvent(kind, node: node, time: clock.wallNanos(ofTicks: time), cause: cause)
@@ -91,11 +91,9 @@ package struct RawEvent {
         case .info:
             // A stage made on the program's thread left its creation time to be its
             // subscribe's, in the same wall clock.
-            var info = infos[Int(bits)]
-            if info.createdNanos == 0 { info.createdNanos = event.time }
-            nodes.append(info)
-        case .text: event.text = texts[Int(bits)]
-        case .string: event.text = ValueCapture.clip(texts[Int(bits)])
+            nodes.append(buffers.stages[Int(bits)].nodeInfo(id: node, createdNanos: event.time, threads: threads))
+        case .text: event.text = buffers.texts[Int(bits)]
+        case .string: event.text = ValueCapture.clip(buffers.texts[Int(bits)])
         // Scalars stay numbers: their words are made by whatever shows them.
         case .int: event.value = .int(Int64(bitPattern: bits))
         case .uint: event.value = .uint(bits)

@@ -72,7 +72,9 @@ struct StageIndex {
     mutating func insert(_ node: NodeID, key: StageKey, owner: NodeID?, parent: NodeID?,
                          publishes: ObjectIdentifier? = nil, feeds: ObjectIdentifier? = nil,
                          causes: CausePolicy = .inline) {
-        let ownerCauses = owner.flatMap { keys[$0]?.causes } ?? .inline
+        // Read in place: `keys[owner]?.causes` copied the owner's whole entry out (its
+        // forwarders array retained and released) on every subscribe under a parent.
+        let ownerCauses = owner.flatMap { keys.modify($0) { $0.causes } } ?? .inline
         // A retired mapping of the same key stays: the live stage shadows it in
         // ``delivery(_:)``, and replaces it when it retires in turn.
         bySubscriber[key] = Stage(node: node, owner: owner, causes: causes, ownerCauses: ownerCauses)

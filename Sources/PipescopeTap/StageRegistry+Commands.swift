@@ -80,13 +80,12 @@ extension StageRegistry {
 
     /// A stage that is not an OpenCombine subscription (a task), active at once.
     func startSynthetic(key: StageKey, stack: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
-                        info makeInfo: (NodeID) -> NodeInfo) -> NodeID {
+                        stage: NewStage) -> NodeID {
         let id = nextNode.add(1, ordering: .relaxed).oldValue
-        let info = makeInfo(id)
         let time = eventTicks()
         withState { st in
             st.stages.insertSynthetic(id, key: key)
-            _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), info: info, stack: stack,
+            _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), stage: stage, stack: stack,
                                halfFull: &st.halfFullPending)
             _ = st.append(RawEvent(kind: .subscription, node: id, time: time, other: id))
         }

@@ -139,22 +139,21 @@ package final class StageRegistry: @unchecked Sendable {
 
     // MARK: - Subscribe
 
-    /// Records a new stage. `makeInfo` builds its node info from its id, before the lock
-    /// is taken. `stack`: the return addresses the caller captured (``CallStack``), copied
-    /// into the buffer for the flush's ``Locator``.
+    /// Records a new stage, `stage` what its node info is made of. `stack`: the return
+    /// addresses the caller captured (``CallStack``), copied into the buffer for the
+    /// flush's ``Locator``.
     func subscribe(_ s: Subscribe, stack: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
-                   info makeInfo: (NodeID) -> NodeInfo) -> NodeID {
+                   stage: consuming NewStage) -> NodeID {
         let id = nextNode.add(1, ordering: .relaxed).oldValue
-        // Moved, not copied, into the buffer (a copy retained each of its strings and
-        // released them again).
-        var info: NodeInfo? = makeInfo(id)
+        // Moved, not copied, into the buffer.
+        var stage: NewStage? = stage
         let time = eventTicks()
         withState { st in
             let owner: NodeID?
             if let f = s.forwarder, st.stages.isLive(f) { owner = st.stages.ownerOf(f) } else { owner = s.parent }
             st.stages.insert(id, key: s.key, owner: owner, parent: s.parent, publishes: s.publishes, feeds: s.feeds,
                              causes: s.causes)
-            _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), info: info.take()!, stack: stack,
+            _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), stage: stage.take()!, stack: stack,
                                halfFull: &st.halfFullPending)
             if let forwarder = s.forwarder {
                 st.stages.addForwarder(forwarder, to: id)

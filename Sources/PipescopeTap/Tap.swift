@@ -28,7 +28,15 @@ package final class Tap: _Introspection, @unchecked Sendable {
     package func willReceive<Upstream: Publisher, Downstream: Subscriber>(
         publisher: Upstream, subscriber: Downstream
     ) where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
-        let frames = ThreadFrames.current
+        // Every callback reaches the thread's frames with `with(key:)`: no retain and
+        // release of them (two atomics) per callback, as `ThreadFrames.current` costs.
+        ThreadFrames.with(key: frameKey) { subscribe(publisher, by: subscriber, frames: $0) }
+    }
+
+    @inline(__always)
+    private func subscribe<Upstream: Publisher, Downstream: Subscriber>(
+        _ publisher: Upstream, by subscriber: Downstream, frames: ThreadFrames
+    ) where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
         var key = StageKey(subscriber)
         var parent: NodeID?
         var forwarder: NodeID?
@@ -56,18 +64,19 @@ package final class Tap: _Introspection, @unchecked Sendable {
         // named by their type, never dumped field by field.
         let types = typeNames.subscribe(Upstream.self, Downstream.self, cache: frames.typeFacts)
         // A stage named with pipescopeName/pipescopeExpect shows its name, over the type
-        // of the publisher it wraps.
-        // (Only the label and the names leave this branch: no existential is copied into
-        // the closure below for the common, unlabelled stage.)
-        var operatorName = types.publisher.short, publisherType = types.publisher.full
+        // of the publisher it wraps. (Only the label and the names leave this branch: no
+        // existential is kept for the common, unlabelled stage.)
+        var named: NewStage.Named?
         var causes = types.publisher.causes
         if types.isLabelled, let labelled = publisher as? PipescopeLabelled {
-            operatorName = labelled.pipescopeLabel
-            publisherType = typeNames.names(of: labelled.pipescopeUpstreamType).full
+            named = NewStage.Named(operatorName: labelled.pipescopeLabel,
+                                   publisherType: typeNames.names(of: labelled.pipescopeUpstreamType).full)
             causes = .inline
         }
-        let description = types.description(of: subscriber)
-        let thread = frames.label
+        // What its node info is made of; the flush makes the node info. Its creation
+        // time is its subscribe event's, filled in there too: no clock read here.
+        var stage: NewStage? = NewStage(parent: parent, facts: types, named: named,
+                             subscriber: types.ownDescription(of: subscriber), thread: frames.number)
         let request = StageRegistry.Subscribe(
             key: key, parent: parent, forwarder: forwarder,
             publishes: types.publishesSubject ? SubjectIdentity.subject(publisher) : nil,
@@ -76,13 +85,7 @@ package final class Tap: _Introspection, @unchecked Sendable {
         // The stack is walked here, before the registry takes its lock; it only copies it.
         let node = CallStack.withAddresses(enabled: locate, frames: frames) { stack in
             if locate { afterCapture?() }
-            // Its creation time is its subscribe event's, filled in at the flush
-            // (``RawEvent/stageEvent(id:clock:texts:infos:threads:nodes:)``): no clock
-            // read here.
-            return registry.subscribe(request, stack: stack) { id in
-                NodeInfo(id: id, parent: parent, operatorName: operatorName, publisherType: publisherType,
-                         subscriber: description, thread: thread, createdNanos: 0)
-            }
+            return registry.subscribe(request, stack: stack, stage: stage.take()!)
         }
         if parent == nil { frames.noteRoot(node) }
         frames.push(.subscribing(node: node, subscriber: key))
@@ -91,7 +94,7 @@ package final class Tap: _Introspection, @unchecked Sendable {
     package func didReceive<Upstream: Publisher, Downstream: Subscriber>(
         publisher: Upstream, subscriber: Downstream
     ) where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
-        ThreadFrames.current.pop()
+        ThreadFrames.with(key: frameKey) { $0.pop() }
     }
 
     // MARK: - Subscription, request, cancel
@@ -108,7 +111,11 @@ package final class Tap: _Introspection, @unchecked Sendable {
     /// AnyCancellable, or a downstream asking. The cancels it sets off upstream are
     /// each by their downstream.
     package func willCancel(subscription: any Subscription) {
-        let frames = ThreadFrames.current
+        ThreadFrames.with(key: frameKey) { cancel(subscription, frames: $0) }
+    }
+
+    @inline(__always)
+    private func cancel(_ subscription: any Subscription, frames: ThreadFrames) {
         let byOwner = !frames.isCancelling && (frames.releasingOwner > 0 || OwnerRelease.isReleasingOwner(frames: frames))
         let cause: CancelCause = byOwner ? .owner : .downstream
         let context = frames.cause
@@ -119,7 +126,7 @@ package final class Tap: _Introspection, @unchecked Sendable {
     }
 
     package func didCancel(subscription: any Subscription) {
-        ThreadFrames.current.pop()
+        ThreadFrames.with(key: frameKey) { $0.pop() }
     }
 
     // MARK: - Values and completions
@@ -152,8 +159,14 @@ package final class Tap: _Introspection, @unchecked Sendable {
 
     package func willReceive<Downstream: Subscriber>(subscriber: Downstream,
                                              completion: Subscribers.Completion<Downstream.Failure>) {
+        ThreadFrames.with(key: frameKey) { complete(subscriber, completion, frames: $0) }
+    }
+
+    @inline(__always)
+    private func complete<Downstream: Subscriber>(_ subscriber: Downstream,
+                                                  _ completion: Subscribers.Completion<Downstream.Failure>,
+                                                  frames: ThreadFrames) {
         let key = StageKey(subscriber)
-        let frames = ThreadFrames.current
         // Matching a `Completion<Failure>` looks its generic metadata up (a hashed
         // lookup in the runtime, about 300 instructions); a pipeline that cannot fail
         // has only `.finished`, so it skips the match.
@@ -177,7 +190,8 @@ package final class Tap: _Introspection, @unchecked Sendable {
     /// not recorded by itself.
     package func didReceive<Downstream: Subscriber>(subscriber: Downstream,
                                             completion: Subscribers.Completion<Downstream.Failure>) {
-        let frames = ThreadFrames.current
-        if frames.endDelivery(keep: false) { frames.takeTimings { registry.record($0, thread: frames.number) } }
+        ThreadFrames.with(key: frameKey) { frames in
+            if frames.endDelivery(keep: false) { frames.takeTimings { registry.record($0, thread: frames.number) } }
+        }
     }
 }

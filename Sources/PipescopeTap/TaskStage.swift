@@ -28,13 +28,11 @@ package enum TaskStage {
         let marker = Marker()
         let key = StageKey(id: CombineIdentifier(marker), type: ObjectIdentifier(Marker.self))
         let frames = ThreadFrames.current
-        let thread = frames.label
+        let stage = NewStage(named: .init(operatorName: name, publisherType: "Task<\(Success.self), \(Failure.self)>"),
+                             subscriber: "Task", thread: frames.number)
         // Where the task was tied to an AnyCancellable is where its "pipeline" was made.
         let node = CallStack.withAddresses(enabled: registry.capturesLocations, frames: frames) { stack in
-            registry.startSynthetic(key: key, stack: stack) { id in
-                NodeInfo(id: id, operatorName: name, publisherType: "Task<\(Success.self), \(Failure.self)>",
-                         subscriber: "Task", thread: thread, createdNanos: wallClockNanos())
-            }
+            registry.startSynthetic(key: key, stack: stack, stage: stage)
         }
         // Watch the task end without keeping it alive longer than it runs.
         Task<Void, Never>.detached {

@@ -44,17 +44,21 @@ final class TypeNames: @unchecked Sendable {
             self.describe = describe
         }
 
-        /// The description of `subscriber`, a value of the subscriber type these facts
-        /// are for, cut to 120 characters.
+        /// The description `subscriber` (a value of the subscriber type these facts are
+        /// for) gives of itself, cut to 120 characters; nil when it has none and is
+        /// named by its type (``typeName``).
         @inline(__always)
-        func description<S: Subscriber>(of subscriber: S) -> String {
-            switch describe {
-            case .typeName(let name): return name
-            case .description(let read):
-                let text = withUnsafePointer(to: subscriber) { read(UnsafeRawPointer($0)) }
-                // At most 120 bytes has at most 120 characters: no copy needed.
-                return text.utf8.count <= 120 ? text : String(text.prefix(120))
-            }
+        func ownDescription<S: Subscriber>(of subscriber: S) -> String? {
+            guard case .description(let read) = describe else { return nil }
+            let text = withUnsafePointer(to: subscriber) { read(UnsafeRawPointer($0)) }
+            // At most 120 bytes has at most 120 characters: no copy needed.
+            return text.utf8.count <= 120 ? text : String(text.prefix(120))
+        }
+
+        /// The name a subscriber with no description of its own goes by.
+        var typeName: String? {
+            if case .typeName(let name) = describe { return name }
+            return nil
         }
     }
 
