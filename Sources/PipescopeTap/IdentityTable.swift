@@ -110,7 +110,8 @@ struct IdentityTable<Key: TableKey, Value> {
         self = IdentityTable()
     }
 
-    private mutating func insert(_ key: Key, _ value: Value) {
+    /// `value` is moved in, not copied (a copy retained the arrays a value holds).
+    private mutating func insert(_ key: Key, _ value: consuming Value) {
         if let i = index(of: key) {
             values[i] = value
             return
