@@ -43,7 +43,7 @@ typealias StageTable<Value> = IdentityTable<StageKey, Value>
 /// value. Deletion shifts later entries back, so there are no tombstones and lookups stay
 /// short however many stages come and go. It grows at 3/4 full and never shrinks below
 /// its largest live size. Holds identities and numbers only (and, for subscriptions, a
-/// weak reference).
+/// ``SubscriptionHold``).
 struct IdentityTable<Key: TableKey, Value> {
     // Keys and values in two arrays: a probe reads keys only (plain words), and no slot
     // type of our own needs generic metadata at run time to be copied.

@@ -18,9 +18,10 @@ import Synchronization
 /// once to decide, once to attach the text made in between). Inside it: dictionary
 /// lookups, small struct updates and an append. Never inside it:
 /// - user code: no `description`, no user closure, no release of a user object
-///   (nothing here holds one: subscriptions are held weakly, values not at all);
+///   (nothing here holds one: a subscription object only by its unowned count, which
+///   keeps its memory, not it; values not at all);
 /// - NIO or I/O: the half-full signal is read under the lock and called after it;
-/// - building strings or node info: callers make them first;
+/// - building strings: callers make them first (and node infos are made at the flush);
 /// - capturing a call stack: the tap walks it before calling, and the registry only
 ///   copies the finished addresses (the ``Locator`` turns them into locations later,
 ///   without it).
