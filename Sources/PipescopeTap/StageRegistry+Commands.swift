@@ -25,11 +25,15 @@ extension StageRegistry {
     package func cancelFromInspector(node: NodeID) -> CancelTarget {
         let time = eventTicks()
         let issued = nextNode.load(ordering: .relaxed)
+        // The object, retained only if alive, is let go after the lock in every case (its
+        // last reference could be this one, and its deinit is user code).
+        var retained: AnyObject?
+        defer { retained = nil }
         return withState { st in
             guard st.stages.isLive(node) else { return node < issued ? .ended : .unknown }
             guard let target = st.stages.cancelTarget(node) else { return .ended }
-            // Retained only if alive; given up after the cancel, outside the lock.
-            guard let subscription = target.shared.hold?.strong() as? any Subscription else { return .notCancellable }
+            retained = target.shared.hold?.strong()
+            guard let subscription = retained as? any Subscription else { return .notCancellable }
             _ = st.stages.cancel(target.id, links: &st.links)
             let id = st.ring.nextID
             let recorded = st.append(RawEvent(kind: .cancelled, node: target.shared.owner, time: time, cause: .inspector))

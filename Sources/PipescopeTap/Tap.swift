@@ -76,7 +76,7 @@ package final class Tap: _Introspection, @unchecked Sendable {
         // What its node info is made of; the flush makes the node info. Its creation
         // time is its subscribe event's, filled in there too: no clock read here.
         var stage: NewStage? = NewStage(parent: parent, facts: types, named: named,
-                             subscriber: types.ownDescription(of: subscriber), thread: frames.number)
+                                        subscriber: types.ownDescription(of: subscriber), thread: frames.number)
         let request = StageRegistry.Subscribe(
             key: key, parent: parent, forwarder: forwarder,
             publishes: types.publishesSubject ? SubjectIdentity.subject(publisher) : nil,
