@@ -89,9 +89,22 @@ public final class Probe: @unchecked Sendable {
     /// Stages the tap still tracks as live. Zero once every pipeline ended.
     public var liveStageCount: Int { registry.liveStageCount }
 
+    /// Held for a whole flush: see ``flush()``.
+    private let flushing = Lock()
+
     /// Moves buffered events into the graph and returns them as one batch.
+    ///
+    /// Safe to call from several threads at once (a test's own flush beside the
+    /// server's): flushes run one at a time, so batches fold in the order their events
+    /// were buffered. Two overlapping flushes could otherwise fold a stage's values
+    /// before the subscribe that adds it, and the graph ignores values for stages it
+    /// does not know.
     @discardableResult
     public func flush() -> EventBatch {
+        flushing.withLock { flushAlone() }
+    }
+
+    private func flushAlone() -> EventBatch {
         let (buffers, dropped) = registry.drain()
         let anchor = state.withLockedValue { $0.clock.anchor() }
         let threads = ThreadDirectory.names

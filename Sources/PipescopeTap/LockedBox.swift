@@ -45,7 +45,9 @@ package struct LockedBox<Value>: @unchecked Sendable {
 
 /// A lock with no value of its own, for state kept in several stored properties.
 package struct Lock: Sendable {
-    @usableFromInline let box = LockedBox(())
+    /// A byte, not `()`: an empty value would share its address with the mutex, and the
+    /// thread sanitizer then reports the `inout` access to it as a race with the lock.
+    @usableFromInline let box = LockedBox<UInt8>(0)
 
     package init() {}
 

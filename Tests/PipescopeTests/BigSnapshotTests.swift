@@ -91,14 +91,16 @@ final class BigSnapshotTests: XCTestCase {
         defer { probe.disable() }
         pipelines(40)
         subject.send(2)
-        // The server's event loop flushes too: wait until one of the flushes has folded
-        // every stage, rather than racing it with one of our own.
+        // The server's event loop flushes too, beside ours: the two take turns, in the
+        // order the events were buffered (a subscribe and its stage's value may go in
+        // different flushes).
         let folded = Date().addingTimeInterval(30)
-        while probe.graph.nodes.values.filter({ $0.operatorName == "Map" && $0.values == 1 }).count < 40,
-              Date() < folded {
+        let mapsWithTheirValue = { probe.graph.nodes.values.filter { $0.operatorName == "Map" && $0.values == 1 }.count }
+        while mapsWithTheirValue() < 40, Date() < folded {
             _ = probe.flush()
             usleep(1_000)
         }
+        XCTAssertEqual(mapsWithTheirValue(), 40, "the probe's graph has the value sent before the attach, in each")
         var writer = WireStreamWriter()
         writer.snapshotPartBytes = Self.small.snapshotPart
         XCTAssertGreaterThan(writer.frames(probe.snapshot()).count, 3, "the probe's snapshot travels in parts")

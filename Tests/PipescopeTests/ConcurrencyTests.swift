@@ -106,6 +106,33 @@ final class ConcurrencyTests: XCTestCase {
             XCTAssertLessThanOrEqual(sink.values, 50)
         }
     }
+
+    /// Two threads flushing at once (a test's own flush beside the server's, or a caller
+    /// of the public `flush()` beside the event loop) fold in the order the events were
+    /// buffered: a stage's subscribe is folded before its values, wherever the two
+    /// flushes split them, so no value is lost for a stage "not yet known".
+    func testFlushesOnTwoThreadsAtOnceLoseNoValue() {
+        let second = Flusher(probe: probe, intervalMicros: 0)
+        defer { second.stop() }
+        let subject = PassthroughSubject<Int, Never>()
+        var keep: [AnyCancellable] = []
+        let pipelines = 300
+        for i in 0..<pipelines {
+            subject.map { $0 &+ i }.sink { _ in }.store(in: &keep)
+            // A value right behind each subscribe: a flush that takes the subscribe and
+            // one that takes the value race to fold.
+            subject.send(i)
+        }
+        second.stop()
+        let graph = finalGraph()
+        XCTAssertEqual(graph.dropped, 0)
+        let maps = graph.nodes.values.filter { $0.operatorName == "Map" }
+        XCTAssertEqual(maps.count, pipelines)
+        // The pipeline made i-th got every value sent from then on.
+        let expected = (0..<pipelines).reduce(0) { $0 + pipelines - $1 }
+        XCTAssertEqual(maps.reduce(0) { $0 + $1.values }, expected, "every value, on every stage")
+        keep.removeAll()
+    }
 }
 
 /// Flushes a probe continuously on its own thread, as the server does every 25 ms.
