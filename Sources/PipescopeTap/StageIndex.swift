@@ -205,6 +205,9 @@ struct StageIndex {
         for forwarder in k.forwarders { retire(forwarder, links: &links) }
     }
 
+    /// Ended stages still findable by their subscriber (tests).
+    var retiredCount: Int { retired.count }
+
     // MARK: - Orphans
 
     /// subscribe(on:) subscribes its upstream on another thread, so that stage started
