@@ -159,24 +159,27 @@ package final class Tap: _Introspection, @unchecked Sendable {
 
     package func willReceive<Downstream: Subscriber>(subscriber: Downstream,
                                              completion: Subscribers.Completion<Downstream.Failure>) {
-        ThreadFrames.with(key: frameKey) { complete(subscriber, completion, frames: $0) }
+        // A failure's error is described here, on the delivering thread, and not kept.
+        // Looking into a `Completion<Failure>` needs its generic metadata (a hashed
+        // lookup in the runtime, a few hundred instructions, which the compiler hoists to
+        // wherever the completion is in reach); a pipeline that cannot fail has only
+        // `.finished`, so the completion goes no further than this line.
+        let failure = Downstream.Failure.self == Never.self ? nil : Self.failureText(of: completion)
+        let key = StageKey(subscriber)
+        ThreadFrames.with(key: frameKey) { complete(key, failure: failure, frames: $0) }
+    }
+
+    /// The description of a failure's error; nil for `.finished`.
+    @inline(never)
+    private static func failureText<Failure: Error>(of completion: Subscribers.Completion<Failure>) -> String? {
+        guard case .failure(let error) = completion else { return nil }
+        return ValueCapture.describe(error)
     }
 
     @inline(__always)
-    private func complete<Downstream: Subscriber>(_ subscriber: Downstream,
-                                                  _ completion: Subscribers.Completion<Downstream.Failure>,
-                                                  frames: ThreadFrames) {
-        let key = StageKey(subscriber)
-        // Matching a `Completion<Failure>` looks its generic metadata up (a hashed
-        // lookup in the runtime, about 300 instructions); a pipeline that cannot fail
-        // has only `.finished`, so it skips the match.
-        var failed = false
-        if Downstream.Failure.self != Never.self, case .failure = completion { failed = true }
-        frames.blocked &+= gate.pass(node: registry.node(of: key), kind: failed ? .failed : .finished,
+    private func complete(_ key: StageKey, failure text: String?, frames: ThreadFrames) {
+        frames.blocked &+= gate.pass(node: registry.node(of: key), kind: text != nil ? .failed : .finished,
                                      thread: frames.label)
-        // A failure's error is described here, on the delivering thread, and not kept.
-        var text: String?
-        if failed, case .failure(let error) = completion { text = ValueCapture.describe(error) }
         if let delivered = registry.completion(subscriber: key, failure: text, context: frames.cause,
                                                thread: frames.number) {
             frames.beginDelivery(node: delivered.stage.node, owner: delivered.stage.owner, event: delivered.event,
