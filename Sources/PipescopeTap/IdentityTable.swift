@@ -1,3 +1,4 @@
+import CPipescopeClock
 @preconcurrency import OpenCombine
 
 /// A key of an ``IdentityTable``: an identity or a number whose bits, mixed once, spread
@@ -93,6 +94,15 @@ struct IdentityTable<Key: TableKey, Value> {
     mutating func modify<R>(_ key: Key, _ body: (inout Value) -> R) -> R? {
         guard let i = index(of: key) else { return nil }
         return body(&values[i]!)
+    }
+
+    /// Starts loading the slot where `key` is, or would be, into the cache: for a table
+    /// larger than the core's caches, one event before that slot is used. Changes nothing.
+    @inline(__always)
+    func prefetch(_ key: Key) {
+        let i = home(key)
+        keys.withUnsafeBufferPointer { pipescope_prefetch($0.baseAddress.map { $0 + i }) }
+        values.withUnsafeBufferPointer { pipescope_prefetch($0.baseAddress.map { $0 + i }) }
     }
 
     /// Removes the value of `key` and returns it.

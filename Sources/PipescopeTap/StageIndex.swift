@@ -199,11 +199,21 @@ struct StageIndex {
                retired[oldest.key] == oldest.node {
                 retired[oldest.key] = nil
             }
+            // The next retire evicts the oldest entry: its slot, 4,096 retires old, is in
+            // no cache by now. Fetched here, an event early, the lookup then finds it there.
+            // (In a profile of the flatMap benchmark, that lookup's two misses were a fifth
+            // of a completion's time in the tap, and the insert's miss a sixth.)
+            if retiredOrder.count >= Self.retiredCapacity, let next = retiredOrder.first { retired.prefetch(next.key) }
         }
         if let s = k.subscription, bySubscription.modify(s, { $0.owner }) == node { forgetSubscription(s) }
         links.forget(node, publishes: k.publishes, feeds: k.feeds)
         for forwarder in k.forwarders { retire(forwarder, links: &links) }
     }
+
+    /// Starts loading the slot of `key` in the retired stages, where ``retire(_:links:)``
+    /// will put it if its stage ends now (see ``IdentityTable/prefetch(_:)``).
+    @inline(__always)
+    func prefetchRetired(_ key: StageKey) { retired.prefetch(key) }
 
     /// Ended stages still findable by their subscriber (tests).
     var retiredCount: Int { retired.count }

@@ -319,6 +319,8 @@ package final class StageRegistry: @unchecked Sendable {
         var event = RawEvent(kind: text == nil ? .finished : .failed, node: 0, time: time)
         event.thread = thread
         return withState { st in
+            // Its stage is retired below: its slot there loads while the event is made.
+            st.stages.prefetchRetired(subscriber)
             guard let stage = st.stages.delivery(subscriber) else { return nil }
             event.node = stage.node
             event.causedBy = st.cause(of: stage, context)
