@@ -37,7 +37,14 @@ struct StageIndex {
     /// One subscription object and the stages it passes through.
     struct Shared {
         var owner: NodeID
-        var stages: [NodeID]
+        /// The first stage that received it, kept inline: most subscriptions serve one
+        /// stage (every inner publisher of a flatMap does), and an array for it was an
+        /// allocation and a free on each.
+        var first: NodeID
+        /// The stages that received it after `first` (Map and Filter passing it through).
+        var more: [NodeID] = []
+        /// Every stage it serves, in the order they received it.
+        var stages: [NodeID] { [first] + more }
         /// The object, when the subscription is a class. The index's, released when the
         /// entry goes: a copy handed out must not release it.
         var hold: SubscriptionHold?
@@ -129,7 +136,10 @@ struct StageIndex {
         var owner = stage.node
         let known = bySubscription.modify(subscription) { shared -> NodeID? in
             guard shared.isAlive else { return nil }
-            shared.stages.append(stage.node)
+            // Room for the stages that usually pass one subscription through (Map, Filter
+            // and their sink): one allocation, where appending one at a time grew it twice.
+            if shared.more.isEmpty { shared.more.reserveCapacity(3) }
+            shared.more.append(stage.node)
             return shared.owner
         }
         if let known, let known {
@@ -138,12 +148,7 @@ struct StageIndex {
             // A dead object's identifier given again (only a subscription with an
             // identifier of its own can: an address stays held): its entry goes first.
             if known != nil { forgetSubscription(subscription) }
-            // Room for the stages that usually pass one subscription through (Map, Filter
-            // and their sink): one allocation, where `[node]` grew twice.
-            var stages: [NodeID] = []
-            stages.reserveCapacity(4)
-            stages.append(stage.node)
-            bySubscription[subscription] = Shared(owner: stage.node, stages: stages,
+            bySubscription[subscription] = Shared(owner: stage.node, first: stage.node,
                                                   hold: object.map(SubscriptionHold.init))
         }
         keys.modify(stage.node) { $0.subscription = subscription }
@@ -160,7 +165,8 @@ struct StageIndex {
     /// (The returned copy's hold is released already.)
     mutating func cancel(_ subscription: CombineIdentifier, links: inout SubjectLinkIndex) -> Shared? {
         guard let shared = forgetSubscription(subscription) else { return nil }
-        for node in shared.stages { retire(node, links: &links) }
+        retire(shared.first, links: &links)
+        for node in shared.more { retire(node, links: &links) }
         return shared
     }
 
