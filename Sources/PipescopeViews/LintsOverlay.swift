@@ -3,14 +3,24 @@ import PipescopeModel
 import TerminalKit
 
 /// Every current warning, the same mistake in the same place once (``LintGroup``),
-/// newest first: what happened, how many times, where, and what to do. When the rows do
+/// newest first: what happened, how many times, where, and what to do. Each row is shown
+/// whole (its heading on at most two lines, its advice wrapped to the end: it was cut at
+/// two lines, mid-sentence, which left the fix unread at 80 columns). When the rows do
 /// not all fit, they scroll from `firstRow` (↑↓ PgUp PgDn Home End, in the reducer) and
 /// the footer says which are shown.
 public enum LintsOverlay {
     public static func render(_ state: AppState, theme: Theme, area: Rect, firstRow: Int = 0, into buffer: inout ScreenBuffer) {
         let groups = state.warnings.groups
-        let width = min(area.width, max(50, area.width * 4 / 5))
-        let height = min(area.height, max(6, min(groups.count * 3 + 4, area.height)))
+        // Nearly the whole width on a narrow terminal: the advice is the point.
+        let width = min(area.width, max(78, area.width * 4 / 5))
+        let textWidth = max(1, width - 2 - 3)
+        let rows = groups.map { group in
+            (heading: DetailView.wrap(theme.text(heading(group, graph: state.cursor.graph)), width: textWidth,
+                                      maxLines: 2),
+             message: DetailView.wrap(group.newest.message, width: textWidth, maxLines: Int.max))
+        }
+        let lines = rows.reduce(0) { $0 + $1.heading.count + $1.message.count }
+        let height = min(area.height, max(6, lines + 3))
         let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2,
                        width: width, height: height)
         buffer.fill(box, with: .blank)
@@ -27,16 +37,16 @@ public enum LintsOverlay {
         let warn = Style(foreground: theme.colors ? .yellow : nil, bold: true)
         let first = min(max(0, firstRow), groups.count - 1)
         var shown = first
-        for group in groups[first...] {
-            let message = DetailView.wrap(group.newest.message, width: max(1, inner.width - 3), maxLines: 2)
+        for row in rows[first...] {
+            let count = row.heading.count + row.message.count
             // The first row shown is drawn as far as it fits, however small the box.
-            guard y + message.count < inner.maxY - 1 || (shown == first && y < inner.maxY - 1) else { break }
-            buffer.putTruncated(" " + theme.text(heading(group, graph: state.cursor.graph)), x: inner.x, y: y,
-                                maxWidth: inner.width, style: warn, glyphs: theme.glyphs)
-            for (i, line) in message.enumerated() where y + 1 + i < inner.maxY - 1 {
-                buffer.putTruncated("   " + line, x: inner.x, y: y + 1 + i, maxWidth: inner.width, glyphs: theme.glyphs)
+            guard y + count <= inner.maxY - 1 || (shown == first && y < inner.maxY - 1) else { break }
+            let text = row.heading.enumerated().map { ($0 == 0 ? " " : "   ") + $1 } + row.message.map { "   " + $0 }
+            for (i, line) in text.enumerated() where y + i < inner.maxY - 1 {
+                buffer.putTruncated(line, x: inner.x, y: y + i, maxWidth: inner.width,
+                                    style: i < row.heading.count ? warn : .plain, glyphs: theme.glyphs)
             }
-            y += 1 + message.count
+            y += count
             shown += 1
         }
         var footer = " w or Esc closes; -A <name> turns a lint off"
