@@ -126,11 +126,11 @@ final class DemoAfterTwoMinutesTests: XCTestCase {
 /// The warnings list scrolls by row when its rows do not all fit, and says which it shows.
 final class WarningsScrollTests: XCTestCase {
     /// Twelve screens, each forgetting its request in its own pipeline: twelve rows.
-    private func twelveMistakes() -> AppState {
+    private func twelveMistakes(named name: String = "") -> AppState {
         var b = BatchBuilder()
         for i in 0..<12 {
             let id = NodeID(100 + i * 10)
-            b.subscribe(id, op: "screen \(i)", type: "Map<Future<String, Never>, String>", subscriber: "Sink")
+            b.subscribe(id, op: "screen \(i)\(name)", type: "Map<Future<String, Never>, String>", subscriber: "Sink")
             b.subscribe(id + 1, parent: id, op: "Future", type: BatchBuilder.futureType, subscriber: "screen \(i)")
             b.subscription(id + 1)
             b.subscription(id)
@@ -169,5 +169,25 @@ final class WarningsScrollTests: XCTestCase {
         _ = reduce(&state, .action(.home))
         XCTAssertEqual(screen(), first)
         guard case .warnings = state.layer else { return XCTFail("the keys scroll; they do not close the warnings") }
+    }
+
+    /// Rows are shown whole, however many lines they take (here a heading of two: the
+    /// pipelines have long names), and paging down through the list shows every one of
+    /// them: a page never skips a row.
+    func testPagingDownShowsEveryRowWhole() {
+        var state = twelveMistakes(named: ", the settings panel's profile picture loader")
+        func screen() -> [String] { ViewFixtures.render(state, width: 80, height: 24, theme: .plainUnicode).lines() }
+        var seen = Set<Int>()
+        for _ in 0..<12 {
+            let lines = screen()
+            for i in 0..<12 where lines.contains(where: { $0.contains("⚠ unretained-cancellable at #\(100 + i * 10) screen \(i),") }) {
+                seen.insert(i)
+                // The advice ends its sentence on screen: nothing is cut.
+                XCTAssertTrue(lines.contains { $0.contains("for as long as you need the values.") }, lines.joined(separator: "\n"))
+            }
+            if lines.contains(where: { $0.contains("-12/12") }) { break }
+            _ = reduce(&state, .action(.pageDown))
+        }
+        XCTAssertEqual(seen, Set(0..<12), "rows never shown while paging: \(Set(0..<12).subtracting(seen).sorted())")
     }
 }
