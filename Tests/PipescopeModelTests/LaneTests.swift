@@ -33,6 +33,40 @@ final class LaneTests: XCTestCase {
         XCTAssertEqual(lane.held, [Lane.Held(start: 300, end: 400)])
     }
 
+    /// A stage already waiting for demand when the inspector attaches is drawn held
+    /// from its last value on (the snapshot has no events to say so); one with demand is
+    /// not. Before, both were drawn as having demand until their next event.
+    func testAStageHeldWhenTheInspectorAttachesIsDrawnHeld() throws {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "IgnoresDemand", subscriber: "DemandCounter")
+        b.subscription(1)
+        b.request(1, .count(1))
+        b.value(1)
+        let lastValue = b.now
+        b.subscribe(2, op: "Subject", subscriber: "Sink")
+        b.subscription(2)
+        b.request(2, .unlimited)
+        b.value(2)
+        var probeGraph = Graph()
+        probeGraph.fold(b.build())
+
+        var state = AppState(targetName: "attach", pid: 1)
+        _ = reduce(&state, .attached(process: "attach", pid: 1))
+        _ = reduce(&state, .snapshot(probeGraph.snapshot()))
+        let held = try XCTUnwrap(state.timeline.lanes[1], "the held stage has a lane")
+        XCTAssertTrue(held.isHeld(from: lastValue, to: lastValue + 60_000_000_000), "\(held.held)")
+        XCTAssertFalse(held.isHeld(from: BatchBuilder.baseNanos, to: lastValue - 2_000_000),
+                       "not held before its last value")
+        XCTAssertFalse(state.timeline.lanes[2]?.isHeld(from: lastValue, to: lastValue + 1) ?? false,
+                       "a stage with demand is not held")
+
+        // Demand arriving after the attach ends the stretch, as for any stage.
+        var more = BatchBuilder(start: lastValue + 1_000_000_000)
+        more.request(1, .count(1))
+        _ = reduce(&state, .batch(more.build()))
+        XCTAssertFalse(try XCTUnwrap(state.timeline.lanes[1]).isHeld(from: more.now + 1, to: more.now + 2))
+    }
+
     /// Lanes keep what the history keeps: after it evicts, no lane holds an older time.
     func testLanesForgetWhatTheHistoryEvicts() throws {
         var state = AppState(targetName: "lanes", pid: 1)

@@ -63,6 +63,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.cursor.load(snapshot, keepingHistory: true)
         let live = state.cursor.liveGraph
         state.table.activity.keep(live)
+        state.timeline.resyncDemand(with: live)
         state.session.skippedEvents += snapshot.skippedEvents
         state.session.notice = Notice(
             text: "fell behind: \(snapshot.skippedEvents) events skipped, resynchronised from a snapshot", isError: true)
@@ -72,11 +73,13 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.showRun(nil)
         state.cursor.load(snapshot, keepingHistory: true)
         state.table.activity.keep(state.cursor.liveGraph)
+        state.timeline.resyncDemand(with: state.cursor.liveGraph)
     case .snapshot(let snapshot):
         state.showRun(nil)
         state.cursor.load(snapshot, keepingHistory: false)
         state.table.activity = PipelineActivity()
         state.timeline.lanes = [:]
+        state.timeline.resyncDemand(with: state.cursor.liveGraph)
     case .batch(let batch):
         state.session.setGate(batch.trailer.gate)
         if !batch.trailer.gate.resumedBecause.isEmpty {

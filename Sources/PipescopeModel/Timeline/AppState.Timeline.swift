@@ -65,6 +65,23 @@ extension AppState {
             }
         }
 
+        /// Brings every live stage's held stretch in line with a snapshot of the graph
+        /// (an attach, or a resynchronisation after events were skipped): a snapshot has
+        /// no events, so without this a stage already waiting for demand when the
+        /// inspector attached was drawn as having it until its next event, which for a
+        /// stalled stage never comes. Held from its last progress (created, last value,
+        /// last request: when the wait began, as ``Waits`` dates it).
+        mutating func resyncDemand(with liveGraph: Graph) {
+            for (id, node) in liveGraph.nodes where node.status == .active {
+                let since = max(node.createdNanos, node.lastValueNanos ?? node.createdNanos,
+                                node.recentRequests.last?.time ?? node.createdNanos)
+                let outstanding = node.outstanding != .none
+                // A stage with demand and no lane yet draws as having it: nothing to note.
+                if outstanding, lanes[id] == nil { continue }
+                lanes[id, default: Lane()].noteDemand(outstanding: outstanding, at: since)
+            }
+        }
+
         /// Forgets the lanes of stages the live graph no longer has.
         mutating func keepLanes(of liveGraph: Graph) {
             // Usually nothing goes: remove what did, rather than rebuild every lane.
