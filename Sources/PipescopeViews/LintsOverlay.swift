@@ -25,7 +25,8 @@ public enum LintsOverlay {
                        width: width, height: height)
         buffer.fill(box, with: .blank)
         let title = groups.count == state.warnings.lints.count
-            ? "Warnings (\(state.warnings.lints.count))" : "Warnings (\(state.warnings.lints.count) on \(groups.count) rows)"
+            ? "Warnings (\(state.warnings.lints.count))"
+            : "Warnings (\(state.warnings.lints.count) on \(groups.count) \(groups.count == 1 ? "row" : "rows"))"
         buffer.drawBox(box, title: title, style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
         let inner = box.inset(by: 1)
         guard !groups.isEmpty else {
@@ -49,11 +50,24 @@ public enum LintsOverlay {
             y += count
             shown += 1
         }
-        var footer = " w or Esc closes; -A <name> turns a lint off"
-        if first > 0 || shown < groups.count {
-            footer = " rows \(first + 1)-\(shown)/\(groups.count), \(theme.text("↑↓")) PgUp PgDn scroll;" + footer
-        }
+        let footer = footer(first: first, shown: shown, of: groups.count, width: inner.width, theme: theme)
         buffer.putTruncated(footer, x: inner.x, y: inner.maxY - 1, maxWidth: inner.width, style: theme.dim, glyphs: theme.glyphs)
+    }
+
+    /// The keys, and which rows are shown when they do not all fit: the longest wording
+    /// that fits `width` whole (at 80 columns the full one was cut mid-word while
+    /// scrolling, and "-A <name>", how to turn a lint off, was lost).
+    static func footer(first: Int, shown: Int, of count: Int, width: Int, theme: Theme) -> String {
+        let close = " w or Esc closes; -A <name> turns a lint off"
+        guard first > 0 || shown < count else { return close }
+        let rows = " rows \(first + 1)-\(shown)/\(count)"
+        let arrows = theme.text("↑↓"), dot = theme.text("·")
+        let wordings = [
+            rows + ", \(arrows) PgUp PgDn scroll;" + close,
+            rows + " \(arrows) PgUp PgDn \(dot) w/Esc closes \(dot) -A <name> turns a lint off",
+            rows + " \(arrows) PgUp PgDn \(dot) w/Esc closes",
+        ]
+        return wordings.first { $0.count <= width } ?? wordings[wordings.count - 1]
     }
 
     /// "⚠ unretained-cancellable ×7 at story: forgotten request → Sink (DemoProgram.swift:105),

@@ -154,7 +154,9 @@ final class WarningsScrollTests: XCTestCase {
         let first = screen()
         XCTAssertTrue(first.contains { $0.contains("⚠ unretained-cancellable at #210 screen 11") }, first.joined(separator: "\n"))
         XCTAssertFalse(first.contains { $0.contains("screen 0 →") }, "the oldest row does not fit at first")
-        XCTAssertTrue(first.contains { $0.contains("rows 1-") && $0.contains("/12, ↑↓ PgUp PgDn scroll;") },
+        // The footer is whole at 80 columns: which rows, the keys, and how to turn a lint off.
+        XCTAssertTrue(first.contains { $0.contains("rows 1-")
+                          && $0.contains("/12 ↑↓ PgUp PgDn · w/Esc closes · -A <name> turns a lint off") },
                       first.joined(separator: "\n"))
         _ = reduce(&state, .action(.end))
         let last = screen()
@@ -169,6 +171,10 @@ final class WarningsScrollTests: XCTestCase {
         _ = reduce(&state, .action(.home))
         XCTAssertEqual(screen(), first)
         guard case .warnings = state.layer else { return XCTFail("the keys scroll; they do not close the warnings") }
+        // Narrower than the box's 78 columns, the footer keeps its keys whole and leaves
+        // the lint hint out, rather than cut a word.
+        let narrow = ViewFixtures.render(state, width: 60, height: 24, theme: .plainUnicode).lines()
+        XCTAssertTrue(narrow.contains { $0.contains("/12 ↑↓ PgUp PgDn · w/Esc closes ") }, narrow.joined(separator: "\n"))
     }
 
     /// Rows are shown whole, however many lines they take (here a heading of two: the
