@@ -251,6 +251,36 @@ final class PipelineTableTests: XCTestCase {
         XCTAssertEqual(state.table.selected, 1)
     }
 
+    /// Ended pipelines alike share one row in the whole tree; opened from the table, a
+    /// pipeline is shown alone, its own stages, not the group it would be in there.
+    func testAnOpenedPipelineIsNotGroupedWithThePipelinesLikeIt() throws {
+        var state = AppState(targetName: "demo", pid: 1)
+        _ = reduce(&state, .attached(process: "demo", pid: 1))
+        var b = BatchBuilder(start: t0, step: 1_000_000)
+        for root: NodeID in [1, 10, 20] {
+            b.chain(from: root, subscriber: "Sink", ops: ["Map", "PassthroughSubject"])
+            b.value(root)
+        }
+        for root: NodeID in [1, 10, 20] { for id in [root + 1, root] { b.finish(id) } }
+        _ = reduce(&state, .batch(b.build()))
+        _ = reduce(&state, .tick(nanos: t0 + 2 * second))
+        _ = reduce(&state, .action(.toggleTable))
+        XCTAssertEqual(state.tree.rows.count, 1, "the whole tree groups the three")
+        XCTAssertEqual(state.tree.rows.first?.group?.members, [1, 10, 20])
+        _ = reduce(&state, .action(.toggleTable))
+        _ = reduce(&state, .action(.home))
+        while state.table.selected != 10 {
+            let before = state.table.selected
+            _ = reduce(&state, .action(.moveDown))
+            XCTAssertNotEqual(state.table.selected, before, "pipeline 10 has a row")
+        }
+        _ = reduce(&state, .action(.openPipeline))
+        XCTAssertEqual(state.tree.scope, 10)
+        XCTAssertEqual(state.tree.rows.map(\.id), [10, 11])
+        XCTAssertNil(state.tree.rows.first?.group)
+        XCTAssertEqual(state.tree.selection, 10)
+    }
+
     func testTShowsTheWholeTreeAndBackSelectsTheStagesPipeline() {
         var state = threePipelines()
         _ = reduce(&state, .action(.home))

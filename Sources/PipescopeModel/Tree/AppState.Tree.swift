@@ -75,10 +75,10 @@ extension AppState {
             builtFrom = history.graphVersion
             let graph = history.graph
             let layout = TreeLayout(collapsed: collapsed, expanded: expandedGroups, grouping: filter.isEmpty,
-                                    hideEnded: hideEnded)
+                                    hideEnded: hideEnded, root: scope)
             let laid = layout.layout(graph)
             hiddenEnded = laid.hiddenEnded
-            let all = scope.map { Self.rows(of: $0, in: laid.rows) } ?? laid.rows
+            let all = laid.rows
             if filter.isEmpty {
                 rows = all
                 matches = []
@@ -103,23 +103,6 @@ extension AppState {
                 if let group = row.group, row.isCollapsed {
                     for member in group.members { groupOf[member] = group.id }
                 }
-            }
-        }
-
-        /// The rows of one pipeline: its root's row (or the group row holding the root)
-        /// and every row below it, moved to depth 0. Empty when the root has no row.
-        static func rows(of root: NodeID, in rows: [TreeRow]) -> [TreeRow] {
-            guard let start = rows.firstIndex(where: { row in
-                row.ownerHeader == nil && !row.isReference
-                    && (row.group.map { $0.members.contains(root) } ?? (row.id == root))
-            }) else { return [] }
-            let depth = rows[start].depth
-            var end = start + 1
-            while end < rows.count, rows[end].depth > depth { end += 1 }
-            return rows[start..<end].map { row in
-                var row = row
-                row.depth -= depth
-                return row
             }
         }
 

@@ -26,13 +26,18 @@ public struct TreeLayout: Sendable {
     public var grouping: Bool
     /// Ended stages are left out (`x`).
     public var hideEnded: Bool
+    /// Only this pipeline: its root's stage at depth 0, and everything upstream of it.
+    /// The root is never grouped with other pipelines alike: a user who opened pipeline #7
+    /// from the table sees #7, not a group of the ended pipelines like it. Nil: all.
+    public var root: NodeID?
 
     public init(collapsed: Set<NodeID> = [], expanded: Set<StageGroup.ID> = [], grouping: Bool = false,
-                hideEnded: Bool = false) {
+                hideEnded: Bool = false, root: NodeID? = nil) {
         self.collapsed = collapsed
         self.expanded = expanded
         self.grouping = grouping
         self.hideEnded = hideEnded
+        self.root = root
     }
 
     public struct Result: Sendable {
@@ -138,6 +143,7 @@ private struct Walk {
     /// at the place of its first root; released owners of the same name whose pipelines
     /// all ended share one heading.
     mutating func topItems() -> [Item] {
+        if let root = layout.root { return graph[root] != nil && isShown(root) ? [.stage(root, depth: 0)] : [] }
         var heldBy: [UInt64: [NodeID]] = [:]
         for root in graph.roots {
             if let owner = graph[root]?.owner { heldBy[owner.id, default: []].append(root) }
