@@ -14,7 +14,8 @@ import TerminalKit
 /// [`>`]; `•` a value [`.`], several in one column by density `▂▃▄▅▆▇█` [`: * #`]; `✓`
 /// finished [`]`], `✗` failed [`x`], `⊘` cancelled from downstream [`/`], `⊗` cancelled
 /// by the inspector [`!`], `⌂` cancelled by its owner [`o`]; a digit: that many members
-/// of a group alive at once (`+`: ten or more).
+/// of a group alive at once (`+`: ten or more). A lane whose stage ended before the
+/// window reads `◂ ended 12 s ago` [`<`] rather than nothing.
 public enum TimelineView {
     /// The pane's title: the scale and its keys.
     public static func title(_ state: AppState, theme: Theme) -> String {
@@ -44,17 +45,29 @@ public enum TimelineView {
         for (line, row) in rows.enumerated() {
             let marks: [LaneDrawing.Mark]
             let status: NodeStatus
+            let ended: Int64?
             if let group = row.group, group.id.key.isOwner == false, let newest = graph[group.newest] {
                 marks = LaneDrawing.group(group.members.compactMap { graph[$0] }, lanes: state.timeline.lanes,
                                           in: window)
                 status = newest.status
+                ended = group.status?.isTerminal == true ? group.lastEndedNanos : nil
             } else if row.isStage, let node = graph[row.id] {
                 marks = LaneDrawing.stage(node, lane: state.timeline.lanes[row.id], in: window)
                 status = node.status
+                ended = node.status.isTerminal ? node.endedNanos : nil
             } else {
                 continue
             }
             let y = body.y + line
+            // A life wholly left of the window leaves its lane blank, which read as "no
+            // data" to someone who opened an ended pipeline's timeline: say when it ended
+            // (the title names `=`, which fits the window to everything kept).
+            if let ended, window.column(of: ended) < 0, !marks.contains(where: { $0 != .none }) {
+                let when = live ? "\(Format.duration(window.end - ended)) ago" : "at \(Format.time(ended))"
+                buffer.putTruncated(theme.text("◂ ended \(when)"), x: body.x, y: y,
+                                    maxWidth: body.width, style: theme.dim, glyphs: theme.glyphs)
+                continue
+            }
             for (column, mark) in marks.enumerated() where mark != .none {
                 let (glyph, style) = self.glyph(mark, status: status, theme: theme)
                 buffer.put(glyph, x: body.x + column, y: y, style: style, maxWidth: 1)

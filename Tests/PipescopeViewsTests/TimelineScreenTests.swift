@@ -60,4 +60,34 @@ final class TimelineScreenTests: XCTestCase {
         XCTAssertTrue(futures?.contains("✓") == true, "the Futures' group lane shows its members ending: \(futures ?? "")")
         XCTAssertFalse(lane("● story: publisher")?.contains("•") ?? true, "a held stage's lane has no values")
     }
+
+    /// A pipeline that ended before the window is not a row of blank lanes: each lane
+    /// says when its stage ended; `=` (named in the title) then draws its life.
+    func testALifeLeftOfTheWindowSaysWhenItEndedAndHowToSeeIt() {
+        var state = AppState(targetName: "demo", pid: 1)
+        _ = reduce(&state, .attached(process: "demo", pid: 1))
+        var b = BatchBuilder(start: BatchBuilder.baseNanos, step: 1_000_000)
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map", "Just"])
+        b.value(2)
+        b.value(1)
+        b.finish(2)
+        b.finish(1)
+        _ = reduce(&state, .batch(b.build()))
+        _ = reduce(&state, .tick(nanos: BatchBuilder.baseNanos + 40_000_000_000))
+        _ = reduce(&state, ScreenView.resized(width: 80, height: 24))
+        _ = reduce(&state, .action(.openPipeline))
+        _ = reduce(&state, .action(.toggleTimeline))
+        func lane(_ name: String, _ lines: [String]) -> String {
+            lines.first { $0.contains(name) }.map { $0.components(separatedBy: "│") }.flatMap { $0.count > 2 ? $0[2] : nil } ?? ""
+        }
+        let before = ViewFixtures.render(state, width: 80, height: 24, theme: .plainUnicode).lines()
+        XCTAssertEqual(lane("✓ Map", before).trimmingCharacters(in: .whitespaces),
+                       "◂ ended 40 s ago", before.joined(separator: "\n"))
+        XCTAssertTrue(before.contains { $0.contains("= fit") }, "the title names the key")
+        XCTAssertTrue(lane("✓ Just", before).contains("◂ ended 40 s ago"), before.joined(separator: "\n"))
+        _ = reduce(&state, .action(.fitTimeline))
+        let fitted = ViewFixtures.render(state, width: 80, height: 24, theme: .plainUnicode).lines()
+        XCTAssertFalse(lane("✓ Map", fitted).contains("ended"), fitted.joined(separator: "\n"))
+        XCTAssertTrue(lane("✓ Map", fitted).contains("✓"), fitted.joined(separator: "\n"))
+    }
 }
