@@ -38,8 +38,9 @@ public enum Pipescope {
     /// Pipescope says so on standard error and to the inspector, and the program runs on,
     /// served but unrecorded. On `exit` the recording gets its end mark.
     ///
-    /// Ended pipelines stay visible for `retention` (default: 60 s, at most 500; or
-    /// `PIPESCOPE_RETAIN_SECONDS` and `PIPESCOPE_RETAIN_PIPELINES`), then are pruned.
+    /// Ended pipelines stay visible for `retention` (default: 60 s, at most 500, and at
+    /// most 500 ended inner publishers under any one stage; or `PIPESCOPE_RETAIN_SECONDS`,
+    /// `PIPESCOPE_RETAIN_PIPELINES` and `PIPESCOPE_RETAIN_INNER`), then are pruned.
     ///
     /// With `flightRecorder` (by default from `PIPESCOPE_FLIGHT=DIR`,
     /// `PIPESCOPE_FLIGHT_BUDGET` and `PIPESCOPE_FLIGHT_WINDOW`; nil for none) the program

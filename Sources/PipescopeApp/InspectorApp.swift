@@ -24,8 +24,9 @@ public struct InspectorApp {
     /// Which lints run.
     public var linter = Linter()
     /// How long ended stages stay before the inspector prunes its copy: the program's
-    /// `PIPESCOPE_RETAIN_SECONDS` and `PIPESCOPE_RETAIN_PIPELINES`, read from the
-    /// inspector's own environment (the demo's program inherits it).
+    /// `PIPESCOPE_RETAIN_SECONDS`, `PIPESCOPE_RETAIN_PIPELINES` and
+    /// `PIPESCOPE_RETAIN_INNER`, read from the inspector's own environment (the demo's
+    /// program inherits it).
     public var retention = Retention.fromEnvironment()
     /// The inspector started the program and stops it when it quits (the demo).
     public var quitStopsProgram = false

@@ -3,8 +3,9 @@ extension Graph {
 
     /// Removes ended subtrees, at any depth, whose top stage ended before
     /// `now - retention.seconds`, then the oldest ended pipelines beyond
-    /// `retention.maxEndedPipelines`. A subtree counts as ended only when every stage
-    /// in it ended, so nothing live is ever removed.
+    /// `retention.maxEndedPipelines` and, under each stage, the oldest ended inner subtrees
+    /// beyond `retention.maxEndedInner` (oldest: first among its children). A subtree
+    /// counts as ended only when every stage in it ended, so nothing live is ever removed.
     public mutating func prune(now nanos: Int64, retention: Retention) {
         var rule = EndedRule(now: nanos, retention: retention)
         func isEnded(_ id: NodeID) -> Bool { rule.isEnded(id, in: nodes) }
@@ -27,10 +28,16 @@ extension Graph {
         var stack = roots
         while let id = stack.popLast() {
             guard let children = nodes[id]?.children else { continue }
-            let doomed = children.filter(expired)
+            var doomed = children.filter(expired)
+            var kept = children.filter { isEnded($0) && !expired($0) }
+            if kept.count > retention.maxEndedInner {
+                kept.removeLast(retention.maxEndedInner)
+                doomed += kept
+            }
             if !doomed.isEmpty {
                 for child in doomed { remove(subtree: child) }
-                nodes[id]?.children.removeAll { doomed.contains($0) }
+                let gone = Set(doomed)
+                nodes[id]?.children.removeAll { gone.contains($0) }
                 recorder.touch(id)
             }
             stack.append(contentsOf: nodes[id]?.children ?? [])
@@ -96,9 +103,23 @@ extension Graph {
             }
             if !covered { doomedUnder[parent, default: []].append(id) }
         }
+        // Under each stage, the oldest ended inner subtrees beyond the cap, counted among
+        // its children that did not expire: only stages with more ended stages under them
+        // than the cap are looked at. (One that goes with an ancestor anyway loses
+        // nothing more here.)
+        var endedUnder: [NodeID: Int] = [:]
+        for id in inner { if let parent = nodes[id]?.parent { endedUnder[parent, default: 0] += 1 } }
+        for (parent, count) in endedUnder where count > retention.maxEndedInner {
+            guard let children = nodes[parent]?.children else { continue }
+            var kept = children.filter { isEnded($0) && !expired($0) }
+            guard kept.count > retention.maxEndedInner else { continue }
+            kept.removeLast(retention.maxEndedInner)
+            doomedUnder[parent, default: []] += kept
+        }
         for (parent, doomed) in doomedUnder {
             for child in doomed { remove(subtree: child) }
-            nodes[parent]?.children.removeAll { doomed.contains($0) }
+            let gone = Set(doomed)
+            nodes[parent]?.children.removeAll { gone.contains($0) }
             recorder.touch(parent)
             removed = true
         }

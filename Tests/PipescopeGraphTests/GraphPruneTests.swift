@@ -95,6 +95,44 @@ final class GraphPruneTests: XCTestCase {
         XCTAssertEqual(Set(g.nodes.keys), [4, 5, 6])
     }
 
+    /// A `flatMap` that subscribes an inner publisher per value: under one stage at most
+    /// `maxEndedInner` ended inner subtrees stay, the oldest going first; live ones and
+    /// the pipeline's own upstream are never touched. The prune that looks only at the
+    /// ended stages (the inspector's) leaves the same graph.
+    func testEndedInnerSubtreesUnderOneStageAreCappedOldestFirst() {
+        var b = BatchBuilder(start: t0, step: 0)
+        b.chain(from: 1, subscriber: "Sink", ops: ["FlatMap", "PassthroughSubject"])
+        for id: NodeID in 3...8 {
+            b.subscribe(id, parent: 1, op: "Just", subscriber: "FlatMap")
+            b.finish(id)
+        }
+        b.subscribe(9, parent: 1, op: "Future", subscriber: "FlatMap")
+        b.subscribe(10, parent: 1, op: "Deferred", subscriber: "FlatMap")
+        b.subscribe(11, parent: 10, op: "Just", subscriber: "Deferred")
+        b.finish(11)
+        b.finish(10)
+        let graph = Graph.folding(b.build())
+        let retention = Retention(seconds: 3600, maxEndedPipelines: 500, maxEndedInner: 3)
+        var full = graph
+        full.prune(now: t0, retention: retention)
+        XCTAssertEqual(full[1]?.children, [2, 7, 8, 9, 10], "the three newest ended (7, 8, 10 with its 11) and the live 9")
+        XCTAssertEqual(Set(full.nodes.keys), [1, 2, 7, 8, 9, 10, 11])
+        var incremental = graph
+        let ended = Set(graph.nodes.values.filter { $0.status.isTerminal }.map(\.id))
+        XCTAssertTrue(incremental.prune(now: t0, retention: retention, ended: ended))
+        XCTAssertEqual(incremental, full)
+        // Within the cap nothing goes.
+        var roomy = graph
+        roomy.prune(now: t0, retention: Retention(seconds: 3600, maxEndedPipelines: 500, maxEndedInner: 7))
+        XCTAssertEqual(roomy.nodes.count, graph.nodes.count)
+    }
+
+    func testTheInnerCapIsReadFromTheEnvironment() {
+        XCTAssertEqual(Retention.fromEnvironment(["PIPESCOPE_RETAIN_INNER": "20"]).maxEndedInner, 20)
+        XCTAssertEqual(Retention.fromEnvironment(["PIPESCOPE_RETAIN_INNER": "-1"]).maxEndedInner, 500)
+        XCTAssertEqual(Retention.fromEnvironment([:]), .standard)
+    }
+
     func testPrunedStagesIgnoreLaterEvents() {
         var g = endedAndLive()
         g.prune(now: t0 + 61 * second, retention: minute)

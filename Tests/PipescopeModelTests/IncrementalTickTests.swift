@@ -15,7 +15,7 @@ final class IncrementalTickTests: XCTestCase {
             var state = AppState(targetName: "random", pid: 1)
             state.warnings.linter.stalledAfter = 1
             state.warnings.linter.neverCompletesAfter = 4
-            state.retention = Retention(seconds: 3, maxEndedPipelines: 4)
+            state.retention = Retention(seconds: 3, maxEndedPipelines: 4, maxEndedInner: 1)
             _ = reduce(&state, .attached(process: "random", pid: 1))
             for step in 0..<160 {
                 let message = stream.message()
