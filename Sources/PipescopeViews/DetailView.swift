@@ -136,6 +136,13 @@ public enum DetailView {
         if let oldest = group.members.first, let first = graph[oldest] {
             lines.append(("oldest #\(oldest), created \(Format.time(first.createdNanos))", theme.dim))
         }
+        // At the retention's cap the count is what is kept, not all there were: say so.
+        let cap = state.retention.maxEndedInner
+        if let parent = group.id.parent, let p = graph[parent],
+           p.children.lazy.filter({ graph[$0]?.status.isTerminal == true }).count >= cap {
+            let text = "at most \(cap) ended stages are kept under #\(parent); older ones are pruned (PIPESCOPE_RETAIN_INNER)"
+            for line in wrap(text, width: width, maxLines: 2) { lines.append((line, theme.dim)) }
+        }
         lines.append((theme.text("→ opens the group; c and v act on one stage of it"), theme.dim))
         return lines
     }

@@ -23,7 +23,9 @@ final class GroupedRowsTests: XCTestCase {
         var b = BatchBuilder(step: 0)
         b.flatMapRoot(1)
         for id in 3...NodeID(10_002) { b.innerFuture(id, under: 1, answer: "ok") }
-        var state = ViewFixtures.connected(b.build())
+        // Kept whole: the default retention keeps 500 ended inners under one stage (below).
+        var state = ViewFixtures.connected([b.build()], page: .tree,
+                                           retention: Retention(seconds: 60, maxEndedPipelines: 500, maxEndedInner: 20_000))
         let screen = lines(state)
         let row = try XCTUnwrap(screen.first { $0.contains("Future ×10000") }, screen.joined(separator: "\n"))
         XCTAssertTrue(row.contains("✓ finished"), row)
@@ -33,6 +35,25 @@ final class GroupedRowsTests: XCTestCase {
         // Drawing reads the totals the model derived when the rows changed, selected or not.
         state.tree.selected = state.tree.rows[2].selection
         XCTAssertTrue(lines(state).contains { $0.contains("Future ×10000: 10000 ended stages alike, under #1 FlatMap") })
+    }
+
+    /// With the default retention the inspector keeps the newest 500 ended inner stages
+    /// under one stage, as the program does: the group counts what is kept, and its detail
+    /// says that older ones went and which variable sets the cap.
+    func testTheDefaultRetentionKeepsFiveHundredInnersAndTheGroupSaysSo() throws {
+        var b = BatchBuilder(step: 0)
+        b.flatMapRoot(1)
+        for id in 3...NodeID(10_002) { b.innerFuture(id, under: 1, answer: "ok") }
+        var state = ViewFixtures.connected(b.build())
+        XCTAssertEqual(state.retention.maxEndedInner, 500)
+        let screen = lines(state)
+        XCTAssertTrue(screen.contains { $0.contains("Future ×500") }, screen.joined(separator: "\n"))
+        XCTAssertEqual(state.cursor.liveGraph[1]?.children.count, 501, "500 ended inners and the upstream")
+        state.tree.selected = state.tree.rows[2].selection
+        let detail = lines(state)
+        XCTAssertTrue(detail.contains { $0.contains("at most 500 ended stages are kept under #1; older ones") },
+                      detail.joined(separator: "\n"))
+        XCTAssertTrue(detail.contains { $0.contains("pruned (PIPESCOPE_RETAIN_INNER)") }, detail.joined(separator: "\n"))
     }
 
     func testTheSelectedGroupRowIsReversedAndTheDetailDescribesTheGroup() throws {

@@ -21,8 +21,9 @@ enum ViewFixtures {
     }
 
     /// The same, on the pipelines table or the tree.
-    static func connected(_ batches: [EventBatch], page: Page) -> AppState {
+    static func connected(_ batches: [EventBatch], page: Page, retention: Retention? = nil) -> AppState {
         var state = AppState(targetName: "demo", pid: 4242)
+        if let retention { state.retention = retention }
         _ = reduce(&state, .attached(process: "demo", pid: 4242))
         if page == .tree { _ = reduce(&state, .action(.toggleTable)) }
         _ = reduce(&state, .tick(nanos: t0))
