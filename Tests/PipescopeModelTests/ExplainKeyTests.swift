@@ -59,6 +59,7 @@ final class ExplainKeyTests: XCTestCase {
     func testTheEventLogsNewestEventIsExplained() throws {
         var s = state()
         s.tree.selection = 4
+        _ = reduce(&s, .resize(Geometry(width: 140, height: 40, treePage: 20, timelineWidth: 50)))  // the log on screen
         while s.focus != .events { _ = reduce(&s, .action(.focusNext)) }
         _ = reduce(&s, .action(.explain))
         XCTAssertEqual(try XCTUnwrap(explanation(s)).chain?.hops.map(\.id), [15, 14, 13])
@@ -79,6 +80,7 @@ final class ExplainKeyTests: XCTestCase {
         _ = reduce(&s, .batch(b.build()))
         s.tree.selection = 1
         _ = reduce(&s, .action(.openPipeline))
+        _ = reduce(&s, .resize(Geometry(width: 140, height: 40, treePage: 20, timelineWidth: 50)))  // the log on screen
         while s.focus != .events { _ = reduce(&s, .action(.focusNext)) }
         _ = reduce(&s, .action(.explain))
         let e = try XCTUnwrap(explanation(s))

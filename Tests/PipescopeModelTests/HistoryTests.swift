@@ -128,11 +128,37 @@ final class HistoryTests: XCTestCase {
         }
     }
 
+    /// Below 120x30 the screen shows the tree and the stage only: Tab leaves the focus
+    /// on the tree and says where the timeline and the event log are, never moving it to
+    /// a pane it does not show (where the arrows then moved through history unseen); a
+    /// terminal made smaller gives the focus of a pane it hides back to the tree.
+    func testTabGoesOnlyToThePanesOnScreen() {
+        var state = AppState(targetName: "t")
+        _ = reduce(&state, .action(.toggleTable))
+        _ = reduce(&state, .attached(process: "t", pid: 1))
+        for batch in batches() { _ = reduce(&state, .batch(batch)) }
+        _ = reduce(&state, .resize(Geometry(width: 80, height: 24, treePage: 10)))
+        XCTAssertEqual(state.panesShown, [.tree])
+        for action: Action in [.focusNext, .focusPrevious] {
+            _ = reduce(&state, .action(action))
+            XCTAssertEqual(state.focus, .tree)
+            XCTAssertEqual(state.session.notice?.text,
+                           "the timeline and the event log need 120x30: T shows them full screen")
+        }
+        _ = reduce(&state, .action(.moveUp))
+        XCTAssertNil(state.cursor.position, "the arrows did not move through history")
+        _ = reduce(&state, .resize(Geometry(width: 140, height: 40, treePage: 20, timelineWidth: 50)))
+        while state.focus != .events { _ = reduce(&state, .action(.focusNext)) }
+        _ = reduce(&state, .resize(Geometry(width: 80, height: 24, treePage: 10)))
+        XCTAssertEqual(state.focus, .tree, "the event log went off screen, and the focus with it")
+    }
+
     func testTabMovesTheFocusAndArrowsInTheLogMoveThroughHistory() {
         var state = AppState(targetName: "t")
         _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
         _ = reduce(&state, .attached(process: "t", pid: 1))
         for batch in batches() { _ = reduce(&state, .batch(batch)) }
+        _ = reduce(&state, .resize(Geometry(width: 140, height: 40, treePage: 20, timelineWidth: 50)))  // all four panes
         XCTAssertEqual(state.focus, .tree)
         for expected in [Pane.timeline, .detail, .events] {
             _ = reduce(&state, .action(.focusNext))

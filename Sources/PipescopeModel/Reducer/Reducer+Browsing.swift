@@ -80,8 +80,13 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
         state.moveToRunStart()
     case .historyLive:
         state.returnToLive()
-    case .focusNext: state.focus = state.focus.next
-    case .focusPrevious: state.focus = state.focus.previous
+    case .focusNext, .focusPrevious:
+        state.focus = state.focus.step(action == .focusNext ? 1 : -1, among: state.panesShown)
+        if state.panesShown.count == 1 {
+            state.session.notice = Notice(
+                text: "the timeline and the event log need 120x30: T shows them full screen",
+                isError: false)
+        }
     case .startFilter:
         state.layer = .filtering
     case .toggleEnded:

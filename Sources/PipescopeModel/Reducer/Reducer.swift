@@ -126,6 +126,9 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         }
     case .resize(let geometry):
         state.geometry = geometry
+        // A pane the smaller layout no longer shows gives the focus back to the tree (the
+        // timeline screen has its own two panes).
+        if state.page != .timeline, !state.panesShown.contains(state.focus) { state.focus = .tree }
         state.tree.pageSize = geometry.treePage
         state.table.pageSize = geometry.tablePage
         state.table.width = geometry.tableWidth

@@ -29,12 +29,19 @@ public struct AppState: Sendable {
     public internal(set) var runs = Runs()
     /// What has the keyboard, with the state of the overlay it opens.
     public internal(set) var layer: KeyLayer = .browsing
-    /// The pane the arrow keys act on (Tab and Shift-Tab move it).
+    /// The pane the arrow keys act on (Tab and Shift-Tab move it, among ``panesShown``).
     public internal(set) var focus: Pane = .tree
     /// What the layout gives each part of the screen (the resize message).
     public internal(set) var geometry = Geometry()
     public var width: Int { geometry.width }
     public var height: Int { geometry.height }
+
+    /// The panes of the tree screen that Tab goes to, in its order: all four when the
+    /// layout has room for the timeline and the event log (it gives the timeline a
+    /// width), else the tree alone (the stage's detail beside it takes no keys). Tab moved
+    /// the focus to panes an 80x24 screen does not show, and the arrows then moved
+    /// through the history in an event log nobody saw.
+    public var panesShown: [Pane] { geometry.timelineWidth > 0 ? Pane.allCases : [.tree] }
 
     /// The lifecycle warnings on the graph on screen, as of the last tick.
     public internal(set) var warnings = Warnings()
