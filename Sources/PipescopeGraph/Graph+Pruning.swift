@@ -10,6 +10,7 @@ extension Graph {
         var rule = EndedRule(now: nanos, retention: retention)
         func isEnded(_ id: NodeID) -> Bool { rule.isEnded(id, in: nodes) }
         func expired(_ id: NodeID) -> Bool { rule.expired(id, in: nodes) }
+        func beyondCap(_ children: [NodeID]) -> [NodeID] { rule.beyondCap(children, in: nodes) }
         // One pass over the roots: each is asked once whether it expired, and only then
         // whether it ended.
         var doomedRoots = Set<NodeID>()
@@ -28,12 +29,7 @@ extension Graph {
         var stack = roots
         while let id = stack.popLast() {
             guard let children = nodes[id]?.children else { continue }
-            var doomed = children.filter(expired)
-            var kept = children.filter { isEnded($0) && !expired($0) }
-            if kept.count > retention.maxEndedInner {
-                kept.removeLast(retention.maxEndedInner)
-                doomed += kept
-            }
+            let doomed = children.filter(expired) + beyondCap(children)
             if !doomed.isEmpty {
                 for child in doomed { remove(subtree: child) }
                 let gone = Set(doomed)
@@ -59,6 +55,7 @@ extension Graph {
         var rule = EndedRule(now: nanos, retention: retention)
         func isEnded(_ id: NodeID) -> Bool { rule.isEnded(id, in: nodes) }
         func expired(_ id: NodeID) -> Bool { rule.expired(id, in: nodes) }
+        func beyondCap(_ children: [NodeID]) -> [NodeID] { rule.beyondCap(children, in: nodes) }
         // Roots first, as the full prune: the expired ones, then the oldest ended beyond
         // the limit, in the roots' order.
         var endedRoots: [NodeID] = []
@@ -111,10 +108,8 @@ extension Graph {
         for id in inner { if let parent = nodes[id]?.parent { endedUnder[parent, default: 0] += 1 } }
         for (parent, count) in endedUnder where count > retention.maxEndedInner {
             guard let children = nodes[parent]?.children else { continue }
-            var kept = children.filter { isEnded($0) && !expired($0) }
-            guard kept.count > retention.maxEndedInner else { continue }
-            kept.removeLast(retention.maxEndedInner)
-            doomedUnder[parent, default: []] += kept
+            let over = beyondCap(children)
+            if !over.isEmpty { doomedUnder[parent, default: []] += over }
         }
         for (parent, doomed) in doomedUnder {
             for child in doomed { remove(subtree: child) }
@@ -139,13 +134,16 @@ extension Graph {
 
 /// The rule both prunes apply to a stage: its subtree has ended when every stage in it
 /// ended, and has expired when, besides, its top stage ended before `now` less the
-/// retention. Remembers each ended stage's answer for one prune.
+/// retention; and the ended subtrees under one stage beyond the retention's cap go,
+/// oldest first. Remembers each ended stage's answer for one prune.
 private struct EndedRule {
     let cutoff: Int64
+    let cap: Int
     private var memo: [NodeID: Bool] = [:]
 
     init(now: Int64, retention: Retention) {
         cutoff = now - Int64(retention.seconds * 1e9)
+        cap = retention.maxEndedInner
     }
 
     /// Reads the stage in place, by its index (`nodes[id]` copied the whole summary out
@@ -171,5 +169,13 @@ private struct EndedRule {
     mutating func expired(_ id: NodeID, in nodes: [NodeID: NodeSummary]) -> Bool {
         guard isEnded(id, in: nodes), let i = nodes.index(forKey: id) else { return false }
         return (nodes.values[i].endedNanos ?? .max) < cutoff
+    }
+
+    /// The ended subtrees among `children` (one stage's, oldest first) that did not
+    /// expire but are beyond the newest `cap` of them: those go too.
+    mutating func beyondCap(_ children: [NodeID], in nodes: [NodeID: NodeSummary]) -> [NodeID] {
+        var kept: [NodeID] = []
+        for child in children where isEnded(child, in: nodes) && !expired(child, in: nodes) { kept.append(child) }
+        return kept.count > cap ? Array(kept.dropLast(cap)) : []
     }
 }
