@@ -2,7 +2,9 @@ import PipescopeModel
 
 /// A recording read one message at a time (PipescopeClient's `RecordingMessages`; the
 /// command-line tool declares the conformance).
-public protocol RecordedMessages {
+///
+/// Its metatype is Sendable (`SendableMetatype`): ``ReadAhead`` reads one on a thread of its own.
+public protocol RecordedMessages: SendableMetatype {
     /// The next message, or nil at the end; throws when the file is damaged there.
     mutating func next() throws -> Message?
     /// Complete messages read so far.

@@ -64,7 +64,9 @@ final package class ProbeServer: @unchecked Sendable {
         SocketFile.removeAtExit(path)
         // Kept after the program ends: `pipescope dump <pid>` finds a crashed program's
         // segments through it.
-        FlightSegments.announce(flightRecorder == nil ? nil : flight?.directory, socket: path)
+        if let problem = FlightSegments.announce(flightRecorder == nil ? nil : flight?.directory, socket: path) {
+            Self.say(problem)
+        }
         do {
             tcpChannel = try Self.listenTCP(group: group, limits: limits, hub: hub, admission: admission,
                                             environment: environment)

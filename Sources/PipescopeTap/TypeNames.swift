@@ -62,9 +62,13 @@ final class TypeNames: @unchecked Sendable {
         }
     }
 
-    /// Reads `description` of a `T` through a raw pointer to one.
+    /// Reads `description` of a `T` through a raw pointer to one, on the thread that
+    /// delivers the value (the tap never describes on a thread of its own).
     private static func describer<T: CustomStringConvertible>(_: T.Type) -> @Sendable (UnsafeRawPointer) -> String {
-        { $0.assumingMemoryBound(to: T.self).pointee.description }
+        // Through a protocol whose metatypes are Sendable: a closure that named `T` itself
+        // would capture `T.Type`, which Swift 6 cannot prove Sendable.
+        let reader: any DescriptionReader.Type = Described<T>.self
+        return { reader.description(at: $0) }
     }
 
     private struct Pair: TableKey {
@@ -139,5 +143,16 @@ final class TypeNames: @unchecked Sendable {
     /// The short name of a type written as `String(describing:)` prints it.
     static func shortName(_ described: String) -> String {
         shortName(qualified: described)
+    }
+}
+
+/// Reads the `description` of a value of a type known only here, at a raw pointer.
+private protocol DescriptionReader: SendableMetatype {
+    static func description(at pointer: UnsafeRawPointer) -> String
+}
+
+private enum Described<T: CustomStringConvertible>: DescriptionReader {
+    static func description(at pointer: UnsafeRawPointer) -> String {
+        pointer.assumingMemoryBound(to: T.self).pointee.description
     }
 }

@@ -60,13 +60,19 @@ package enum FlightSegments {
     /// that `pipescope dump <pid>` finds it (also after the program crashed).
     package static func sidecar(forSocket socket: String) -> String { socket + ".flight" }
 
-    /// Writes (or, with no directory, removes) the sidecar of `socket`.
-    package static func announce(_ directory: String?, socket: String) {
+    /// Writes (or, with no directory, removes) the sidecar of `socket`. Returns what went
+    /// wrong, for the program's standard error, when the sidecar cannot be written: the
+    /// flight recorder still records, but `pipescope dump <pid>` then needs the directory.
+    package static func announce(_ directory: String?, socket: String) -> String? {
         let path = sidecar(forSocket: socket)
-        guard let directory else { unlink(path); return }
+        guard let directory else { unlink(path); return nil }
         let absolute = directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
-        FileManager.default.createFile(atPath: path, contents: Data((absolute + "\n").utf8),
-                                       attributes: [.posixPermissions: 0o600])
+        if FileManager.default.createFile(atPath: path, contents: Data((absolute + "\n").utf8),
+                                          attributes: [.posixPermissions: 0o600]) {
+            return nil
+        }
+        return "cannot write \(path), which tells `pipescope dump` where the flight recorder is; "
+            + "the flight recorder still records: run `pipescope dump \(absolute) -o FILE`"
     }
 
     /// The flight recorder directory the program serving (or that served) `socket`

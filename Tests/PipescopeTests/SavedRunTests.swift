@@ -105,7 +105,7 @@ final class SavedRunTests: ServedProbeTestCase {
     /// With a small history limit the oldest events are gone: the file starts from the
     /// graph before the oldest kept one, and replays the same.
     func testASavedRunAfterEvictionStartsWhereTheHistoryStarts() throws {
-        var (state, session, c) = try inspected(values: 1_500, historyLimit: 1_000)
+        let (state, session, c) = try inspected(values: 1_500, historyLimit: 1_000)
         defer { c.cancel(); session.connection.close() }
         XCTAssertGreaterThan(state.cursor.log.start, 0, "some events were evicted")
         let path = directory + "/evicted.pipescope"

@@ -140,7 +140,7 @@ final class FlightRecorderTests: XCTestCase {
     func testEarlierRunsCountAgainstTheBudgetAndGoFirst() throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let earlier = FlightSegments.path(in: directory, run: "20200101T000000Z-7", number: 1)
-        FileManager.default.createFile(atPath: earlier, contents: Data(count: 10 << 10))
+        XCTAssertTrue(FileManager.default.createFile(atPath: earlier, contents: Data(count: 10 << 10)))
         let options = FlightRecorder.Options(directory: directory, budget: 16 << 10, window: 3600)
         var counter = Counter(now: BatchBuilder.baseNanos)
         let recorder = try FlightRecorder(options: options, welcome: welcome(), startNanos: counter.now,
