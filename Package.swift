@@ -4,9 +4,12 @@ import PackageDescription
 // Targets and the direction of their imports (see ../shared/STYLE.md):
 //   The library:  Pipescope ─▶ PipescopeProbe ─▶ PipescopeTap ─▶ PipescopeGraph
 //                                     ├─▶ PipescopeLocations ─▶ PipescopeGraph
-//                                     └─▶ PipescopeWire ─▶ PipescopeGraph
-//   PipescopeClient ─▶ PipescopeWire, PipescopeModel (frames in, the model's messages out; the
-//     handshake, recording and reading recordings), so pipescope (the CLI) never imports PipescopeWire
+//                                     └─▶ PipescopeRecording ─▶ PipescopeWire ─▶ PipescopeGraph
+//   PipescopeWire is the codec only (protobuf, packing, framing); PipescopeRecording owns the
+//     files: the recording format, its reader, its writer and output thread, the flight recorder.
+//   PipescopeClient ─▶ PipescopeRecording, PipescopeWire, PipescopeModel (frames in, the model's
+//     messages out; the handshake, reconnecting, recording and reading recordings), so
+//     pipescope (the CLI) never imports PipescopeWire or PipescopeRecording
 //   PipescopeModel ─▶ PipescopeGraph ◀─ PipescopeViews ─▶ TerminalKit ◀─ CursesBackend ─▶ CNcurses
 //   PipescopeApp (the loop: keys and messages in, frames and effects out) ─▶ PipescopeViews
 //   PipescopeExport ─▶ PipescopeModel, PipescopeGraph, CZlib (a recording's messages in, a trace out)
@@ -39,6 +42,9 @@ let package = Package(
             name: "PipescopeWire",
             dependencies: ["PipescopeGraph", .product(name: "SwiftProtobuf", package: "swift-protobuf")]
         ),
+        // Recordings on disk: the format, the reader, the writer and its output thread, the
+        // flight recorder and its segments. Every file Pipescope opens, writes or syncs.
+        .target(name: "PipescopeRecording", dependencies: ["PipescopeWire", "PipescopeGraph"]),
 
         // MARK: - The library users link
         // Pipescope ─▶ PipescopeProbe ─▶ PipescopeTap, PipescopeLocations ─▶ PipescopeGraph
@@ -64,7 +70,7 @@ let package = Package(
         .target(
             name: "PipescopeProbe",
             dependencies: [
-                "PipescopeTap", "PipescopeLocations", "PipescopeWire", "PipescopeGraph",
+                "PipescopeTap", "PipescopeLocations", "PipescopeWire", "PipescopeRecording", "PipescopeGraph",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -74,7 +80,7 @@ let package = Package(
         .target(
             name: "Pipescope",
             dependencies: [
-                "PipescopeProbe", "PipescopeTap", "PipescopeGraph", "PipescopeWire",
+                "PipescopeProbe", "PipescopeTap", "PipescopeGraph", "PipescopeWire", "PipescopeRecording",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),
@@ -83,7 +89,7 @@ let package = Package(
         .target(
             name: "PipescopeClient",
             dependencies: [
-                "PipescopeWire", "PipescopeModel", "PipescopeGraph",
+                "PipescopeWire", "PipescopeRecording", "PipescopeModel", "PipescopeGraph",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -142,13 +148,18 @@ let package = Package(
         .target(
             name: "PipescopeTestSupport",
             dependencies: [
-                "PipescopeGraph", "PipescopeWire", "PipescopeModel", "TerminalKit",
+                "PipescopeGraph", "PipescopeWire", "PipescopeRecording", "PipescopeModel", "TerminalKit",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             path: "Tests/PipescopeTestSupport"
         ),
+        // The architecture's arrows and homes, read from Sources/ itself: depends on nothing.
+        .testTarget(name: "PipescopeArchitectureTests"),
         .testTarget(name: "PipescopeGraphTests", dependencies: ["PipescopeGraph", "PipescopeTestSupport"]),
         .testTarget(name: "PipescopeWireTests", dependencies: ["PipescopeWire", "PipescopeGraph", "PipescopeTestSupport"]),
+        .testTarget(name: "PipescopeRecordingTests", dependencies: [
+            "PipescopeRecording", "PipescopeWire", "PipescopeGraph", "PipescopeTestSupport",
+        ]),
         .testTarget(
             name: "PipescopeTests",
             dependencies: [

@@ -20,6 +20,7 @@ let package = Package(
         .target(name: "PipescopeGraph", path: "Shared/PipescopeGraph"),
         .target(name: "PipescopeWire", dependencies: ["PipescopeGraph", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
                 path: "Shared/PipescopeWire"),
+        .target(name: "PipescopeRecording", dependencies: ["PipescopeWire", "PipescopeGraph"], path: "Shared/PipescopeRecording"),
         .target(name: "CPipescopeClock", path: "Shared/CPipescopeClock"),
         .target(name: "CPipescopeLocations", path: "Shared/CPipescopeLocations"),
         .target(name: "CPipescopeRuntime", path: "Shared/CPipescopeRuntime"),
@@ -37,7 +38,7 @@ let package = Package(
         .target(
             name: "PipescopeProbe",
             dependencies: [
-                "PipescopeTap", "PipescopeLocations", "PipescopeWire", "PipescopeGraph",
+                "PipescopeTap", "PipescopeLocations", "PipescopeWire", "PipescopeRecording", "PipescopeGraph",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -47,7 +48,7 @@ let package = Package(
         .target(
             name: "Pipescope",
             dependencies: [
-                "PipescopeProbe", "PipescopeTap", "PipescopeGraph", "PipescopeWire",
+                "PipescopeProbe", "PipescopeTap", "PipescopeGraph", "PipescopeWire", "PipescopeRecording",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             path: "Shared/Pipescope"
@@ -56,7 +57,7 @@ let package = Package(
             "PipescopeGraph", .product(name: "DequeModule", package: "swift-collections"),
         ], path: "Shared/PipescopeModel"),
         .target(name: "PipescopeClient", dependencies: [
-            "PipescopeWire", "PipescopeModel", "PipescopeGraph",
+            "PipescopeWire", "PipescopeRecording", "PipescopeModel", "PipescopeGraph",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -81,7 +82,7 @@ let package = Package(
             name: "PipescopeBenchmarks",
             dependencies: [
                 "Pipescope", "PipescopeProbe", "PipescopeTap", "PipescopeLocations",
-                "PipescopeWire", "PipescopeGraph", "PipescopeModel", "PipescopeViews", "TerminalKit",
+                "PipescopeWire", "PipescopeRecording", "PipescopeGraph", "PipescopeModel", "PipescopeViews", "TerminalKit",
                 "PipescopeClient", "PipescopeExport", "CPipescopeLocations", "CMallocInfo", "CPipescopeMemory",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),

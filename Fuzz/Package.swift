@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
 // libFuzzer harnesses for the wire protocol's decoding: frames, client and server
 // messages, and recordings (FuzzWire), and the recording reader (FuzzRecording). A package of its own, so the fuzzer's flags never reach
-// the normal build; it compiles the real PipescopeWire and PipescopeGraph sources (symlinks).
+// the normal build; it compiles the real PipescopeWire, PipescopeRecording and PipescopeGraph
+// sources (symlinks).
 //
 //   Fuzz/run.sh 30          # build, then fuzz each harness for 30 seconds
 import PackageDescription
@@ -15,9 +16,10 @@ let package = Package(
             name: "PipescopeWire",
             dependencies: ["PipescopeGraph", .product(name: "SwiftProtobuf", package: "swift-protobuf")]
         ),
-        .executableTarget(name: "FuzzWire", dependencies: ["PipescopeWire"]),
+        .target(name: "PipescopeRecording", dependencies: ["PipescopeWire", "PipescopeGraph"]),
+        .executableTarget(name: "FuzzWire", dependencies: ["PipescopeWire", "PipescopeRecording"]),
         // The recording reader, as replay and export read a file (chunks, end marks, cuts).
-        .executableTarget(name: "FuzzRecording", dependencies: ["PipescopeWire"]),
+        .executableTarget(name: "FuzzRecording", dependencies: ["PipescopeWire", "PipescopeRecording"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,16 +1,17 @@
 import Foundation
-import Synchronization
 import PipescopeGraph
 import PipescopeProbe
+import PipescopeRecording
 import PipescopeTap
 import PipescopeWire
+import Synchronization
 
 /// How long ended pipelines stay visible; see ``Pipescope/start(retention:flightRecorder:)``.
 public typealias Retention = PipescopeGraph.Retention
 
 /// The flight recorder: the program's recent events, always, in rotating files under a
 /// disk budget; see ``Pipescope/start(retention:flightRecorder:)`` and `FlightRecorder.Options`.
-public typealias FlightRecorder = PipescopeWire.FlightRecorder
+public typealias FlightRecorder = PipescopeRecording.FlightRecorder
 
 /// Pipescope's entry point for programs.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import PipescopeGraph
+import PipescopeRecording
 import PipescopeWire
 
 /// `pipescope dump`: a flight recorder's kept window as one recording, which `replay` and

@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import PipescopeGraph
 import PipescopeModel
+import PipescopeRecording
 import PipescopeWire
 
 /// A connection from the inspector to one probe.

@@ -1,4 +1,5 @@
 import PipescopeModel
+import PipescopeRecording
 import PipescopeWire
 
 /// Writes what a probe sends to a recording file, for `pipescope replay` and

@@ -1,6 +1,7 @@
 import Foundation
 import PipescopeGraph
 import PipescopeModel
+import PipescopeRecording
 import PipescopeWire
 
 /// A whole recording read for replay: its messages as the reducer takes them, with who

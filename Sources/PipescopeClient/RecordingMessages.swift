@@ -1,4 +1,5 @@
 import PipescopeModel
+import PipescopeRecording
 import PipescopeWire
 
 /// A recording's messages as the model takes them, read from the file one at a time:

@@ -1,6 +1,7 @@
 import Foundation
 import PipescopeGraph
 import PipescopeModel
+import PipescopeRecording
 import PipescopeWire
 
 /// What an inspector holds of one run of a program, written as a recording (the `s`

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import PipescopeGraph
+import PipescopeRecording
 import PipescopeTap
 import PipescopeWire
 

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import PipescopeGraph
+import PipescopeRecording
 import PipescopeTap
 import PipescopeWire
 

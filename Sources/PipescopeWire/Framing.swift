@@ -50,7 +50,7 @@ public enum FrameError: Error, Equatable, CustomStringConvertible {
 
     /// What is wrong with the bytes, without saying whose fault it is: a connection's
     /// error blames the peer (``description``), a recording's reader says the recording
-    /// is damaged (``RecordingFormat/damage(_:)``).
+    /// is damaged (PipescopeRecording's `RecordingFormat.damage(_:)`).
     public var fault: String {
         switch self {
         case .oversized(let n):

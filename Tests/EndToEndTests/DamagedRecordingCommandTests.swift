@@ -1,4 +1,5 @@
 import Foundation
+import PipescopeRecording
 import PipescopeTestSupport
 import PipescopeWire
 import XCTest

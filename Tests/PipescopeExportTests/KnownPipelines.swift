@@ -2,6 +2,7 @@ import Foundation
 import PipescopeClient
 import PipescopeExport
 import PipescopeGraph
+import PipescopeRecording
 import PipescopeTestSupport
 import PipescopeWire
 

@@ -1,5 +1,6 @@
 import Foundation
 import PipescopeGraph
+import PipescopeRecording
 import PipescopeTestSupport
 import PipescopeWire
 import XCTest

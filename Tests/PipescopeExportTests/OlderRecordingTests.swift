@@ -3,6 +3,7 @@ import PipescopeClient
 import PipescopeExport
 import PipescopeGraph
 import PipescopeModel
+import PipescopeRecording
 import PipescopeTestSupport
 import PipescopeWire
 import XCTest

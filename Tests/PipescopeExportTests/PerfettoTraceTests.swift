@@ -6,6 +6,7 @@ import PipescopeClient
 import PipescopeExport
 import PipescopeGraph
 @testable import PipescopeProbe
+import PipescopeRecording
 import PipescopeTestSupport
 import PipescopeWire
 import XCTest

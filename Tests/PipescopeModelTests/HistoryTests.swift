@@ -1,6 +1,7 @@
 import Foundation
 import PipescopeGraph
 @testable import PipescopeModel
+import PipescopeRecording
 import PipescopeTestSupport
 import PipescopeWire
 import XCTest

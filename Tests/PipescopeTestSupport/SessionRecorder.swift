@@ -1,6 +1,7 @@
 import Foundation
 import PipescopeGraph
 import PipescopeModel
+import PipescopeRecording
 import PipescopeWire
 import XCTest
 

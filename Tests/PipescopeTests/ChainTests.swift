@@ -5,6 +5,7 @@ import OpenCombineDispatch
 @testable import PipescopeProbe
 import PipescopeGraph
 import PipescopeModel
+import PipescopeRecording
 import PipescopeTestSupport
 import PipescopeWire
 import XCTest

@@ -3,6 +3,7 @@ import Foundation
 @testable import Pipescope
 @testable import PipescopeLocations
 @testable import PipescopeProbe
+import PipescopeRecording
 @testable import PipescopeTap
 import PipescopeGraph
 import PipescopeModel

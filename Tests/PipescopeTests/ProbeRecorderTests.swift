@@ -5,6 +5,7 @@ import Foundation
 import PipescopeClient
 import PipescopeGraph
 import PipescopeModel
+import PipescopeRecording
 import PipescopeWire
 import XCTest
 

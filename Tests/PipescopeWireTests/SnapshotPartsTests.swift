@@ -1,4 +1,5 @@
 import PipescopeGraph
+import PipescopeRecording
 import PipescopeTestSupport
 import PipescopeWire
 import XCTest

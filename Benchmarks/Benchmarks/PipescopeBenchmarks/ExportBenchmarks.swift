@@ -3,6 +3,7 @@ import Foundation
 import PipescopeClient
 import PipescopeExport
 import PipescopeGraph
+import PipescopeRecording
 import PipescopeWire
 
 extension RecordingMessages: RecordedMessages {}

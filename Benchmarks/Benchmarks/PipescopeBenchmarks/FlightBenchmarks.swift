@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import PipescopeProbe
+import PipescopeRecording
 import PipescopeWire
 
 // The flight recorder's cost on the value path: the chain with the probe served as

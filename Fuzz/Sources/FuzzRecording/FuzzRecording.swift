@@ -1,4 +1,5 @@
 import PipescopeGraph
+import PipescopeRecording
 import PipescopeWire
 
 /// Feeds arbitrary bytes to the recording reader as `pipescope replay` and `export` read

@@ -1,4 +1,5 @@
 import PipescopeGraph
+import PipescopeRecording
 import PipescopeWire
 
 /// Feeds arbitrary bytes to everything that reads bytes from a peer or a file. Any

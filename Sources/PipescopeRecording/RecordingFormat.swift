@@ -1,5 +1,6 @@
 import Foundation
 import PipescopeGraph
+import PipescopeWire
 
 /// A recording: a magic line, then the probe's messages as frames, exactly as an
 /// inspector received them (Welcome, Snapshot with the string table, then PackedBatches;

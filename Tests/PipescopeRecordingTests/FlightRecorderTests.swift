@@ -1,5 +1,6 @@
 import Foundation
 import PipescopeGraph
+@testable import PipescopeRecording
 import PipescopeTestSupport
 @testable import PipescopeWire
 import XCTest

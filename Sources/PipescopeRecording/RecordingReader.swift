@@ -1,4 +1,5 @@
 import Foundation
+import PipescopeWire
 
 /// Reads a recording one message at a time, holding one chunk of the file and one
 /// frame, so its memory does not grow with the recording: what a pass over a long

@@ -34,7 +34,7 @@ final class ImportArrowsTests: XCTestCase {
     }
 
     func testTheTapImportsNoNetworkingAndNoCodec() throws {
-        try assertNone("PipescopeTap", import: { $0.hasPrefix("NIO") || $0 == "PipescopeWire" },
+        try assertNone("PipescopeTap", import: { $0.hasPrefix("NIO") || $0 == "PipescopeWire" || $0 == "PipescopeRecording" },
                        "it runs on the program's threads and only records")
         try assertNone("PipescopeTap", import: { ["Pipescope", "PipescopeProbe", "PipescopeLocations"].contains($0) },
                        "the arrows point from the probe to the tap")
@@ -43,20 +43,29 @@ final class ImportArrowsTests: XCTestCase {
     }
 
     func testTheCommandLineImportsNoCodec() throws {
-        try assertNone("pipescope", import: { $0 == "PipescopeWire" || $0 == "SwiftProtobuf" },
-                       "PipescopeClient owns the codec; the command line is wiring")
+        try assertNone("pipescope", import: { ["PipescopeWire", "PipescopeRecording", "SwiftProtobuf"].contains($0) },
+                       "PipescopeClient owns the codec and the recordings; the command line is wiring")
     }
 
-    func testTheDomainAndTheInspectorSideKeepTheirDistance() throws {
-        try assertNone("PipescopeGraph", import: { $0.hasPrefix("Pipescope") || $0.hasPrefix("NIO") },
-                       "the domain imports nothing of ours")
-        try assertNone("PipescopeModel", import: { $0.hasPrefix("Pipescope") && $0 != "PipescopeGraph" },
-                       "the model knows the domain only")
-        for target in ["PipescopeModel", "PipescopeViews", "PipescopeApp", "PipescopeExport", "TerminalKit"] {
-            try assertNone(target, import: {
-                $0 == "PipescopeWire" || $0 == "SwiftProtobuf" || $0.hasPrefix("NIO") || $0 == "OpenCombine"
-                    || ["Pipescope", "PipescopeTap", "PipescopeProbe", "PipescopeClient"].contains($0)
-            }, "the inspector's state, views and exporter see no protobuf, network or tap")
+    func testTheCodecImportsNoRecordingAndTouchesNoFile() throws {
+        try assertNone("PipescopeWire", import: { $0.hasPrefix("NIO") || ($0.hasPrefix("Pipescope") && $0 != "PipescopeGraph") },
+                       "the codec turns messages into bytes and back; PipescopeRecording owns the files")
+        // What opens, writes or syncs a file, in any of the ways Foundation and Glibc offer (a
+        // method of our own named `write(` is called with a dot, and is not one of them).
+        let fileCall = try NSRegularExpression(pattern: #"(?<![.\w])(open|fopen|creat|write|pwrite|fsync|fdatasync|ftruncate|unlink|rename|mkdir)\(|FileManager|FileHandle|(Data|String)\(contentsOf|contentsOfFile:|write\(to(File)?:"#)
+        let folder = Self.sources.appendingPathComponent("PipescopeWire")
+        let files = FileManager.default.enumerator(atPath: folder.path)!.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        XCTAssertFalse(files.isEmpty)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                if let match = fileCall.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) {
+                    XCTFail("PipescopeWire/\(file):\(number + 1) uses \((code as NSString).substring(with: match.range)): "
+                            + "files belong to PipescopeRecording")
+                }
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PipescopeWire
 
 /// The segment files of a flight recorder's directory, named so that sorting finds the
 /// order: `flight-<run>-<number>.pipescope`, where the run is when the program started

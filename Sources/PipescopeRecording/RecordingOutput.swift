@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import PipescopeWire
 #endif
 
 /// A recording file written on a thread of its own, so that whoever appends (the probe's

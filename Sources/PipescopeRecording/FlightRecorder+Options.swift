@@ -1,4 +1,5 @@
 import Foundation
+import PipescopeWire
 
 extension FlightRecorder {
     /// Where the flight recorder keeps a program's recent events, and how much of them:

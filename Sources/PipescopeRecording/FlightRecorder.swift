@@ -2,6 +2,7 @@ import Foundation
 import PipescopeGraph
 #if canImport(Glibc)
 import Glibc
+import PipescopeWire
 #endif
 
 /// Keeps a program's recent events always, in rotating segment files under a disk

@@ -2,6 +2,7 @@ import Foundation
 import PipescopeGraph
 #if canImport(Glibc)
 import Glibc
+import PipescopeWire
 #endif
 
 /// Appends messages to a recording file as they come, on a thread of its own
