@@ -131,7 +131,7 @@ let package = Package(
             name: "pipescope",
             dependencies: [
                 "Pipescope", "PipescopeDemo", "PipescopeClient", "PipescopeModel", "PipescopeGraph",
-                "PipescopeViews", "PipescopeApp", "CursesBackend", "TerminalKit", "PipescopeExport",
+                "PipescopeApp", "CursesBackend", "PipescopeExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -160,19 +160,58 @@ let package = Package(
         .testTarget(name: "PipescopeRecordingTests", dependencies: [
             "PipescopeRecording", "PipescopeWire", "PipescopeGraph", "PipescopeTestSupport",
         ]),
-        .testTarget(
-            name: "PipescopeTests",
+        // Real OpenCombine pipelines under a real tap and probe, for the test targets that
+        // check what the tap records and what the model makes of it.
+        .target(
+            name: "PipescopeLiveTestSupport",
             dependencies: [
-                "Pipescope", "PipescopeTap", "PipescopeLocations", "PipescopeProbe",
-                "PipescopeGraph", "PipescopeWire", "PipescopeClient", "PipescopeTestSupport",
-                "PipescopeModel", "PipescopeViews", "TerminalKit",
-                .product(name: "NIOEmbedded", package: "swift-nio"),
+                "PipescopeProbe", "PipescopeModel", "PipescopeGraph", "PipescopeTestSupport",
                 .product(name: "OpenCombine", package: "OpenCombine"),
-                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
-                .product(name: "OpenCombineFoundation", package: "OpenCombine"),
-            ]
+            ],
+            path: "Tests/PipescopeLiveTestSupport"
         ),
-        .testTarget(name: "PipescopeModelTests", dependencies: ["PipescopeModel", "PipescopeGraph", "PipescopeTestSupport"]),
+        // One test target beside each library target; each test is in the target of the code
+        // it tests. The tap's and the locations' are read through an in-process probe, which
+        // drains the tap as a program's probe does.
+        .testTarget(name: "PipescopeTapTests", dependencies: [
+            "Pipescope", "PipescopeTap", "PipescopeLocations", "PipescopeProbe", "PipescopeGraph", "PipescopeWire",
+            "PipescopeClient", "PipescopeTestSupport", "PipescopeLiveTestSupport",
+            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+        ]),
+        .testTarget(name: "PipescopeLocationsTests", dependencies: [
+            "Pipescope", "PipescopeLocations", "CPipescopeLocations", "PipescopeTap", "PipescopeProbe", "PipescopeGraph",
+            "PipescopeModel", "PipescopeViews", "TerminalKit", "PipescopeTestSupport",
+            .product(name: "OpenCombine", package: "OpenCombine"),
+        ]),
+        .testTarget(name: "PipescopeProbeTests", dependencies: [
+            "Pipescope", "PipescopeProbe", "PipescopeTap", "PipescopeLocations", "PipescopeGraph", "PipescopeWire",
+            "PipescopeClient", "PipescopeModel", "PipescopeTestSupport",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "OpenCombine", package: "OpenCombine"),
+        ]),
+        .testTarget(name: "PipescopeClientTests", dependencies: [
+            "PipescopeClient", "PipescopeRecording", "PipescopeWire", "PipescopeModel", "PipescopeGraph",
+            "Pipescope", "PipescopeProbe", "PipescopeTestSupport",
+            .product(name: "OpenCombine", package: "OpenCombine"),
+        ]),
+        // The public face: start(), CancellableBag, contracts, names.
+        .testTarget(name: "PipescopeTests", dependencies: [
+            "Pipescope", "PipescopeProbe", "PipescopeTap", "PipescopeLocations", "PipescopeGraph", "PipescopeWire",
+            "PipescopeModel", "PipescopeLiveTestSupport",
+            .product(name: "OpenCombine", package: "OpenCombine"),
+        ]),
+        // The model's own tests, and its lints, waits and chains on real pipelines (LintTests,
+        // WaitTests, ChainTests) through PipescopeLiveTestSupport.
+        .testTarget(name: "PipescopeModelTests", dependencies: [
+            "PipescopeModel", "PipescopeGraph", "PipescopeTestSupport", "PipescopeLiveTestSupport",
+            "Pipescope", "PipescopeProbe", "PipescopeTap", "PipescopeLocations", "PipescopeClient",
+            "PipescopeWire", "PipescopeRecording",
+            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+        ]),
         .testTarget(
             name: "PipescopeExportTests",
             dependencies: ["PipescopeExport", "PipescopeClient", "PipescopeModel", "PipescopeGraph", "PipescopeWire",

@@ -68,4 +68,18 @@ final class ImportArrowsTests: XCTestCase {
             }
         }
     }
+
+    func testTheDomainAndTheInspectorSideKeepTheirDistance() throws {
+        try assertNone("PipescopeGraph", import: { $0.hasPrefix("Pipescope") || $0.hasPrefix("NIO") },
+                       "the domain imports nothing of ours")
+        try assertNone("PipescopeModel", import: { $0.hasPrefix("Pipescope") && $0 != "PipescopeGraph" },
+                       "the model knows the domain only")
+        for target in ["PipescopeModel", "PipescopeViews", "PipescopeApp", "PipescopeExport", "TerminalKit"] {
+            try assertNone(target, import: {
+                $0 == "PipescopeWire" || $0 == "PipescopeRecording" || $0 == "SwiftProtobuf" || $0.hasPrefix("NIO")
+                    || $0 == "OpenCombine"
+                    || ["Pipescope", "PipescopeTap", "PipescopeProbe", "PipescopeClient"].contains($0)
+            }, "the inspector's state, views and exporter see no protobuf, network or tap")
+        }
+    }
 }

@@ -5,6 +5,7 @@ import Foundation
 @testable import PipescopeProbe
 @testable import PipescopeTap
 import PipescopeGraph
+import PipescopeLiveTestSupport
 import PipescopeModel
 import PipescopeWire
 import XCTest

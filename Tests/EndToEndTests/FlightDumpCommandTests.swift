@@ -8,7 +8,7 @@ import XCTest
 /// A program with `PIPESCOPE_FLIGHT` keeps its recent events within the budget, however
 /// long it runs, and `pipescope dump` gives them back as one recording, exactly the tail
 /// of what the program sent, also after the program was killed.
-final class FlightRecorderTests: XCTestCase {
+final class FlightDumpCommandTests: XCTestCase {
     private var directory: String!
 
     override func setUp() { directory = makeTemporaryDirectory() }

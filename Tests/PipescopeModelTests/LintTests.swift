@@ -6,6 +6,7 @@ import Foundation
 import PipescopeRecording
 @testable import PipescopeTap
 import PipescopeGraph
+import PipescopeLiveTestSupport
 import PipescopeModel
 import PipescopeTestSupport
 import PipescopeWire

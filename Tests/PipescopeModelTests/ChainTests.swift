@@ -4,6 +4,7 @@ import Foundation
 import OpenCombineDispatch
 @testable import PipescopeProbe
 import PipescopeGraph
+import PipescopeLiveTestSupport
 import PipescopeModel
 import PipescopeRecording
 import PipescopeTestSupport

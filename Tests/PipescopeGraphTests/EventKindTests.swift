@@ -1,77 +1,13 @@
 import Foundation
 import PipescopeGraph
-import PipescopeRecording
 import PipescopeTestSupport
-import PipescopeWire
 import XCTest
 
-/// Every event kind, declared once (``EventKind/payload``), survives every codec and
-/// changes the graph as it should; and every `switch` that decides what a kind means is
-/// exhaustive and listed where the kind is declared.
+/// Every event kind, declared once (``EventKind/payload``), changes the graph as it should;
+/// and every `switch` that decides what a kind means is exhaustive and listed where the
+/// kind is declared. (That every kind survives every codec: `EventKindCodingTests` in the
+/// wire's tests and `EventKindRecordingTests` in the recording's.)
 final class EventKindTests: XCTestCase {
-    // MARK: - Codecs
-
-    func testTheWireKnowsEveryKindByTheSameNumberAndNoOther() {
-        XCTAssertEqual(EventKind.allCases.count, WireEventKind.allCases.count, "a kind missing from the .proto or here")
-        for kind in EventKind.allCases {
-            XCTAssertEqual(kind.wire.rawValue, Int(kind.rawValue), "\(kind)")
-            XCTAssertEqual(EventKind(wire: kind.wire), kind)
-            XCTAssertEqual(EventKind(wireNumber: UInt32(kind.rawValue)), kind)
-        }
-        let next = EventKind.allCases.map(\.rawValue).max()! + 1
-        XCTAssertEqual(EventKind(wireNumber: UInt32(next)), .unknown, "a newer probe's kind is skipped, never misread")
-        XCTAssertEqual(EventKind(wireNumber: UInt32(256) + 4), .unknown, "not read modulo 256")
-        XCTAssertEqual(EventKind(wireNumber: -4), .unknown)
-    }
-
-    func testEveryKindSurvivesPackingAndUnpacking() throws {
-        let batch = KindSamples.batch(KindSamples.kinds)
-        var writer = StringTable(), reader = StringTable()
-        let unpacked = try BatchPacking.unpack(BatchPacking.pack(batch, table: &writer), table: &reader)
-        XCTAssertEqual(unpacked.events, batch.events)
-        XCTAssertEqual(unpacked.nodes, batch.nodes)
-    }
-
-    func testEveryKindSurvivesTheVersionOneMessages() {
-        for event in KindSamples.batch(KindSamples.kinds).events {
-            var wire = WireEvent()
-            wire.kind = event.kind.wire
-            wire.node = event.node
-            wire.timeNs = event.time
-            wire.demand = event.demand.wire
-            wire.other = event.other
-            wire.cause = event.cause?.wire ?? .causeNone
-            wire.text = event.text
-            // Version 1 predates numbers, causes, threads and timings.
-            var expected = event
-            (expected.id, expected.causedBy, expected.thread) = (0, 0, "")
-            (expected.selfNanos, expected.totalNanos) = (0, 0)
-            XCTAssertEqual(StageEvent(wire: wire), expected, "\(event.kind)")
-        }
-    }
-
-    func testEveryKindSurvivesARecording() throws {
-        let path = NSTemporaryDirectory() + "/pipescope-kinds-\(UUID().uuidString).pipescope"
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let batch = KindSamples.batch(KindSamples.kinds)
-        let writer = try RecordingWriter(path: path)
-        var welcome = ServerMessage()
-        welcome.welcome.processName = "kinds"
-        writer.append(welcome)
-        writer.append(GraphSnapshot())
-        writer.append(batch)
-        writer.close()
-
-        var recording = try RecordingReader(path: path)
-        var stream = WireStreamReader()
-        var batches: [EventBatch] = []
-        while let message = try recording.next() {
-            if case .packed(let packed)? = message.body { batches.append(try stream.batch(packed)) }
-        }
-        XCTAssertEqual(batches.map(\.events), [batch.events])
-        XCTAssertEqual(recording.truncatedBytes, 0)
-    }
-
     // MARK: - The fold
 
     /// Each kind, folded on its own into the same small graph, does exactly what it means.

@@ -7,6 +7,7 @@ import OpenCombineDispatch
 @testable import PipescopeProbe
 @testable import PipescopeTap
 import PipescopeGraph
+import PipescopeLiveTestSupport
 import PipescopeTestSupport
 import XCTest
 
@@ -210,21 +211,4 @@ final class TapFidelityTests: XCTestCase {
         XCTAssertEqual(dump(), ["AnyPublisher<-Sink active req=unlimited values=1"])
         c.cancel()
     }
-}
-
-/// A subscriber that requests a few values at a time, as custom subscribers do.
-final class CountingSubscriber: Subscriber, CustomStringConvertible, @unchecked Sendable {
-    typealias Input = Int
-    typealias Failure = Never
-    let initial: Int
-    let perValue: Int
-    var subscription: Subscription?
-    init(initial: Int, perValue: Int) { self.initial = initial; self.perValue = perValue }
-    var description: String { "CountingSubscriber" }
-    func receive(subscription: Subscription) {
-        self.subscription = subscription
-        subscription.request(.max(initial))
-    }
-    func receive(_ input: Int) -> Subscribers.Demand { .max(perValue) }
-    func receive(completion: Subscribers.Completion<Never>) {}
 }

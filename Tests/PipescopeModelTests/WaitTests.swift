@@ -3,6 +3,7 @@ import Foundation
 @testable import Pipescope
 @testable import PipescopeProbe
 import PipescopeGraph
+import PipescopeLiveTestSupport
 import PipescopeModel
 import PipescopeTestSupport
 import XCTest

@@ -2,6 +2,7 @@
 @testable import PipescopeProbe
 @testable import PipescopeTap
 import PipescopeGraph
+import PipescopeLiveTestSupport
 import XCTest
 
 /// An ended stage stays findable for the events that come after its end (a value after
