@@ -67,6 +67,29 @@ extension EventKind {
         }
     }
 
+    /// The kind in a word, as the event log, the status line and a value's chain say it:
+    /// "value", "cancelled", "owner released".
+    public var word: String {
+        switch self {
+        case .subscribe: return "subscribe"
+        case .subscription: return "subscription"
+        case .request: return "request"
+        case .value: return "value"
+        case .demand: return "demand"
+        case .finished: return "finished"
+        case .failed: return "failed"
+        case .cancelled: return "cancelled"
+        case .forward: return "forward"
+        case .adopt: return "adopt"
+        case .feeds: return "feeds"
+        case .owned: return "owned"
+        case .ownerReleased: return "owner released"
+        case .contractBroken: return "contract broken"
+        case .delivered: return "delivered"
+        case .unknown: return "event"
+        }
+    }
+
     /// What events of this kind carry: declared here, once, for every kind. The wire's
     /// columns (`BatchPacking`), the tap's raw events, the history's entries and the
     /// round-trip tests read it.
@@ -75,7 +98,7 @@ extension EventKind {
     /// Resources/pipescope.proto (then scripts/generate-proto.sh). The codecs follow from
     /// the payload; the compiler stops at every `switch` that must decide what the kind
     /// means (none has a `default:`), and they are, as `EventKindTests` checks:
-    /// - `PipescopeGraph/EventKind.swift`: this payload
+    /// - `PipescopeGraph/EventKind.swift`: this payload, and the kind in a word
     /// - `PipescopeGraph/Graph.swift`: the fold
     /// - `PipescopeModel/Timeline/AppState.Timeline.swift`: which kinds mark a timeline lane
     /// - `PipescopeModel/Table/PipelineActivity.swift`: which kinds move stages between pipelines
@@ -83,7 +106,6 @@ extension EventKind {
     /// - `PipescopeModel/Causes/CauseChainText.swift`: a chain's words for each kind
     /// - `PipescopeViews/EventLogView.swift`: the event log's words
     /// - `PipescopeViews/EventSubject.swift`: whom the event is about (a stage or an owner)
-    /// - `PipescopeViews/Format.swift`: the kind in a word
     /// - `PipescopeViews/StatusBar.swift`: the history line
     /// - `PipescopeExport/TraceExporter.swift`: what the JSON trace draws
     /// - `PipescopeExport/Perfetto/PerfettoExporter.swift`: what Perfetto's own trace draws

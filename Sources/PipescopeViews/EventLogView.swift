@@ -57,7 +57,7 @@ public enum EventLogView {
         case .ownerReleased: return "released"  // the row names the owner (EventSubject)
         case .contractBroken: return "broke its contract: \(e.text)"
         case .delivered: return "its subscriber took \(Format.nanos(e.totalNanos)) (\(Format.nanos(e.selfNanos)) in its own code)"
-        case .subscribe, .subscription, .value, .finished, .unknown: return Format.word(for: e.kind)
+        case .subscribe, .subscription, .value, .finished, .unknown: return e.kind.word
         }
     }
 }

@@ -14,28 +14,6 @@ enum Format {
     /// 999, 12.3k, 4.5M: the table's ``CellText/count(_:)``, so counts read alike everywhere.
     static func count(_ n: Int) -> String { CellText.count(n) }
 
-    /// An event's kind in a word: "value", "cancelled".
-    static func word(for kind: EventKind) -> String {
-        switch kind {
-        case .subscribe: return "subscribe"
-        case .subscription: return "subscription"
-        case .request: return "request"
-        case .value: return "value"
-        case .demand: return "demand"
-        case .finished: return "finished"
-        case .failed: return "failed"
-        case .cancelled: return "cancelled"
-        case .forward: return "forward"
-        case .adopt: return "adopt"
-        case .feeds: return "feeds"
-        case .owned: return "owned"
-        case .ownerReleased: return "owner released"
-        case .contractBroken: return "contract broken"
-        case .delivered: return "delivered"
-        case .unknown: return "event"
-        }
-    }
-
     /// A short duration: 850 ns, 12 µs, 2.1 ms, 1.3 s.
     static func nanos(_ nanos: Int64) -> String { CellText.duration(nanos) }
 

@@ -116,7 +116,7 @@ public enum HintBar {
                 case .ownerReleased: what = "\(subject) released"
                 case .unknown, .subscribe, .subscription, .request, .value, .demand, .finished, .failed, .cancelled,
                      .forward, .adopt, .feeds, .owned, .contractBroken, .delivered:
-                    what = "\(Format.word(for: event.kind)) at \(subject)"
+                    what = "\(event.kind.word) at \(subject)"
                 }
                 text += theme.text(" · event \(cursor): \(what), \(Format.time(event.time))")
             } else {
@@ -161,6 +161,6 @@ public enum HintBar {
         let count = state.session.pending.count
         let which = count > 1 ? " [\(min(state.session.chosenPending, count - 1) + 1)/\(count)]" : ""
         let subject = EventSubject.name(of: StageEvent(next.kind, node: next.node, time: 0), in: state)
-        return theme.text(" next\(which): \(subject) \(Format.word(for: next.kind)) on \(next.thread)")
+        return theme.text(" next\(which): \(subject) \(next.kind.word) on \(next.thread)")
     }
 }

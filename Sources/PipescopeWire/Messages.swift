@@ -4,9 +4,7 @@ import SwiftProtobuf
 // (`pipescope.v1`) so that a future version can live beside this one.
 public typealias ServerMessage = Pipescope_V1_ServerMessage
 public typealias ClientMessage = Pipescope_V1_ClientMessage
-public typealias WireHello = Pipescope_V1_Hello
 public typealias WireWelcome = Pipescope_V1_Welcome
-public typealias WireError = Pipescope_V1_Error
 public typealias WireSnapshot = Pipescope_V1_Snapshot
 /// Version 1's batch: only read, from old recordings (see ``EventBatch/init(legacy:)``).
 public typealias WireEventBatch = Pipescope_V1_EventBatch

@@ -75,7 +75,7 @@ public enum CauseChainText {
         case .notRecorded:
             return "No causes recorded: this recording was made before Pipescope recorded them"
         case .kindHasNoCause:
-            return "A \(chain.hops.first?.kind.rawValueName ?? "") event records no cause"
+            return "A \(chain.hops.first?.kind.word ?? "") event records no cause"
         }
     }
 
@@ -117,7 +117,7 @@ public enum CauseChainText {
             return "cancelled\(by)" + (isOrigin ? on : "")
         case .unknown, .subscribe, .subscription, .request, .demand, .forward, .adopt, .feeds, .owned, .ownerReleased,
              .contractBroken, .delivered:
-            return hop.kind.rawValueName
+            return hop.kind.word
         }
     }
 
@@ -142,9 +142,4 @@ public enum CauseChainText {
         if n < 60_000_000_000 { return "\(n / 1_000_000_000).\(n / 100_000_000 % 10) s" }
         return "\(n / 60_000_000_000).\(n / 6_000_000_000 % 10) min"
     }
-}
-
-extension EventKind {
-    /// The kind's name as the chain writes it ("value", "cancelled").
-    var rawValueName: String { "\(self)" }
 }
