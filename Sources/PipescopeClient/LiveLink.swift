@@ -1,12 +1,20 @@
 import Foundation
-import PipescopeClient
 import PipescopeModel
 
 /// The inspector's link to a live program: what arrived since the last turn, commands
 /// out, and attaching again once a second after the program went away: to the same
 /// socket path or TCP address (a program restarted there), and, while waiting for it
 /// (`attach --wait`, or `r` once it ended), to the next program of its name.
-final class LiveLink {
+///
+/// ```swift
+/// let link = LiveLink(session: try ProbeSession.attach(path: path), reconnects: true)
+/// while running {
+///     for message in link.poll() { state.reduce(message) }   // "reconnected to …" after a restart
+///     for effect in effects { link.perform(effect) }
+/// }
+/// link.close()
+/// ```
+public final class LiveLink {
     private var connection: ProbeConnection?
     private var session: ProbeSession
     private var lastAttempt = Date.distantPast
@@ -15,14 +23,19 @@ final class LiveLink {
     /// The program's name, while a new run of it is awaited.
     private var waitingFor: String?
 
-    init(session: ProbeSession, reconnects: Bool, waitingFor: String? = nil) {
+    /// `reconnects`: attach again to the same address after the program went away (not for
+    /// a program that cannot come back there, such as the demo's child); `waitingFor`: the
+    /// name of a program whose next run to attach to.
+    public init(session: ProbeSession, reconnects: Bool, waitingFor: String? = nil) {
         connection = session.connection
         self.session = session
         self.reconnects = reconnects
         self.waitingFor = waitingFor
     }
 
-    func poll() -> [Message] {
+    /// What arrived since the last call; after a disconnection, an attempt to attach again
+    /// at most once a second, whose messages start with the new run's opening ones.
+    public func poll() -> [Message] {
         guard let connection else { return reconnect() }
         let messages = connection.poll()
         if case .disconnected? = messages.last {
@@ -35,7 +48,7 @@ final class LiveLink {
 
     /// Carries out an effect in the program (a command over the connection, if any), or
     /// starts waiting for the program's next run.
-    func perform(_ effect: Effect) {
+    public func perform(_ effect: Effect) {
         if case .waitForRestart(let name) = effect {
             waitingFor = name
             lastAttempt = .distantPast
@@ -44,7 +57,7 @@ final class LiveLink {
         connection?.perform(effect)
     }
 
-    func close() {
+    public func close() {
         connection?.close()
         connection = nil
     }
