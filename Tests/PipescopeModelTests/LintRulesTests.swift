@@ -42,6 +42,45 @@ final class LintRulesTests: XCTestCase {
         }
     }
 
+    // MARK: - -A and --dump-on read the rules
+
+    func testAllowNamesAreTheRulesSpellings() throws {
+        for rule in LintRules.all {
+            XCTAssertEqual(try LintRules.kinds(named: [rule.kind.rawValue]), [rule.kind])
+            XCTAssertEqual(LintKind(rawValue: rule.kind.rawValue), rule.kind)
+            XCTAssertEqual(LintRules.named(rule.kind.rawValue)?.kind, rule.kind)
+        }
+        XCTAssertEqual(try LintRules.kinds(named: ["stalled", "owner-leak", "stalled"]), [.stalled, .ownerLeak])
+        XCTAssertEqual(try LintRules.kinds(named: []), [])
+        XCTAssertNil(LintKind(rawValue: "neverCompletes"), "the case's name is no spelling")
+        XCTAssertNil(LintRules.named("Stalled"))
+    }
+
+    func testAnUnknownAllowNameListsEveryRuleWithItsSummary() {
+        XCTAssertThrowsError(try LintRules.kinds(named: ["stalled", "sometimes", "nope"])) { error in
+            guard let unknown = error as? UnknownLint else { return XCTFail("\(error)") }
+            XCTAssertEqual(unknown.name, "sometimes", "the first unknown name")
+            let lines = unknown.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            XCTAssertEqual(lines.first, "unknown lint 'sometimes'; -A takes one of these (for example -A unretained-cancellable):")
+            XCTAssertEqual(lines.count, LintRules.all.count + 1)
+            for (line, rule) in zip(lines.dropFirst(), LintRules.all) {
+                XCTAssertTrue(line.hasPrefix("  " + rule.kind.rawValue + " "), line)
+                XCTAssertTrue(line.hasSuffix(rule.summary), line)
+            }
+        }
+    }
+
+    func testTheListingAlignsTheSummaries() {
+        let lines = LintRules.listing(indent: "    ").split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, LintRules.all.count)
+        let starts = Set(zip(lines, LintRules.all).map { line, rule in line.count - rule.summary.count })
+        XCTAssertEqual(starts.count, 1, "\(lines)")
+        XCTAssertTrue(lines.contains("    never-completes         a one-shot publisher (Future, a data task, Just, Deferred, "
+            + "first(), last()) still active after 30 s"), "\(lines)")
+        XCTAssertEqual(LintRules.listing(indent: "", aligned: false).split(separator: "\n").map(String.init),
+                       LintRules.all.map { "\($0.kind.rawValue): \($0.summary)" }, "the help's")
+    }
+
     func testAllowingARuleStopsOnlyIt() {
         var b = BatchBuilder(start: t0)
         b.subscribe(1, op: "Future", subscriber: "Sink")
