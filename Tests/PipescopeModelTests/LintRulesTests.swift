@@ -21,11 +21,13 @@ final class LintRulesTests: XCTestCase {
         for kind in LintKind.allCases {
             XCTAssertEqual(LintRules.all.filter { $0.kind == kind }.count, 1, "\(kind)")
         }
-        // The spellings JSON, exports, golden screens and users' `-A` rely on.
-        XCTAssertEqual(kinds.map(\.rawValue), ["unretained-cancellable", "demand-violation", "after-terminal",
-                                               "stalled", "never-completes", "owner-leak", "contract-violation"])
-        XCTAssertEqual([LintKind.unretainedCancellable, .demandViolation, .afterTerminal, .stalled, .neverCompletes,
-                        .ownerLeak, .contractViolation], kinds)
+        // The spellings JSON, exports, golden screens and users' `-A` rely on, in the order
+        // one stage's lints are listed (a new lint may go anywhere among them).
+        let stable: [LintKind] = [.unretainedCancellable, .demandViolation, .afterTerminal, .stalled, .neverCompletes,
+                                  .ownerLeak, .contractViolation]
+        XCTAssertEqual(stable.map(\.rawValue), ["unretained-cancellable", "demand-violation", "after-terminal",
+                                                "stalled", "never-completes", "owner-leak", "contract-violation"])
+        XCTAssertEqual(kinds.filter(stable.contains), stable)
     }
 
     func testEachRuleIsAFileOfRulesAndEachFileIsListedOnce() throws {
