@@ -13,10 +13,12 @@ import PipescopeGraph
 ///
 /// enum SubscribedTwiceRule: LintRule {
 ///     static let kind = LintKind.subscribedTwice
-///     static let summary = "a stage that received two subscriptions"
-///     static let advice = "A subscriber takes one subscription; make one subscriber per publisher."
+///     static let summary = "a stage subscribed to the same upstream publisher twice at once"
+///     static let advice = "Subscribe once, or share() the publisher so both read one subscription."
 ///     static func check(_ stage: NodeSummary, in context: LintContext) -> [String] {
-///         stage.subscriptions > 1 ? ["subscribed \(stage.subscriptions) times. " + advice] : []
+///         let live = stage.children.compactMap { context.graph[$0] }.filter { $0.status == .active }
+///         let types = live.map(\.publisherType)
+///         return Set(types).count < types.count ? ["subscribed twice to the same publisher at once. " + advice] : []
 ///     }
 /// }
 /// ```
