@@ -13,7 +13,7 @@ import PipescopeModel
 final class DumpTrigger: @unchecked Sendable {
     /// What may trigger a dump: a lint kind, or `cancel`.
     static let cancel = "cancel"
-    static var choices: [String] { LintKind.allCases.map(\.rawValue) + [cancel] }
+    static var choices: [String] { LintRules.all.map { $0.kind.rawValue } + [cancel] }
     static let minimumInterval: TimeInterval = 10
 
     private let kinds: Set<LintKind>
@@ -32,7 +32,7 @@ final class DumpTrigger: @unchecked Sendable {
 
     /// `triggers`: lint names and `cancel` (checked by ``parse(_:)``).
     init(triggers: [String], directory: String, dumpDirectory: String) {
-        kinds = Set(triggers.compactMap(LintKind.init(rawValue:)))
+        kinds = Set(triggers.compactMap { LintRules.named($0)?.kind })
         onCancel = triggers.contains(Self.cancel)
         self.directory = directory
         self.dumpDirectory = dumpDirectory

@@ -7,7 +7,7 @@ import PipescopeModel
 struct LintOptions: ParsableArguments {
     @Option(name: .customShort("A"), help: ArgumentHelp(
         "Allow (turn off) a lint; repeatable.",
-        discussion: "Lints: \(LintKind.allCases.map(\.rawValue).joined(separator: ", ")).",
+        discussion: "The lints:\n" + LintRules.listing(indent: "", aligned: false),
         valueName: "lint"))
     var allow: [String] = []
 
@@ -18,8 +18,10 @@ struct LintOptions: ParsableArguments {
     var stallAfter: Double = 2
 
     func validate() throws {
-        for name in allow where LintKind(rawValue: name) == nil {
-            throw ValidationError("unknown lint '\(name)'; the lints are \(LintKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        do {
+            _ = try LintRules.kinds(named: allow)
+        } catch {
+            throw ValidationError(error.description)
         }
         guard stallAfter >= 0, stallAfter.isFinite else {
             throw ValidationError("--stall-after takes a number of seconds, 0 or more (got \(plainNumber(stallAfter))); for example --stall-after 5")
@@ -27,7 +29,8 @@ struct LintOptions: ParsableArguments {
     }
 
     var linter: Linter {
-        var linter = Linter(allowed: Set(allow.compactMap(LintKind.init(rawValue:))))
+        // validate() has refused any name that is no lint.
+        var linter = Linter(allowed: (try? LintRules.kinds(named: allow)) ?? [])
         linter.stalledAfter = stallAfter
         return linter
     }

@@ -124,6 +124,30 @@ final class MessageTests: XCTestCase {
         }
     }
 
+    // MARK: - 4½. names
+
+    /// `-A` with a name that is no lint lists the lints it takes, each with what it
+    /// finds, and `--help` lists them the same way.
+    func testAnUnknownLintNameListsTheLints() throws {
+        for arguments in [["snapshot", "1", "-A", "stalled", "-A", "sometimes"], ["replay", "x.pipescope", "-A", "sometimes"]] {
+            let out = try run(arguments)
+            XCTAssertEqual(out.status, 64, "\(arguments): \(out.stderr)")
+            XCTAssertEqual(firstLine(out), "pipescope: unknown lint 'sometimes'; -A takes one of these "
+                + "(for example -A unretained-cancellable):", "\(arguments)")
+            let lines = out.stderr.split(separator: "\n").map(String.init)
+            for name in ["unretained-cancellable", "demand-violation", "after-terminal", "stalled", "never-completes",
+                         "owner-leak", "contract-violation"] {
+                XCTAssertEqual(lines.filter { $0.hasPrefix("  \(name) ") }.count, 1, "\(name): \(out.stderr)")
+            }
+            XCTAssertTrue(out.stderr.contains("  never-completes         a one-shot publisher"), out.stderr)
+            XCTAssertTrue(out.stderr.contains("Usage: pipescope \(arguments[0]) "), out.stderr)
+        }
+        let help = try run(["snapshot", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("The lints:"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("never-completes: a one-shot publisher"), help.stdout)
+    }
+
     // MARK: - 5. damaged and cut recordings
 
     /// A recording of one pipeline (Map → Sink) with two values, as a program writes it.

@@ -1,14 +1,27 @@
 import PipescopeGraph
 
-/// A lifecycle mistake Pipescope recognises, named the way `-A` turns it off.
-public enum LintKind: String, CaseIterable, Sendable {
-    case unretainedCancellable = "unretained-cancellable"
-    case demandViolation = "demand-violation"
-    case afterTerminal = "after-terminal"
-    case stalled
-    case neverCompletes = "never-completes"
-    case ownerLeak = "owner-leak"
-    case contractViolation = "contract-violation"
+/// A lint's stable name: how `-A` and `--dump-on` spell it, and how JSON, exports, the
+/// warnings list and the detail pane show it (`unretained-cancellable`).
+///
+/// Each rule declares its own, in its file under `Rules/` (``LintRule``), so a new lint
+/// touches no list of kinds; the kinds are those of ``LintRules/all``, in its order.
+/// A struct rather than an enum for that reason: nothing switches over kinds, each rule
+/// is asked through the list.
+public struct LintKind: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// A kind, for the one rule that declares it.
+    init(_ name: String) { rawValue = name }
+
+    /// The kind of the rule named `rawValue`; nil when no rule has that name.
+    public init?(rawValue: String) {
+        guard let rule = LintRules.named(rawValue) else { return nil }
+        self = rule.kind
+    }
+
+    public static var allCases: [LintKind] { LintRules.all.map { $0.kind } }
+
+    public var description: String { rawValue }
 }
 
 /// One warning on one stage: what happened and what to do about it.
@@ -24,12 +37,13 @@ public struct Lint: Hashable, Sendable {
     }
 }
 
-/// Computes the lints of a graph. Everything comes from the graph the event stream
-/// folds into, so a recording gets the same warnings as the live program did.
+/// Computes the lints of a graph: asks each running rule of ``LintRules/all`` about each
+/// stage. Everything comes from the graph the event stream folds into, so a recording
+/// gets the same warnings as the live program did.
 ///
-/// `now` (wall-clock nanoseconds) matters for the two time-based lints (`stalled`, which
-/// comes from the ``Waits`` verdicts, and `never-completes`); a recording passes the time
-/// of its last event.
+/// `now` (wall-clock nanoseconds) matters for the rules that read the clock (`stalled`,
+/// which comes from the ``Waits`` verdicts, and `never-completes`); a recording passes
+/// the time of its last event.
 public struct Linter: Sendable, Equatable {
     /// Seconds without progress that make a stage or pipeline wait (``Waits``), and a
     /// waiting pipeline a `stalled` lint: `--stall-after`.
@@ -37,80 +51,59 @@ public struct Linter: Sendable, Equatable {
     /// A one-shot publisher still active after this long.
     public var neverCompletesAfter: Double = 30
     /// Lints turned off (`-A name`).
-    public var allowed: Set<LintKind> = []
+    public var allowed: Set<LintKind> = [] {
+        didSet { rules = Self.running(besides: allowed) }
+    }
+    /// The rules that run: ``LintRules/all`` but the ``allowed``, in the list's order.
+    /// Kept with ``allowed`` because each pipeline's lints on every tick read it.
+    public private(set) var rules: [any LintRule.Type] = LintRules.all
 
     public init(allowed: Set<LintKind> = []) {
         self.allowed = allowed
+        rules = Self.running(besides: allowed)
     }
 
-    /// A pipeline waiting on a subject nobody sends to is waiting for the program's own
-    /// input (a button, a search field): idle, not stuck. WAIT says it; it is no warning.
-    static func waitsForItsInput(_ wait: Wait, in graph: Graph) -> Bool {
-        wait.reason == .upstream && Waits.isProgramInput(wait.at, in: graph)
+    private static func running(besides allowed: Set<LintKind>) -> [any LintRule.Type] {
+        LintRules.all.filter { !allowed.contains($0.kind) }
     }
 
-    /// Publishers that deliver one value or completion and finish.
-    static let oneShot: Set<String> = ["Future", "DataTaskPublisher", "Just", "Deferred", "First", "Last"]
+    /// Equal when they find the same lints: ``rules`` follows from ``allowed``.
+    public static func == (a: Linter, b: Linter) -> Bool {
+        a.stalledAfter == b.stalledAfter && a.neverCompletesAfter == b.neverCompletesAfter && a.allowed == b.allowed
+    }
 
-    /// The lints of `graph` at `now`; `waits` are the verdicts at `now` when the caller
-    /// has them already (computed here with ``stalledAfter`` otherwise).
+    /// Whether a running rule reads the pipelines' verdicts.
+    var readsWaits: Bool { rules.contains { $0.readsWaits } }
+
+    /// The lints of `graph` at `now`, in stage order, each stage's in the rules' order;
+    /// `waits` are the verdicts at `now` when the caller has them already (computed here
+    /// with ``stalledAfter`` otherwise, when a running rule reads them).
     public func lints(_ graph: Graph, now: Int64, waits: Waits? = nil) -> [Lint] {
+        let verdicts = readsWaits ? (waits ?? Waits(graph, now: now, after: stalledAfter)) : Waits()
+        let context = LintContext(graph: graph, now: now, linter: self, waits: verdicts)
         var found: [Lint] = []
-        // The waiting pipelines, by the stage holding each wait, in root order.
-        var stalled: [NodeID: [(root: NodeID, wait: Wait)]] = [:]
-        if !allowed.contains(.stalled) {
-            let waits = waits ?? Waits(graph, now: now, after: stalledAfter)
-            for (root, wait) in waits.pipelines.sorted(by: { $0.key < $1.key })
-            where !Self.waitsForItsInput(wait, in: graph) {
-                stalled[wait.at, default: []].append((root, wait))
-            }
-        }
         for id in graph.nodes.keys.sorted() {
             guard let n = graph[id] else { continue }
-            lint(n, in: graph, now: now, stalled: stalled[n.id] ?? [], into: &found)
+            lint(n, in: context, into: &found)
         }
         return found
     }
 
-    /// The lints of stage `n` at `now`, appended to `found` in the order ``lints(_:now:waits:)``
-    /// lists one stage's; `stalled`: the waiting pipelines whose wait the stage holds.
-    func lint(_ n: NodeSummary, in graph: Graph, now: Int64, stalled: [(root: NodeID, wait: Wait)],
-              into found: inout [Lint]) {
-        func add(_ kind: LintKind, _ node: NodeSummary, _ message: String) {
-            if !allowed.contains(kind) { found.append(Lint(kind: kind, node: node.id, message: message)) }
+    /// The lints of stage `n`, appended to `found` in the order ``lints(_:now:waits:)``
+    /// lists one stage's.
+    func lint(_ n: NodeSummary, in context: LintContext, into found: inout [Lint]) {
+        for rule in rules {
+            for message in rule.check(n, in: context) {
+                found.append(Lint(kind: rule.kind, node: n.id, message: message))
+            }
         }
-        // A sink whose AnyCancellable nobody kept: released at once, before any value.
-        if n.parent == nil, n.owner == nil, n.cause == .owner, n.values == 0,
-           let ended = n.endedNanos, ended - n.createdNanos < 50_000_000 {
-            add(.unretainedCancellable, n, "cancelled as soon as it was made: its AnyCancellable was not kept. "
-                + "Store it (`.store(in: &cancellables)`) for as long as you need the values.")
-        }
-        if case .count(let requested) = n.requested, n.values > requested {
-            add(.demandViolation, n, "\(n.values) values delivered but only \(requested) requested: "
-                + "\(n.operatorName) ignores its subscriber's demand. Buffer, or honour request(_:).")
-        }
-        if n.afterEnd > 0 {
-            add(.afterTerminal, n, "\(n.afterEnd) value\(n.afterEnd == 1 ? "" : "s") or completion\(n.afterEnd == 1 ? "" : "s") "
-                + "arrived after the stage \(n.status.rawValue): a publisher is sending after its end, "
-                + "or a cancel raced a delivery on another thread.")
-        }
-        // One per waiting pipeline, on the stage that holds its wait (``Waits``).
-        for (root, wait) in stalled {
-            add(.stalled, n, wait.lintMessage(pipeline: root, in: graph, now: now))
-        }
-        if n.status == .active, Self.oneShot.contains(n.operatorName),
-           Double(now - n.createdNanos) / 1e9 > neverCompletesAfter {
-            add(.neverCompletes, n, "a one-shot \(n.operatorName) still active after \(Int(neverCompletesAfter)) s: "
-                + "its promise is never fulfilled, or its upstream never finishes.")
-        }
-        if let owner = n.owner, n.parent == nil, !n.status.isTerminal,
-           graph.owners[owner.id]?.releasedNanos != nil {
-            add(.ownerLeak, n, "still active after its owner \(owner.name) was released: "
-                + "tie it to the owner (store its AnyCancellable in the owner's bag; for a Task, "
-                + "`task.eraseToAnyCancellable().store(in: bag)`), or cancel it when the owner goes.")
-        }
-        for broken in n.contractBroken {
-            add(.contractViolation, n, "\(broken). Fix the publisher, or declare the contract it really keeps.")
-        }
+    }
+
+    /// When time alone may next change the lints of stage `n` (`.max`: never): the
+    /// earliest of the running rules' ``LintRule/due(_:in:)``.
+    func due(_ n: NodeSummary, in context: LintContext) -> Int64 {
+        var due = Int64.max
+        for rule in rules { due = min(due, rule.due(n, in: context)) }
+        return due
     }
 }

@@ -4,11 +4,10 @@ import PipescopeGraph
 /// may change with no event. The tick recomputes only the pipelines whose stages changed
 /// and those that fell due, and keeps every other pipeline's share as it was.
 ///
-/// What time alone changes, and so what `due` covers:
-/// - a stage that flows starts to wait (``Waits``) once its threshold passes;
-/// - a `stalled` lint's message says how long (`41s`, `2m`): its text changes at the next
-///   whole second, minute, hour or day;
-/// - a one-shot publisher becomes `never-completes` after ``Linter/neverCompletesAfter``.
+/// What time alone changes, and so what `due` covers: a stage that flows starts to wait
+/// (``Waits``) once its threshold passes; and each running rule says when its verdict on
+/// a stage may change with no event (``LintRule/due(_:in:)``: a `stalled` lint's age, a
+/// one-shot publisher becoming `never-completes`).
 ///
 /// Everything else in a pipeline's share changes only with its stages' events, or, for
 /// `owner-leak`, its root's owner's release (``owner``).
@@ -34,13 +33,9 @@ struct PipelineLints: Sendable {
 
     init(root: NodeID, of graph: Graph, now: Int64, linter: Linter) {
         let (waits, waitsDue) = Waits.pipeline(root, of: graph, now: now, after: linter.stalledAfter)
+        let context = LintContext(graph: graph, now: now, linter: linter, waits: waits, waitsDue: waitsDue)
+        // The verdicts are part of the share whether or not a rule reads them.
         var due = waitsDue
-        var stalled: [(root: NodeID, wait: Wait)] = []
-        if !linter.allowed.contains(.stalled), let wait = waits.pipeline(root),
-           !Linter.waitsForItsInput(wait, in: graph) {
-            stalled = [(root, wait)]
-            due = min(due, wait.sinceNanos &+ max(0, now - wait.sinceNanos) &+ CellText.ageChange(after: wait.nanos(at: now)))
-        }
         var ids: [NodeID] = []
         var stack = [root]
         while let id = stack.popLast() {
@@ -50,17 +45,10 @@ struct PipelineLints: Sendable {
         }
         ids.sort()
         var lints: [Lint] = []
-        let checksNeverCompletes = !linter.allowed.contains(.neverCompletes)
-        let neverCompletes = Int64(linter.neverCompletesAfter * 1e9)
         for id in ids {
             guard let n = graph[id] else { continue }
-            linter.lint(n, in: graph, now: now, stalled: stalled.first?.wait.at == id ? stalled : [], into: &lints)
-            if checksNeverCompletes, n.status == .active, Linter.oneShot.contains(n.operatorName) {
-                // Not yet flagged: it will be from about `onset` (checked again then).
-                if !(Double(now - n.createdNanos) / 1e9 > linter.neverCompletesAfter) {
-                    due = min(due, max(n.createdNanos &+ neverCompletes, now &+ 1))
-                }
-            }
+            linter.lint(n, in: context, into: &lints)
+            due = min(due, linter.due(n, in: context))
         }
         self.waits = waits
         self.lints = lints
