@@ -24,18 +24,21 @@ public struct Recording {
     public var pid: Int32 = 0
     /// The time of the last event: the recording's "now" for time-based lints.
     public var lastEventNanos: Int64 = 0
-    /// Bytes cut off after the last complete message: the program stopped while writing.
-    public var truncatedBytes = 0
     /// Events in the batches read (all of them, unless the file is cut off or damaged).
     public var eventsRead = 0
     /// Bytes of the file up to the end of the last complete message read.
     public var bytesRead = 0
-    /// What was wrong with the frame where reading stopped, when the file is damaged
-    /// there (``RecordingMessages/Damage``): the messages before it are replayed.
-    public var damage: String?
+    /// How the recording ends: closed by its writer, or where and why reading stopped
+    /// (the messages before that are replayed).
+    public var end = RecordingEnd.complete
     /// Why the writer closed the recording, from its end mark; nil when it was never
     /// closed: the program stopped while writing (killed, crashed, or its disk full).
     public var endReason: String?
+    /// Bytes cut off after the last complete message: the program stopped while writing.
+    public var truncatedBytes: Int { end.truncatedBytes }
+    /// What was wrong with the frame where reading stopped, when the file is damaged
+    /// there (``RecordingMessages/Damage``).
+    public var damage: String? { end.damage }
 
     public init() {}
 
@@ -54,12 +57,13 @@ public struct Recording {
         var file = try RecordingMessages(path: path)
         var recording = Recording()
         let name = (path as NSString).lastPathComponent
+        var damage: String?
         while true {
             let next: Message?
             do {
                 next = try file.next()
-            } catch let damage as RecordingMessages.Damage {
-                recording.damage = damage.reason
+            } catch let found as RecordingMessages.Damage {
+                damage = found.reason
                 break
             } catch let error as RecordingFormat.OpenError {
                 throw ReadError.unreadable(path: path, reason: error.reason)
@@ -82,9 +86,10 @@ public struct Recording {
                 continue
             }
         }
-        recording.truncatedBytes = file.truncatedBytes
         recording.bytesRead = file.bytesRead
         recording.endReason = file.endReason
+        recording.end = RecordingEnd(damage: damage, truncatedBytes: file.truncatedBytes, closed: file.endReason != nil,
+                                     messages: file.messagesRead, byte: file.bytesRead)
         return recording
     }
 

@@ -26,40 +26,8 @@ public protocol RecordedMessages: SendableMetatype {
 /// print(result.stop.description)   // "the recording is complete", or where it stopped
 /// ```
 public enum RecordingExport {
-    /// Where reading stopped.
-    public enum Stop: Equatable, Sendable, CustomStringConvertible {
-        /// The writer closed the recording (its end mark).
-        case complete
-        /// The file ends after a whole message, but without the end mark: the writer
-        /// stopped without closing it (killed, crashed, or its disk full).
-        case unfinished(afterMessages: Int, atByte: Int)
-        /// The file ends in the middle of a frame: the program stopped while writing.
-        case truncated(bytes: Int, afterMessages: Int, atByte: Int)
-        /// A frame could not be read; nothing after it can be.
-        case damaged(reason: String, afterMessages: Int, atByte: Int)
-
-        public var description: String {
-            switch self {
-            case .complete:
-                return "the recording is complete"
-            case .unfinished(let messages, let offset):
-                return "the recording ends without its end mark (the program stopped while writing, between two batches): "
-                    + "exported its \(messages) complete messages, up to byte \(offset)"
-            case .truncated(let bytes, let messages, let offset):
-                return "the recording ends in the middle of a message (the program stopped while writing it): "
-                    + "exported its \(messages) complete messages, up to byte \(offset); the last \(bytes) bytes were cut off"
-            case .damaged(let reason, let messages, let offset):
-                return "the recording is damaged after \(messages) messages (at byte \(offset)): \(reason). "
-                    + "Exported everything before the damage"
-            }
-        }
-
-        /// Stops that mean less was exported than was recorded.
-        public var isDamaged: Bool {
-            if case .damaged = self { return true }
-            return false
-        }
-    }
+    /// Where reading stopped: how the recording ends (``RecordingEnd``).
+    public typealias Stop = RecordingEnd
 
     public struct Result: Sendable {
         public var summary: ExportSummary

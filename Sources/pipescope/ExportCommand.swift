@@ -84,18 +84,9 @@ enum TraceExportRun {
             lines.append("\(counted(summary.endedBeforeRecording, "stage")) had ended before the recording started "
                          + "and \(summary.endedBeforeRecording == 1 ? "is" : "are") not drawn.")
         }
-        let point = { (offset: Int) in
-            RecordingEnd.Point(events: summary.events, lastEventNanos: summary.lastEventNanos, byte: offset)
-        }
-        switch result.stop {
-        case .complete:
-            break
-        case .unfinished(_, let offset):
-            lines.append(RecordingEnd.unfinished(path, at: point(offset)) + " Exported those events.")
-        case .truncated(let bytes, _, let offset):
-            lines.append(RecordingEnd.cut(path, at: point(offset), bytes: bytes) + " Exported those events.")
-        case .damaged(let reason, _, let offset):
-            lines.append(RecordingEnd.damaged(path, at: point(offset), reason: reason) + " Exported everything before it.")
+        let lastEventAt = summary.lastEventNanos > 0 ? Recording.clockTime(summary.lastEventNanos) : nil
+        if let note = result.stop.note(path: path, events: summary.events, lastEventAt: lastEventAt, doing: "Exported") {
+            lines.append(note)
         }
         if output != "-", result.format == .json {
             lines.append("Open it at ui.perfetto.dev (Open trace file) or in chrome://tracing (Load).")

@@ -39,7 +39,7 @@ extension ReplayCommand {
     /// Reads `path`, or exits with a message that says what is wrong with it. A file cut
     /// off in the middle of a message, without its end mark, or damaged after some, is
     /// replayed up to its last complete message, with a note that says how much was read,
-    /// until when, and why it ends (``RecordingEnd``).
+    /// until when, and why it ends (``RecordingEnd/note(path:events:lastEventAt:doing:)``).
     static func load(_ path: String) -> Recording {
         let recording: Recording
         do {
@@ -47,14 +47,10 @@ extension ReplayCommand {
         } catch {
             fail("\(error)")
         }
-        let point = RecordingEnd.Point(events: recording.eventsRead, lastEventNanos: recording.lastEventNanos,
-                                       byte: recording.bytesRead)
-        if let damage = recording.damage {
-            note(RecordingEnd.damaged(path, at: point, reason: damage) + " Replaying everything before it.")
-        } else if recording.truncatedBytes > 0 {
-            note(RecordingEnd.cut(path, at: point, bytes: recording.truncatedBytes) + " Replaying those events.")
-        } else if recording.endReason == nil {
-            note(RecordingEnd.unfinished(path, at: point) + " Replaying those events.")
+        let lastEventAt = recording.lastEventNanos > 0 ? Recording.clockTime(recording.lastEventNanos) : nil
+        if let note = recording.end.note(path: path, events: recording.eventsRead, lastEventAt: lastEventAt,
+                                         doing: "Replaying") {
+            self.note(note)
         }
         return recording
     }

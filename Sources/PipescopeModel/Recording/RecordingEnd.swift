@@ -1,0 +1,97 @@
+/// How a recording ends, as its reader found it: the one answer `pipescope replay`,
+/// `export` and `record --perfetto` give, and the exporter writes as a trace's last instant.
+///
+/// A recording whose writer closed it ends with its end mark (``complete``). Without one, the
+/// writer stopped between two messages (``unfinished``) or in the middle of one
+/// (``truncated(bytes:afterMessages:atByte:)``); a frame that cannot be read ends it too
+/// (``damaged(reason:afterMessages:atByte:)``). Every case but the first keeps the messages
+/// before it.
+///
+/// ```swift
+/// let end = RecordingEnd(damage: nil, truncatedBytes: 934, closed: false, messages: 41, byte: 1_220_456)
+/// end.note(path: "crash.pipescope", events: 41_203, lastEventAt: "12:03:11.402", doing: "Replaying")
+/// // "crash.pipescope: the recording ends after 41203 events at 12:03:11.402; the program stopped
+/// //  while writing: the last 934 bytes, after byte 1220456, are an incomplete batch. Replaying those events."
+/// ```
+public enum RecordingEnd: Equatable, Sendable, CustomStringConvertible {
+    /// The writer closed the recording (its end mark).
+    case complete
+    /// The file ends after a whole message, but without the end mark: the writer
+    /// stopped without closing it (killed, crashed, or its disk full).
+    case unfinished(afterMessages: Int, atByte: Int)
+    /// The file ends in the middle of a frame: the program stopped while writing.
+    case truncated(bytes: Int, afterMessages: Int, atByte: Int)
+    /// A frame could not be read; nothing after it can be.
+    case damaged(reason: String, afterMessages: Int, atByte: Int)
+
+    /// What a reader found when it stopped: the damage where it stopped reading (if any),
+    /// the bytes cut off after the last whole message, whether it read the end mark, and
+    /// the messages and bytes read up to there.
+    public init(damage: String?, truncatedBytes: Int, closed: Bool, messages: Int, byte: Int) {
+        if let damage {
+            self = .damaged(reason: damage, afterMessages: messages, atByte: byte)
+        } else if truncatedBytes > 0 {
+            self = .truncated(bytes: truncatedBytes, afterMessages: messages, atByte: byte)
+        } else if !closed {
+            self = .unfinished(afterMessages: messages, atByte: byte)
+        } else {
+            self = .complete
+        }
+    }
+
+    /// The exporter's words, which a trace's last instant carries.
+    public var description: String {
+        switch self {
+        case .complete:
+            return "the recording is complete"
+        case .unfinished(let messages, let offset):
+            return "the recording ends without its end mark (the program stopped while writing, between two batches): "
+                + "exported its \(messages) complete messages, up to byte \(offset)"
+        case .truncated(let bytes, let messages, let offset):
+            return "the recording ends in the middle of a message (the program stopped while writing it): "
+                + "exported its \(messages) complete messages, up to byte \(offset); the last \(bytes) bytes were cut off"
+        case .damaged(let reason, let messages, let offset):
+            return "the recording is damaged after \(messages) messages (at byte \(offset)): \(reason). "
+                + "Exported everything before the damage"
+        }
+    }
+
+    /// Ends that mean less was read than was recorded.
+    public var isDamaged: Bool {
+        if case .damaged = self { return true }
+        return false
+    }
+
+    /// Bytes cut off after the last whole message (0 unless ``truncated(bytes:afterMessages:atByte:)``).
+    public var truncatedBytes: Int {
+        if case .truncated(let bytes, _, _) = self { return bytes }
+        return 0
+    }
+
+    /// What was wrong with the frame where reading stopped, for a damaged recording.
+    public var damage: String? {
+        if case .damaged(let reason, _, _) = self { return reason }
+        return nil
+    }
+
+    /// The sentence for standard error, the same from every command: how far the recording
+    /// reaches (`events`, the last at `lastEventAt`), why it stops there, and what the command
+    /// `doing` ("Replaying", "Exported") does with it. Nil for a complete recording.
+    public func note(path: String, events: Int, lastEventAt: String?, doing: String) -> String? {
+        let after = "after \(events) event\(events == 1 ? "" : "s")" + (lastEventAt.map { " at \($0)" } ?? "")
+        switch self {
+        case .complete:
+            return nil
+        case .unfinished(_, let byte):
+            return "\(path): the recording ends \(after); the program stopped while writing "
+                + "(no end mark after byte \(byte): it was killed or crashed, or its disk filled). \(doing) those events."
+        case .truncated(let bytes, _, let byte):
+            return "\(path): the recording ends \(after); the program stopped while writing: the last "
+                + "\(bytes) byte\(bytes == 1 ? "" : "s"), after byte \(byte), \(bytes == 1 ? "is" : "are") an incomplete batch. "
+                + "\(doing) those events."
+        case .damaged(let reason, _, let byte):
+            return "\(path) is a damaged recording: at byte \(byte), \(after), \(reason). "
+                + "Nothing after that can be read. \(doing) everything before it."
+        }
+    }
+}
