@@ -165,12 +165,12 @@ public enum DetailView {
     static func timeLines(_ node: NodeSummary, width: Int) -> [String] {
         guard let times = node.times else { return [] }
         func figures(_ h: TimeHistogram) -> String {
-            "p50 \(Format.nanos(h.p50)) p99 \(Format.nanos(h.p99)) max \(Format.nanos(h.max)) (\(Format.count(h.count)))"
+            "p50 \(CellText.duration(h.p50)) p99 \(CellText.duration(h.p99)) max \(CellText.duration(h.max)) (\(Format.count(h.count)))"
         }
         var lines: [String] = []
         if times.own.count > 0 {
-            lines += wrap("time own \(figures(times.own)) · with downstream p50 \(Format.nanos(times.withDownstream.p50))"
-                          + " p99 \(Format.nanos(times.withDownstream.p99))", width: width, maxLines: 2)
+            lines += wrap("time own \(figures(times.own)) · with downstream p50 \(CellText.duration(times.withDownstream.p50))"
+                          + " p99 \(CellText.duration(times.withDownstream.p99))", width: width, maxLines: 2)
         }
         if times.sink.count > 0 {
             lines += wrap("time in its \(node.subscriber) \(figures(times.sink))", width: width, maxLines: 2)

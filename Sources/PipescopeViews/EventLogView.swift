@@ -56,7 +56,7 @@ public enum EventLogView {
         case .owned: return "owned by \(e.text.isEmpty ? "owner #\(e.other)" : "\"\(e.text)\"")"
         case .ownerReleased: return "released"  // the row names the owner (EventSubject)
         case .contractBroken: return "broke its contract: \(e.text)"
-        case .delivered: return "its subscriber took \(Format.nanos(e.totalNanos)) (\(Format.nanos(e.selfNanos)) in its own code)"
+        case .delivered: return "its subscriber took \(CellText.duration(e.totalNanos)) (\(CellText.duration(e.selfNanos)) in its own code)"
         case .subscribe, .subscription, .value, .finished, .unknown: return e.kind.word
         }
     }

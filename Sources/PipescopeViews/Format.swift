@@ -14,11 +14,10 @@ enum Format {
     /// 999, 12.3k, 4.5M: the table's ``CellText/count(_:)``, so counts read alike everywhere.
     static func count(_ n: Int) -> String { CellText.count(n) }
 
-    /// A short duration: 850 ns, 12 µs, 2.1 ms, 1.3 s.
-    static func nanos(_ nanos: Int64) -> String { CellText.duration(nanos) }
 
-    /// 250 ms, 2 s, 1.5 min.
-    static func duration(_ nanos: Int64) -> String {
+    /// A span of the timeline (its scale, how long ago a lane ended), in three significant
+    /// figures and no more: 250 ms, 2 s, 1.5 min. Measured durations are ``CellText/duration(_:)``.
+    static func span(_ nanos: Int64) -> String {
         let ms = Double(nanos) / 1e6
         if ms < 1000 { return ms < 10 ? String(format: "%.1f ms", ms) : String(format: "%.0f ms", ms) }
         let s = ms / 1000

@@ -19,7 +19,7 @@ import TerminalKit
 public enum TimelineView {
     /// The pane's title: the scale and its keys.
     public static func title(_ state: AppState, theme: Theme) -> String {
-        "Timeline " + Format.duration(state.timeline.scale) + "/col  " + theme.text("+ - zoom  = fit")
+        "Timeline " + Format.span(state.timeline.scale) + "/col  " + theme.text("+ - zoom  = fit")
     }
 
     /// The marks in a line, for the help and the README.
@@ -63,7 +63,7 @@ public enum TimelineView {
             // data" to someone who opened an ended pipeline's timeline: say when it ended
             // (the title names `=`, which fits the window to everything kept).
             if let ended, window.column(of: ended) < 0, !marks.contains(where: { $0 != .none }) {
-                let when = live ? "\(Format.duration(window.end - ended)) ago" : "at \(Format.time(ended))"
+                let when = live ? "\(Format.span(window.end - ended)) ago" : "at \(Format.time(ended))"
                 buffer.putTruncated(theme.text("◂ ended \(when)"), x: body.x, y: y,
                                     maxWidth: body.width, style: theme.dim, glyphs: theme.glyphs)
                 continue

@@ -230,7 +230,7 @@ public enum TreeView {
         buffer.put(Format.pad(Format.count(node.values), TreeColumns.values + 1, right: true), x: rx, y: y)
         rx += TreeColumns.values + 1
         if columns.time > 0, let own = node.times?.own, own.count > 0 {
-            buffer.put(Format.pad(Format.nanos(own.p50), columns.time, right: true), x: rx, y: y)
+            buffer.put(Format.pad(CellText.duration(own.p50), columns.time, right: true), x: rx, y: y)
         }
     }
 }

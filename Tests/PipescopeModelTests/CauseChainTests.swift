@@ -239,9 +239,4 @@ final class CauseChainTests: XCTestCase {
         XCTAssertEqual(unnumbered.end, .notRecorded)
         XCTAssertNil(old.firstID)
     }
-
-    func testGapsAreWrittenInTheirUnit() {
-        XCTAssertEqual([0, 40_000, 999_999, 2_140_000, 35_000_000, 1_500_000_000, 90_000_000_000].map(CauseChainText.gap),
-                       ["0 µs", "40 µs", "999 µs", "2.1 ms", "35 ms", "1.5 s", "1.5 min"])
-    }
 }

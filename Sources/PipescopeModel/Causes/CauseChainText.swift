@@ -45,13 +45,13 @@ public enum CauseChainText {
             var fields = ["← \(hop.operatorName) #\(hop.stage)",
                           what(hop, cause: cause, isOrigin: cause == nil && chain.end == .origin)]
             fields.append("thread " + (hop.thread.isEmpty ? "?" : hop.thread))
-            if let cause { fields.append("+" + gap(hop.time - cause.time)) }
+            if let cause { fields.append("+" + CellText.duration(hop.time - cause.time)) }
             if let location = hop.location { fields.append(location) }
             lines.append(fields.joined(separator: "  "))
             if let gathered = hop.gathered {
                 for input in gathered {
                     lines.append("    gathered \(valueText(input.value)) from #\(input.stage), thread "
-                        + (input.thread.isEmpty ? "?" : input.thread) + ", " + gap(hop.time - input.time) + " before")
+                        + (input.thread.isEmpty ? "?" : input.thread) + ", " + CellText.duration(hop.time - input.time) + " before")
                 }
                 if !hop.gatheredAll { lines.append("    and earlier inputs: earlier than the history kept") }
             }
@@ -126,20 +126,10 @@ public enum CauseChainText {
     static func note(_ hop: CauseHop, cause: CauseHop) -> String? {
         let elapsed = hop.time - cause.time
         let moved = !hop.thread.isEmpty && hop.thread != cause.thread
-        if moved { return "\(gap(elapsed)), thread \(hop.thread)" }
-        return elapsed >= 1_000_000 ? gap(elapsed) : nil
+        if moved { return "\(CellText.duration(elapsed)), thread \(hop.thread)" }
+        return elapsed >= 1_000_000 ? CellText.duration(elapsed) : nil
     }
 
     /// A value's text, or "(not described)" for a value the probe kept no text of.
     static func valueText(_ text: String) -> String { text.isEmpty ? "(not described)" : text }
-
-    /// 0 µs, 40 µs, 2.1 ms, 35 ms, 1.5 s, 2.0 min.
-    public static func gap(_ nanos: Int64) -> String {
-        let n = max(0, nanos)
-        if n < 1_000_000 { return "\(n / 1_000) µs" }
-        if n < 10_000_000 { return "\(n / 1_000_000).\(n / 100_000 % 10) ms" }
-        if n < 1_000_000_000 { return "\(n / 1_000_000) ms" }
-        if n < 60_000_000_000 { return "\(n / 1_000_000_000).\(n / 100_000_000 % 10) s" }
-        return "\(n / 60_000_000_000).\(n / 6_000_000_000 % 10) min"
-    }
 }

@@ -25,14 +25,20 @@ public enum CellText {
         return perSecond < 10_000 ? String(format: "%.0f/s", perSecond) : count(Int(perSecond)) + "/s"
     }
 
-    /// 42s, 12m, 3h, 2d: the largest whole unit.
-    /// A short duration: 850 ns, 12 µs, 2.1 ms, 1.3 s.
+    /// A measured duration, as every screen and chain says one: 850 ns, 4.2 µs, 12 µs,
+    /// 2.1 ms, 35 ms, 1.3 s, 2.5 min.
     public static func duration(_ nanos: Int64) -> String {
         let n = Double(max(0, nanos))
-        if n < 1_000 { return "\(Int(n)) ns" }
-        if n < 1_000_000 { return n < 10_000 ? String(format: "%.1f µs", n / 1e3) : String(format: "%.0f µs", n / 1e3) }
-        if n < 1e9 { return n < 1e7 ? String(format: "%.1f ms", n / 1e6) : String(format: "%.0f ms", n / 1e6) }
-        return String(format: "%.1f s", n / 1e9)
+        // Each unit is chosen by the figure as it will be printed, so 999,999 ns is
+        // "1.0 ms", not "1000 µs".
+        if n < 999.5 { return "\(Int(n.rounded())) ns" }
+        for (unit, scale) in [("µs", 1e3), ("ms", 1e6)] {
+            let v = n / scale
+            if v < 9.95 { return String(format: "%.1f \(unit)", v) }
+            if v < 999.5 { return String(format: "%.0f \(unit)", v) }
+        }
+        if n < 59.95e9 { return String(format: "%.1f s", n / 1e9) }
+        return String(format: "%.1f min", n / 60e9)
     }
 
     /// How long after an age of `nanos` its ``age(_:)`` text next changes (at the next
@@ -43,6 +49,7 @@ public enum CellText {
         return (s / unit + 1) * unit * 1_000_000_000 - max(0, nanos)
     }
 
+    /// How long ago, in the largest whole unit: 42s, 12m, 3h, 2d.
     public static func age(_ nanos: Int64) -> String {
         let s = max(0, nanos / 1_000_000_000)
         switch s {
