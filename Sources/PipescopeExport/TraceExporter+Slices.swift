@@ -72,7 +72,7 @@ extension TraceExporter {
         args["subscriber"] = .string(node.subscriber)
         args["thread"] = .string(node.thread)
         if let parent = node.parent { args["downstream"] = .int(Int64(parent)) }
-        if let owner = node.owner { args["owner"] = .string(owner.name) }
+        if let owner = node.ownerID.flatMap({ graph.owners[$0] }) { args["owner"] = .string(owner.name) }
         if node.orphaned { args["orphaned"] = "an upstream stage was cancelled by someone else: nothing more will come" }
         if node.afterEnd > 0 { args["after_end"] = .int(Int64(node.afterEnd)) }
         if !node.contractBroken.isEmpty { args["contract_broken"] = .string(node.contractBroken.joined(separator: "; ")) }

@@ -127,7 +127,7 @@ extension Graph {
     /// A released owner is forgotten with its last stage.
     private mutating func forgetReleasedOwners() {
         guard owners.contains(where: { $0.value.releasedNanos != nil }) else { return }
-        let held = Set(roots.compactMap { nodes[$0]?.owner?.id })
+        let held = Set(roots.compactMap { nodes[$0]?.ownerID })
         owners = owners.filter { $0.value.releasedNanos == nil || held.contains($0.key) }
     }
 }

@@ -23,6 +23,11 @@ public struct Graph: Sendable, Equatable {
     public private(set) var sequence: UInt64 = 0
     /// Owners (CancellableBags) that have held stages, by id.
     public internal(set) var owners: [UInt64: Owner] = [:]
+
+    /// The owner holding stage `id` (a root stored in a CancellableBag), if any.
+    public func owner(of id: NodeID) -> Owner? {
+        nodes[id]?.ownerID.flatMap { owners[$0] }
+    }
     /// Nodes that mirror another's events (forwarders), keyed by the stage they forward to.
     var mirrors: [NodeID: [NodeID]] = [:]
     /// The stages folds touched, while recording (``recordChanges()``).
@@ -139,11 +144,11 @@ public struct Graph: Sendable, Equatable {
             feed(event.other, from: event.node)
         case .owned:
             guard nodes[event.node] != nil else { return }
-            if owners[event.other] == nil { owners[event.other] = Owner(name: event.text) }
+            if owners[event.other] == nil { owners[event.other] = Owner(id: event.other, name: event.text) }
             recorder.owner(event.other)
-            update(event.node) { $0.owner = NodeOwner(id: event.other, name: event.text) }
+            update(event.node) { $0.ownerID = event.other }
         case .ownerReleased:
-            owners[event.other, default: Owner(name: event.text)].releasedNanos = event.time
+            owners[event.other, default: Owner(id: event.other, name: event.text)].releasedNanos = event.time
             recorder.owner(event.other)
         case .contractBroken:
             update(event.node) { $0.contractBroken.append(event.text) }
@@ -372,13 +377,17 @@ extension NodeSummary {
     }
 }
 
-/// An owner of subscriptions (a CancellableBag), as the inspector knows it.
-public struct Owner: Hashable, Sendable {
+/// An owner of subscriptions (a CancellableBag), as the inspector knows it: the graph
+/// keeps one for each (``Graph/owners``), and a root stage it holds names it by ``id``
+/// (``NodeSummary/ownerID``; ``Graph/owner(of:)`` looks it up).
+public struct Owner: Hashable, Sendable, Identifiable {
+    public var id: UInt64
     public var name: String
     /// When it was released; nil while alive.
     public var releasedNanos: Int64?
 
-    public init(name: String, releasedNanos: Int64? = nil) {
+    public init(id: UInt64, name: String, releasedNanos: Int64? = nil) {
+        self.id = id
         self.name = name
         self.releasedNanos = releasedNanos
     }

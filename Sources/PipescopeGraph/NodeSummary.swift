@@ -73,10 +73,11 @@ public struct NodeSummary: Hashable, Sendable {
         get { box.fields.identity.fields.feeders }
         _modify { yield &fields.identityFields.feeders }
     }
-    /// The owner holding this root (a CancellableBag it was stored in).
-    public var owner: NodeOwner? {
-        get { box.fields.identity.fields.owner }
-        _modify { yield &fields.identityFields.owner }
+    /// The id of the owner holding this root (a CancellableBag it was stored in): the
+    /// graph's ``Graph/owners`` has its name and release (``Graph/owner(of:)``).
+    public var ownerID: UInt64? {
+        get { box.fields.identity.fields.ownerID }
+        _modify { yield &fields.identityFields.ownerID }
     }
     /// How it broke the promise it was declared with (.pipescopeExpect), if it did.
     public var contractBroken: [String] {
@@ -207,7 +208,7 @@ public struct NodeSummary: Hashable, Sendable {
         var sharers: [NodeID] = []
         var feeds: [NodeID] = []
         var feeders: [NodeID] = []
-        var owner: NodeOwner? = nil
+        var ownerID: UInt64? = nil
         var contractBroken: [String] = []
     }
 
@@ -324,13 +325,3 @@ public struct DemandRequest: Hashable, Sendable {
     }
 }
 
-/// Which owner holds a root stage.
-public struct NodeOwner: Hashable, Sendable {
-    public var id: UInt64
-    public var name: String
-
-    public init(id: UInt64, name: String) {
-        self.id = id
-        self.name = name
-    }
-}

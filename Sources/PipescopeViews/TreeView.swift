@@ -165,7 +165,7 @@ public enum TreeView {
 
     /// An owner's heading: its name, how many pipelines it holds, and whether it was
     /// released (its pipelines then show "cancelled by owner", or an owner-leak lint).
-    private static func renderOwner(_ owner: NodeOwner, row: TreeRow, state: AppState, theme: Theme, y: Int, x: Int,
+    private static func renderOwner(_ owner: Owner, row: TreeRow, state: AppState, theme: Theme, y: Int, x: Int,
                                     width: Int, into buffer: inout ScreenBuffer) {
         let released = state.cursor.graph.owners[owner.id]?.releasedNanos != nil
         let held = row.ownerPipelines

@@ -60,7 +60,7 @@ extension NodeSummary {
         feeds = s.feeds
         afterEnd = Int(s.afterEnd)
         lastValueNanos = s.lastValueNs == 0 ? nil : s.lastValueNs
-        owner = s.owner == 0 ? nil : NodeOwner(id: s.owner, name: s.ownerName)
+        ownerID = s.owner == 0 ? nil : s.owner
         contractBroken = s.contractBroken
         recentRequests = s.recentRequests.suffix(Self.recentRequestLimit).map {
             DemandRequest(time: $0.timeNs, demand: Demand(wire: $0.demand), returned: $0.returned)
@@ -91,8 +91,7 @@ extension NodeSummary {
         s.feeds = feeds
         s.afterEnd = Int64(afterEnd)
         s.lastValueNs = lastValueNanos ?? 0
-        s.owner = owner?.id ?? 0
-        s.ownerName = owner?.name ?? ""
+        s.owner = ownerID ?? 0
         s.contractBroken = contractBroken
         s.recentRequests = recentRequests.map { r in
             .with { $0.timeNs = r.time; $0.demand = r.demand.wire; $0.returned = r.returned }
@@ -127,7 +126,12 @@ extension GraphSnapshot {
     /// throw ``FrameError/malformed(_:)``.
     public init(wire s: WireSnapshot) throws {
         var owners: [UInt64: Owner] = [:]
-        for o in s.owners { owners[o.id] = Owner(name: o.name, releasedNanos: o.releasedNs == 0 ? nil : o.releasedNs) }
+        for o in s.owners { owners[o.id] = Owner(id: o.id, name: o.name, releasedNanos: o.releasedNs == 0 ? nil : o.releasedNs) }
+        // Each stage names its owner too, so a snapshot's stage is never held by an owner the
+        // snapshot does not know.
+        for n in s.nodes where n.owner != 0 && owners[n.owner] == nil {
+            owners[n.owner] = Owner(id: n.owner, name: n.ownerName)
+        }
         self.init(nodes: s.nodes.map(NodeSummary.init(wire:)), owners: owners, dropped: s.dropped,
                   sequence: s.sequence, skippedEvents: s.skippedEvents,
                   recent: s.hasRecent ? try RecentCoding.events(s.recent) : [])
@@ -137,7 +141,11 @@ extension GraphSnapshot {
     /// The snapshot as it travels, without the string table (the stream adds it).
     public var wire: WireSnapshot {
         var s = WireSnapshot()
-        s.nodes = nodes.map(\.wire)
+        s.nodes = nodes.map { node in
+            var n = node.wire
+            if let id = node.ownerID { n.ownerName = owners[id]?.name ?? "" }
+            return n
+        }
         s.owners = owners.keys.sorted().compactMap { id in
             owners[id].map { o in .with { $0.id = id; $0.name = o.name; $0.releasedNs = o.releasedNanos ?? 0 } }
         }

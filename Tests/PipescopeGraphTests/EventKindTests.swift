@@ -60,7 +60,7 @@ final class EventKindTests: XCTestCase {
             case .feeds:
                 XCTAssertEqual(graph[4]?.feeds, [3])
             case .owned:
-                XCTAssertEqual(graph[1]?.owner, NodeOwner(id: 7, name: event.text))
+                XCTAssertEqual(graph.owner(of: 1), Owner(id: 7, name: event.text))
                 XCTAssertEqual(graph.owners[7]?.name, event.text)
             case .ownerReleased:
                 XCTAssertEqual(graph.owners[7]?.releasedNanos, t)

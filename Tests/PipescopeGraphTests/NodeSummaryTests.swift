@@ -29,7 +29,7 @@ final class NodeSummaryTests: XCTestCase {
         let changes: [(String, (inout NodeSummary) -> Void)] = [
             ("boxed name", { $0.publisherType = "Map<Empty<Int, Never>, Int>" }),
             ("boxed link", { $0.feeds = [9] }),
-            ("boxed owner", { $0.owner = NodeOwner(id: 1, name: "Screen") }),
+            ("boxed owner", { $0.ownerID = 1 }),
             ("inline status", { $0.status = .active }),
             ("inline value", { $0.lastValue = "1" }),
             ("inline children", { $0.children = [8] }),

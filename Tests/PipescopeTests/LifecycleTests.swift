@@ -35,9 +35,9 @@ final class LifecycleTests: RecordedProbeTestCase {
         let graph = probe.graph
         let byOperator = Dictionary(graph.roots.compactMap { graph[$0] }.map { ($0.operatorName, $0) },
                                     uniquingKeysWith: { a, _ in a })
-        XCTAssertEqual(byOperator["PassthroughSubject"]?.owner?.name, "FeedModel")
-        XCTAssertNil(byOperator["Map"]?.owner, "kept in a Set, not in the bag")
-        XCTAssertNil(byOperator["Filter"]?.owner, "dropped, not in the bag")
+        XCTAssertEqual(byOperator["PassthroughSubject"].flatMap { graph.owner(of: $0.id) }?.name, "FeedModel")
+        XCTAssertNil(byOperator["Map"]?.ownerID, "kept in a Set, not in the bag")
+        XCTAssertNil(byOperator["Filter"]?.ownerID, "dropped, not in the bag")
         XCTAssertEqual(lints().filter { $0.kind == .unretainedCancellable }.compactMap { graph[$0.node]?.operatorName },
                        ["Filter"], "the forgotten sink is still flagged")
         withExtendedLifetime((bag, elsewhere)) {}
@@ -62,11 +62,11 @@ final class LifecycleTests: RecordedProbeTestCase {
         XCTAssertEqual(received.sorted(), ["a2", "b2", "c2"], "nothing after the owner went")
         recorder.flush()
         let graph = probe.graph
-        let owned = graph.roots.compactMap { graph[$0] }.filter { $0.owner != nil }
+        let owned = graph.roots.compactMap { graph[$0] }.filter { $0.ownerID != nil }
         XCTAssertEqual(owned.map(\.operatorName), ["Map", "Filter", "PassthroughSubject"])
-        XCTAssertTrue(owned.allSatisfy { $0.owner?.name == "ProfileModel" })
+        XCTAssertTrue(owned.allSatisfy { graph.owner(of: $0.id)?.name == "ProfileModel" })
         XCTAssertTrue(owned.allSatisfy { $0.status == .cancelled && $0.cause == .owner }, "\(owned.map { ($0.status, $0.cause) })")
-        let ownerID = owned[0].owner!.id
+        let ownerID = owned[0].ownerID!
         XCTAssertNotNil(graph.owners[ownerID]?.releasedNanos)
 
         // In the tree: one heading, the three pipelines under it, the outsider alone.
@@ -114,7 +114,7 @@ final class LifecycleTests: RecordedProbeTestCase {
         let poller = try XCTUnwrap(roots(named: "poller").first)
         XCTAssertEqual(poller.status, .cancelled)
         XCTAssertEqual(poller.cause, .owner)
-        XCTAssertEqual(poller.owner?.name, "Screen")
+        XCTAssertEqual(probe.graph.owner(of: poller.id)?.name, "Screen")
         XCTAssertFalse(lints().contains { $0.kind == .ownerLeak }, "tied: no leak")
     }
 

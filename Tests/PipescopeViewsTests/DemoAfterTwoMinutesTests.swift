@@ -71,7 +71,7 @@ final class DemoAfterTwoMinutesTests: XCTestCase {
         for row in state.tree.rows where row.isStage {
             guard let node = state.cursor.graph[row.id], let key = GroupKey.stage(node, ended: endedWithUpstream(row.id, state))
             else { continue }
-            let place = "\(node.parent.map(String.init) ?? "top") \(node.owner?.id ?? 0) \(key.parts)"
+            let place = "\(node.parent.map(String.init) ?? "top") \(node.ownerID ?? 0) \(key.parts)"
             XCTAssertTrue(seen.insert(place).inserted, "#\(row.id) has an ended sibling alike on another row")
         }
         XCTAssertLessThanOrEqual(state.tree.rows.count, 2 * page, "two minutes of the demo fit in two screens")

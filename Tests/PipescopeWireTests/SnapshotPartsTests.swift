@@ -35,7 +35,7 @@ final class SnapshotPartsTests: XCTestCase {
                 nodes.append(node)
             }
         }
-        let owners = Dictionary(uniqueKeysWithValues: (0..<500).map { (UInt64($0 + 1), Owner(name: "ViewModel \($0)")) })
+        let owners = Dictionary(uniqueKeysWithValues: (0..<500).map { (UInt64($0 + 1), Owner(id: UInt64($0 + 1), name: "ViewModel \($0)")) })
         var recent = BatchFixtures.realisticBatch().events.filter { $0.kind == .value }
         for i in recent.indices { recent[i].id = UInt64(i + 1) }
         return GraphSnapshot(nodes: nodes, owners: owners, dropped: 3, sequence: 99_000, skippedEvents: 7,
@@ -101,7 +101,7 @@ final class SnapshotPartsTests: XCTestCase {
     func testAnyBudgetSplitsIntoPartsThatJoinBack() throws {
         var stream = Self.writer()
         var whole = stream.message(GraphSnapshot(nodes: Array(Self.big.nodes.prefix(200)),
-                                                 owners: [1: Owner(name: "A"), 2: Owner(name: "B")],
+                                                 owners: [1: Owner(id: 1, name: "A"), 2: Owner(id: 2, name: "B")],
                                                  sequence: 9, recent: Self.big.recent)).snapshot
         whole.strings += (0..<50).map { "name \($0)" }
         for budget in [300, 1_000, 10_000, 100_000, 1 << 20] {

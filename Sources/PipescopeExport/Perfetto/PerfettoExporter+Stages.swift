@@ -114,7 +114,7 @@ extension PerfettoExporter {
         if let cause = node.cause { a.append(("cause", .string(cause.rawValue))) }
         if let error = node.error { a.append(("error", .string(error))) }
         if let parent = node.parent { a.append(("downstream", .int(Int64(parent)))) }
-        if let owner = node.owner { a.append(("owner", .string(owner.name))) }
+        if let owner = node.ownerID.flatMap({ graph.owners[$0] }) { a.append(("owner", .string(owner.name))) }
         if node.afterEnd > 0 { a.append(("after_end", .int(Int64(node.afterEnd)))) }
         if !node.contractBroken.isEmpty { a.append(("contract_broken", .string(node.contractBroken.joined(separator: "; ")))) }
         return a

@@ -54,7 +54,7 @@ struct PipelineLints: Sendable {
         self.lints = lints
         self.due = due
         let rootNode = graph[root]
-        self.owner = rootNode?.owner?.id
+        self.owner = rootNode?.ownerID
         keys = lints.map { LintGroup.key($0, stage: graph[$0.node], root: rootNode) }
     }
 }

@@ -138,7 +138,7 @@ public enum SnapshotJSON {
             error = n.error
             orphaned = n.orphaned
             feeds = n.feeds
-            owner = n.owner?.name
+            owner = graph.owner(of: n.id)?.name
             let placed = graph.location(of: n.id)
             location = placed.map { LocationJSON($0.location) }
             frames = placed?.frames.map(LocationJSON.init) ?? []

@@ -33,7 +33,7 @@ public struct GroupKey: Hashable, Sendable {
     /// Released owners with the same name whose pipelines have all ended (a screen opened
     /// and closed again and again) share one heading. An owner still holding a live
     /// pipeline (an owner leak) keeps its own.
-    static func owner(_ owner: NodeOwner, released: Bool, ended: Bool) -> GroupKey? {
+    static func owner(_ owner: Owner, released: Bool, ended: Bool) -> GroupKey? {
         guard released, ended else { return nil }
         return GroupKey(parts: [owner.name], isOwner: true)
     }
@@ -71,7 +71,7 @@ public struct StageGroup: Hashable, Sendable {
     /// When the last member ended.
     public var lastEndedNanos: Int64?
     /// For owner headings: the newest owner, and the pipelines all of them held.
-    public var owner: NodeOwner?
+    public var owner: Owner?
     public var pipelines = 0
 
     /// A group of stages, totalled from the graph.
@@ -95,7 +95,7 @@ public struct StageGroup: Hashable, Sendable {
     }
 
     /// A group of owner headings, each with the roots it held.
-    init(id: ID, owners: [(owner: NodeOwner, roots: [NodeID])], graph: Graph) {
+    init(id: ID, owners: [(owner: Owner, roots: [NodeID])], graph: Graph) {
         self.init(id: id, members: owners.flatMap(\.roots), graph: graph)
         count = owners.count
         pipelines = members.count

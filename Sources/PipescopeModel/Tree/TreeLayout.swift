@@ -57,7 +57,7 @@ public struct TreeLayout: Sendable {
 
 /// One pass over the graph with an explicit stack (chains can be thousands deep).
 private struct Walk {
-    typealias HeldRoots = (owner: NodeOwner, roots: [NodeID], held: Int)
+    typealias HeldRoots = (owner: Owner, roots: [NodeID], held: Int)
 
     enum Item {
         case stage(NodeID, depth: Int)
@@ -146,13 +146,13 @@ private struct Walk {
         if let root = layout.root { return graph[root] != nil && isShown(root) ? [.stage(root, depth: 0)] : [] }
         var heldBy: [UInt64: [NodeID]] = [:]
         for root in graph.roots {
-            if let owner = graph[root]?.owner { heldBy[owner.id, default: []].append(root) }
+            if let owner = graph[root]?.ownerID { heldBy[owner, default: []].append(root) }
         }
         enum Entry { case root(NodeID), owner(HeldRoots) }
         var entries: [Entry] = []
         var headed = Set<UInt64>()
         for root in graph.roots {
-            guard let owner = graph[root]?.owner else {
+            guard let owner = graph.owner(of: root) else {
                 if isShown(root) { entries.append(.root(root)) }
                 continue
             }
@@ -175,7 +175,7 @@ private struct Walk {
             case .root(let id):
                 keys.append(stageKey(id))
             case .owner(let held):
-                let released = graph.owners[held.owner.id]?.releasedNanos != nil
+                let released = held.owner.releasedNanos != nil
                 var allEnded = true
                 for root in held.roots where !ended.contains(root) { allEnded = false }
                 keys.append(GroupKey.owner(held.owner, released: released, ended: allEnded))

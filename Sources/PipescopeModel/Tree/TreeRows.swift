@@ -12,7 +12,7 @@ public struct TreeRow: Hashable, Sendable {
     public var isReference = false
     /// A heading naming the owner (a CancellableBag) of the roots below it; `id` is its
     /// first root. Not a stage: it cannot be selected.
-    public var ownerHeader: NodeOwner?
+    public var ownerHeader: Owner?
     /// For an owner heading: how many pipelines it holds (shown or not).
     public var ownerPipelines = 0
     /// Ended siblings sharing one row (`Future ×18 ✓ finished`); `isCollapsed` is false

@@ -14,8 +14,8 @@ enum OwnerLeakRule: LintRule {
         + "`task.eraseToAnyCancellable().store(in: bag)`), or cancel it when the owner goes."
 
     static func check(_ n: NodeSummary, in context: LintContext) -> [String] {
-        guard let owner = n.owner, n.parent == nil, !n.status.isTerminal,
-              context.graph.owners[owner.id]?.releasedNanos != nil else { return [] }
+        guard n.parent == nil, !n.status.isTerminal, let owner = context.graph.owner(of: n.id),
+              owner.releasedNanos != nil else { return [] }
         return ["still active after its owner \(owner.name) was released: " + advice]
     }
 }

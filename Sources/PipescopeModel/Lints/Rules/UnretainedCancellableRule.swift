@@ -15,7 +15,7 @@ enum UnretainedCancellableRule: LintRule {
     static let within: Int64 = 50_000_000
 
     static func check(_ n: NodeSummary, in context: LintContext) -> [String] {
-        guard n.parent == nil, n.owner == nil, n.cause == .owner, n.values == 0,
+        guard n.parent == nil, n.ownerID == nil, n.cause == .owner, n.values == 0,
               let ended = n.endedNanos, ended - n.createdNanos < within else { return [] }
         return ["cancelled as soon as it was made: its AnyCancellable was not kept. " + advice]
     }
