@@ -56,7 +56,7 @@ public final class CancellableBag: Cancellable, @unchecked Sendable {
 
     /// Stores `cancellable`, tied to the pipeline subscribed last on this thread (the
     /// `sink` or task that `store(in: bag)` follows). Earlier pipelines whose
-    /// AnyCancellable went elsewhere, or nowhere, stay unclaimed: claiming them too made
+    /// AnyCancellable went elsewhere, or nowhere, stay unclaimed: claiming them too would make
     /// a forgotten sink look owned, and a pipeline kept in a `Set` look like this owner's
     /// leak. Several pipelines at once: ``collect(_:)``.
     public func insert(_ cancellable: AnyCancellable) {

@@ -4,7 +4,7 @@
 ///
 /// The probe's flush and the inspector's decoding move numbers; the event log, the detail
 /// pane and the exports call ``text`` for the few events they show. 16 bytes, the size of
-/// the `String` it replaces in ``StageEvent``.
+/// a `String` in its place in ``StageEvent``.
 ///
 /// ```swift
 /// EventValue.int(42).text                  // "42"

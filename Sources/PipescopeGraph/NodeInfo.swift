@@ -25,7 +25,7 @@ public struct NodeInfo: Hashable, Sendable {
     public var frames: [SourceLocation]
 
     /// Inlinable: the tap makes one for every new stage, on the program's thread, and an
-    /// opaque call across modules copied each field (and the optional location) through
+    /// opaque call across modules would copy each field (and the optional location) through
     /// outlined value witnesses.
     @inlinable
     public init(id: NodeID, parent: NodeID? = nil, operatorName: String, publisherType: String,

@@ -6,7 +6,7 @@ public typealias NodeID = UInt64
 /// A summary is one reference to a box, shared by copies and copied on write. A copy of
 /// the graph (every history checkpoint, a snapshot) then costs 8 bytes a stage, and the
 /// live graph's first change to a stage after a checkpoint copies that stage alone, not
-/// every stage of the graph (at 30,000 stages that whole copy was most of the work of
+/// every stage of the graph (at 30,000 stages that whole copy would be most of the work of
 /// folding a batch). Inside the box, what the stage is and how it is linked (its names,
 /// thread, location, owner; set once or rarely) sits in a second box of its own, so the
 /// copy the fold makes of a shared stage is the part it changes, about 120 bytes; the

@@ -13,8 +13,8 @@ public struct Retention: Sendable, Equatable {
     public var maxEndedPipelines: Int
     /// …and at most this many ended inner subtrees under any one stage (a `flatMap`'s or a
     /// `catch`'s finished inner publishers), the oldest going first. Without it a program
-    /// that subscribes an inner publisher per value kept every one for `seconds`: 170,000
-    /// a second in the `flatMap` benchmark grew the program by 70 MB a second.
+    /// that subscribes an inner publisher per value would keep every one for `seconds`:
+    /// 170,000 a second in the `flatMap` benchmark would grow the program by 70 MB a second.
     public var maxEndedInner: Int
 
     public init(seconds: Double = 60, maxEndedPipelines: Int = 500, maxEndedInner: Int = 500) {

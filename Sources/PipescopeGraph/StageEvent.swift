@@ -12,7 +12,7 @@ public typealias EventID = UInt64
 /// ```
 public struct StageEvent: Hashable, Sendable {
     // Stored in this order, the words last, so that the small fields fill what would
-    // otherwise be padding: 112 bytes (120 when the words were a String).
+    // otherwise be padding: 112 bytes (120 with the words as a String).
     public var node: NodeID
     /// Wall clock, nanoseconds since 1970.
     public var time: Int64

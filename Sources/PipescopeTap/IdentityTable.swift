@@ -120,7 +120,7 @@ struct IdentityTable<Key: TableKey, Value> {
         self = IdentityTable()
     }
 
-    /// `value` is moved in, not copied (a copy retained the arrays a value holds).
+    /// `value` is moved in, not copied (a copy would retain the arrays a value holds).
     private mutating func insert(_ key: Key, _ value: consuming Value) {
         if let i = index(of: key) {
             values[i] = value

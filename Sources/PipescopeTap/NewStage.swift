@@ -5,7 +5,7 @@ import PipescopeGraph
 /// (``nodeInfo(id:createdNanos:threads:)``), on Pipescope's thread.
 ///
 /// Why: a node info is about 180 bytes of strings and optionals, and building, moving and
-/// destroying one for every stage, with a retain of each of its strings, was the largest
+/// destroying one for every stage, with a retain of each of its strings, would be the largest
 /// piece of a subscribe that was ours alone. This is a few words: the type facts by
 /// reference (one retain), the subscriber's own description when it has one, and the
 /// thread's number.

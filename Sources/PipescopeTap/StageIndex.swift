@@ -38,7 +38,7 @@ struct StageIndex {
     struct Shared {
         var owner: NodeID
         /// The first stage that received it, kept inline: most subscriptions serve one
-        /// stage (every inner publisher of a flatMap does), and an array for it was an
+        /// stage (every inner publisher of a flatMap does), and an array for it would be an
         /// allocation and a free on each.
         var first: NodeID
         /// The stages that received it after `first` (Map and Filter passing it through).
@@ -79,7 +79,7 @@ struct StageIndex {
     mutating func insert(_ node: NodeID, key: StageKey, owner: NodeID?, parent: NodeID?,
                          publishes: ObjectIdentifier? = nil, feeds: ObjectIdentifier? = nil,
                          causes: CausePolicy = .inline) {
-        // Read in place: `keys[owner]?.causes` copied the owner's whole entry out (its
+        // Read in place: `keys[owner]?.causes` would copy the owner's whole entry out (its
         // forwarders array retained and released) on every subscribe under a parent.
         let ownerCauses = owner.flatMap { keys.modify($0) { $0.causes } } ?? .inline
         // A retired mapping of the same key stays: the live stage shadows it in
@@ -137,7 +137,7 @@ struct StageIndex {
         let known = bySubscription.modify(subscription) { shared -> NodeID? in
             guard shared.isAlive else { return nil }
             // Room for the stages that usually pass one subscription through (Map, Filter
-            // and their sink): one allocation, where appending one at a time grew it twice.
+            // and their sink): one allocation, where appending one at a time would grow it twice.
             if shared.more.isEmpty { shared.more.reserveCapacity(3) }
             shared.more.append(stage.node)
             return shared.owner
@@ -207,8 +207,8 @@ struct StageIndex {
             }
             // The next retire evicts the oldest entry: its slot, 4,096 retires old, is in
             // no cache by now. Fetched here, an event early, the lookup then finds it there.
-            // (In a profile of the flatMap benchmark, that lookup's two misses were a fifth
-            // of a completion's time in the tap, and the insert's miss a sixth.)
+            // (Unfetched, in a profile of the flatMap benchmark, that lookup's two misses are a
+            // fifth of a completion's time in the tap, and the insert's miss a sixth.)
             if retiredOrder.count >= Self.retiredCapacity, let next = retiredOrder.first { retired.prefetch(next.key) }
         }
         if let s = k.subscription, bySubscription.modify(s, { $0.owner }) == node { forgetSubscription(s) }

@@ -18,9 +18,9 @@ import CPipescopeRuntime
 ///
 /// Why not `weak`: forming a weak reference gives the object a side table, and from then
 /// on every retain and release the program makes of it takes the runtime's slow path,
-/// with the side table's allocation, free and atomics on top. That was the largest single
-/// cost of a subscribe under the tap: a `flatMap` value (an inner subscription each) went
-/// from 1.41–1.47× the floor to 1.32–1.35× with this hold instead (Benchmarks/README.md).
+/// with the side table's allocation, free and atomics on top. That would be the largest single
+/// cost of a subscribe under the tap: a `flatMap` value (an inner subscription each) costs
+/// 1.41–1.47× the floor with `weak`, 1.32–1.35× with this hold (Benchmarks/README.md).
 ///
 /// Rules:
 /// - A plain value: copying it does not count. ``StageIndex`` makes one hold per entry of

@@ -4,8 +4,8 @@ import TerminalKit
 
 /// Every current warning, the same mistake in the same place once (``LintGroup``),
 /// newest first: what happened, how many times, where, and what to do. Each row is shown
-/// whole (its heading on at most two lines, its advice wrapped to the end: it was cut at
-/// two lines, mid-sentence, which left the fix unread at 80 columns). When the rows do
+/// whole (its heading on at most two lines, its advice wrapped to the end: cut at two
+/// lines, mid-sentence, it would leave the fix unread at 80 columns). When the rows do
 /// not all fit, they scroll from `firstRow` (↑↓ PgUp PgDn Home End, in the reducer) and
 /// the footer says which are shown.
 public enum LintsOverlay {
@@ -55,8 +55,8 @@ public enum LintsOverlay {
     }
 
     /// The keys, and which rows are shown when they do not all fit: the longest wording
-    /// that fits `width` whole (at 80 columns the full one was cut mid-word while
-    /// scrolling, and "-A <name>", how to turn a lint off, was lost).
+    /// that fits `width` whole (at 80 columns the full one would be cut mid-word while
+    /// scrolling, losing "-A <name>", how to turn a lint off).
     static func footer(first: Int, shown: Int, of count: Int, width: Int, theme: Theme) -> String {
         let close = " w or Esc closes; -A <name> turns a lint off"
         guard first > 0 || shown < count else { return close }

@@ -59,8 +59,8 @@ public enum TimelineView {
                 continue
             }
             let y = body.y + line
-            // A life wholly left of the window leaves its lane blank, which read as "no
-            // data" to someone who opened an ended pipeline's timeline: say when it ended
+            // A life wholly left of the window leaves its lane blank, which reads as "no
+            // data" to someone who opens an ended pipeline's timeline: say when it ended
             // (the title names `=`, which fits the window to everything kept).
             if let ended, window.column(of: ended) < 0, !marks.contains(where: { $0 != .none }) {
                 let when = live ? "\(Format.span(window.end - ended)) ago" : "at \(Format.time(ended))"

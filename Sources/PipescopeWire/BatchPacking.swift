@@ -82,8 +82,8 @@ public enum BatchPacking {
         var anyCaused = false
         let payloadTable = Self.payloads
         // Fields are read in place (`events[index].node`), through the array's buffer: a
-        // copy of the whole event per event was a fifth of the packing's time, and through
-        // the array each value was copied out to be looked at.
+        // copy of the whole event per event would be a fifth of the packing's time, and
+        // through the array each value would be copied out to be looked at.
         events.withUnsafeBufferPointer { events in
             for index in events.indices {
                 let kind = events[index].kind
@@ -201,12 +201,12 @@ public enum BatchPacking {
         let firstID = EventBatch.firstID(sequence: p.domainTrailer.sequence, count: count) ?? 0
         var threadID: UInt32?
         var thread = ""
-        // The tables in locals: as statics they were a `swift_once` check per event.
+        // The tables in locals: as statics they would be a `swift_once` check per event.
         let kindTable = Self.kinds, payloadTable = Self.payloads
         // Each event starts as an empty one of its kind, moved into its place, and is
-        // filled in there through the buffer. Appending a finished event copied it whole
-        // (its strings retained, then released with the original), and filling it
-        // through the array checked the array's uniqueness at every field.
+        // filled in there through the buffer. Appending a finished event would copy it
+        // whole (its strings retained, then released with the original), and filling it
+        // through the array would check the array's uniqueness at every field.
         var events = try [StageEvent](unsafeUninitializedCapacity: count) { buffer, initialized in
             for i in 0..<count {
                 let raw = Int(kinds[i])
@@ -278,7 +278,7 @@ public enum BatchPacking {
 
     // The kinds by wire number, and what each carries, looked up in arrays: through
     // `EventKind(wireNumber:)` (generic, in another module) and `payload` (a call into
-    // it) they took a third of the unpacking's time. Read into locals before a loop.
+    // it) they would take a third of the unpacking's time. Read into locals before a loop.
     private static let kinds: [EventKind] = (0...UInt8.max).map { EventKind(rawValue: $0) ?? .unknown }
     private static let payloads: [EventKind.Payload] = (0...UInt8.max).map {
         (EventKind(rawValue: $0) ?? .unknown).payload

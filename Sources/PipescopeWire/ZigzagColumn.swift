@@ -7,9 +7,9 @@ import Foundation
 /// `PackedBatch`'s three columns with an entry per event (`node_deltas`, `time_deltas`,
 /// `int_deltas` in Resources/pipescope.proto) are declared as `bytes` and coded here,
 /// in one tight loop each way: swift-protobuf's generic path for packed `sint64` (sizing,
-/// then writing, then decoding value by value into a growing array) was 39% of the
-/// wire's instructions. The bytes are the same as before, so recordings of every version read
-/// the same.
+/// then writing, then decoding value by value into a growing array) would be 39% of the
+/// wire's instructions. The bytes are the same as that path's, so recordings of every version
+/// read the same.
 ///
 /// ```swift
 /// let bytes = ZigzagColumn.encode([3, -1, 300])      // 06 01 d8 04

@@ -309,8 +309,8 @@ final class DemoTerminalTests: XCTestCase {
         kill(inspector, SIGSEGV)
         session.expect("EXIT=139")  // still reported as a crash: 128 + SIGSEGV
         session.expectUsableShell()
-        // The demo looks for its parent once a second, then stops Pipescope and exits: under
-        // ThreadSanitizer on a busy machine that took more than 5 s once (CI).
+        // The demo looks for its parent once a second, then stops Pipescope and exits, which can
+        // take more than 5 s under ThreadSanitizer on a busy machine (CI).
         XCTAssertTrue(eventually(timeout: 20) { !processExists(child) }, "the demo notices its inspector is gone")
     }
 

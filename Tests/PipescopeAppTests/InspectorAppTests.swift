@@ -49,7 +49,7 @@ final class InspectorAppTests: XCTestCase {
     }
 
     /// At 80x24, the size a state starts with, the layout still reaches the reducer: End
-    /// scrolls the help to its last line, which says what quitting does (issue #24).
+    /// scrolls the help to its last line, which says what quitting does.
     func testAt80x24EndScrollsTheHelpToItsEnd() {
         for (stops, said) in [(false, "quit (the program keeps running)"),
                               (true, "quit, and stop the demo program that pipescope started")] {
@@ -101,7 +101,7 @@ final class InspectorAppTests: XCTestCase {
 }
 
 /// Keys come first: a key read while a busy program's batches wait to be folded is
-/// answered and drawn before them (issue #26).
+/// answered and drawn before them.
 final class InspectorAppKeyOrderTests: XCTestCase {
     func testAKeyReadBetweenBatchesIsDrawnBeforeTheBatchesAfterIt() {
         var opening = BatchBuilder()

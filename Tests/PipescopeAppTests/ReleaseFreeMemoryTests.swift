@@ -3,8 +3,8 @@ import Foundation
 import XCTest
 
 /// The loop's malloc_trim (InspectorApp.releaseNanos) really reaches glibc: a shim that
-/// compiled its call away (its glibc check before any header defined __GLIBC__) returned
-/// 0 and released nothing, and only a benchmark's resident figure showed it.
+/// compiles its call away (its glibc check before any header defines __GLIBC__) returns
+/// 0 and releases nothing, which only a benchmark's resident figure would show.
 final class ReleaseFreeMemoryTests: XCTestCase {
     func testFreedSmallBlocksGoBackToTheSystem() throws {
         #if canImport(Glibc)

@@ -72,7 +72,7 @@ final class ExplainKeyTests: XCTestCase {
     }
 
     /// In one pipeline's tree the log lists that pipeline's events only, and `e` explains
-    /// the newest of those, not another pipeline's newest (issue #24).
+    /// the newest of those, not another pipeline's newest.
     func testInOnePipelinesTreeTheLogsNewestIsThatPipelines() throws {
         var s = state()
         var b = BatchBuilder(step: 40_000)

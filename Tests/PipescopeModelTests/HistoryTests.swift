@@ -131,7 +131,7 @@ final class HistoryTests: XCTestCase {
 
     /// Below 120x30 the screen shows the tree and the stage only: Tab leaves the focus
     /// on the tree and says where the timeline and the event log are, never moving it to
-    /// a pane it does not show (where the arrows then moved through history unseen); a
+    /// a pane it does not show (where the arrows would move through history unseen); a
     /// terminal made smaller gives the focus of a pane it hides back to the tree.
     func testTabGoesOnlyToThePanesOnScreen() {
         var state = AppState(targetName: "t")
@@ -309,8 +309,7 @@ final class HistoryTests: XCTestCase {
     }
 
     /// Probes send the text of every scalar value (numbers, short strings): those texts
-    /// live inside the 40-byte entries (32 before causes were kept), so such traffic costs
-    /// no more than bare events.
+    /// live inside the 40-byte entries, so such traffic costs no more than bare events.
     func testScalarValueTextsCostNothingExtra() {
         let history = valueTraffic { batch, i in String(batch * 1_000 + i) }
         XCTAssertLessThanOrEqual(history.bytesPerEvent, 40, "\(history.bytesPerEvent) bytes per event")

@@ -52,7 +52,7 @@ final class IncrementalTickTests: XCTestCase {
                     _ = full.refresh(cursor: state.cursor, warnings: state.warnings, now: state.timelineEnd,
                                  hideEnded: state.tree.hideEnded, changes: nil)
                     // How long a row has waited is read when the rows are rebuilt, and the
-                    // moment the waits were judged is no input of a rebuild (as before):
+                    // moment the waits were judged is no input of a rebuild:
                     // between rebuilds it is that of the last one, not the full one's now.
                     let a = state.table.rows.map(\.withoutWaitNanos), b = full.rows.map(\.withoutWaitNanos)
                     XCTAssertEqual(a, b, context)

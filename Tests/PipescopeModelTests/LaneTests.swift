@@ -35,7 +35,7 @@ final class LaneTests: XCTestCase {
 
     /// A stage already waiting for demand when the inspector attaches is drawn held
     /// from its last value on (the snapshot has no events to say so); one with demand is
-    /// not. Before, both were drawn as having demand until their next event.
+    /// not. The snapshot alone would draw both as having demand until their next event.
     func testAStageHeldWhenTheInspectorAttachesIsDrawnHeld() throws {
         var b = BatchBuilder()
         b.subscribe(1, op: "IgnoresDemand", subscriber: "DemandCounter")

@@ -191,7 +191,7 @@ final class BigSnapshotTests: XCTestCase {
     }
 
     /// A snapshot that fits the queue does not let an inspector off: unwritable right
-    /// after it, it is slow at once (as before catch-up existed).
+    /// after it, it is slow at once (catch-up is for a snapshot bigger than the queue).
     func testASmallSnapshotGivesNoCatchUp() throws {
         let probe = Probe()
         probe.enable()

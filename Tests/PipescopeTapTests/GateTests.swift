@@ -107,7 +107,7 @@ final class GateTests: XCTestCase {
     }
 
     /// Asking for more than wait releases those that wait and no more: the next event to
-    /// arrive waits, and the answer says what happened (issue #24, item 10).
+    /// arrive waits, and the answer says what happened.
     func testAskingForMoreThanWaitReleasesOnlyThoseWaiting() {
         start()
         let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }

@@ -3,7 +3,7 @@
 import XCTest
 
 /// How a cancel by an owner's release is told from one somebody asked for, at the cost
-/// of a frame-pointer walk (issue #26: a cheap subscribe-and-cancel).
+/// of a frame-pointer walk, so that a subscribe-and-cancel stays cheap.
 final class OwnerReleaseTests: XCTestCase {
     func testTheReleasePathIsFoundByWalkingFramePointers() {
         XCTAssertTrue(OwnerRelease.walksFramePointers,

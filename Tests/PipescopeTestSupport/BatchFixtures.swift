@@ -80,8 +80,8 @@ public struct BatchBuilder {
         add(.value, id) { $0.text = text ?? "" }
     }
 
-    /// One value delivered, described the way probes before 2026-11 did: the batch's
-    /// newest text for `id` in `lastValues`, on no event (older recordings).
+    /// One value delivered, described the way older recordings carry it: the batch's
+    /// newest text for `id` in `lastValues`, on no event.
     public mutating func valueDescribedPerBatch(_ id: NodeID, _ text: String) {
         add(.value, id)
         batch.trailer.lastValues[id] = text

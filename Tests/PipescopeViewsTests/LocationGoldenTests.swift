@@ -1,6 +1,6 @@
 // Golden screens of a tree whose stages have source locations (re-record as in
 // ScreenViewGoldenTests.swift: PIPESCOPE_RECORD_GOLDEN=1). The other fixtures have no
-// locations, so their screens have no LOCATION column and did not change.
+// locations, so their screens have no LOCATION column.
 
 import Foundation
 import PipescopeGraph

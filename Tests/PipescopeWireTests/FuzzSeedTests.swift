@@ -6,8 +6,8 @@ import PipescopeWire
 import XCTest
 
 /// The fuzzers' seeds for version 4's columns (Fuzz/corpus/packed-v4-stream, and
-/// recording-v4 for FuzzRecording): a Welcome, a snapshot and batches that use every new
-/// column (value runs and each scalar column, kinds, causes and threads as runs, sparse
+/// recording-v4 for FuzzRecording): a Welcome, a snapshot and batches that use every column
+/// version 4 adds (value runs and each scalar column, kinds, causes and threads as runs, sparse
 /// timings), so mutations start from inputs that reach them. Written by this test with
 /// PIPESCOPE_WRITE_FUZZ_SEEDS=1; otherwise it checks that the committed seeds still
 /// decode and still carry those columns.

@@ -16,7 +16,7 @@ import PipescopeGraph
 /// itself; each hop has its `stage` id, its `operator`, its `value` as text (null for a
 /// completion, failure or cancel; "" for a value the probe did not describe), its
 /// `thread` ("" when unknown) and `time`: the hop's wall-clock time in nanoseconds since
-/// 1970 (UTC). Besides the keys issue #23 names, each hop says its `kind` ("value",
+/// 1970 (UTC). Besides those keys, each hop says its `kind` ("value",
 /// "finished", "failed", "cancelled"), a gathering stage's hop (collect, reduce) lists
 /// `gathered`, the inputs it gathered oldest first (`{"stage", "value", "thread",
 /// "time"}`), with `gatheredAll` false when earlier ones are older than the history kept;

@@ -17,7 +17,7 @@ import PipescopeGraph
 /// thread names (2 bytes); a value's delivery times in 4 bytes each (``PackedNanos``);
 /// the cancel cause and the two text flags share a byte. So: node, time, number (8
 /// each), cause distance, own and total time (4 each), thread (2), kind and flags (1
-/// each): 40 bytes, 8 more than before causes and times were kept.
+/// each): 40 bytes, 8 more than an entry without causes and times.
 struct HistoryEntry: Sendable {
     var node: NodeID
     var time: Int64

@@ -38,9 +38,9 @@ public struct AppState: Sendable {
 
     /// The panes of the tree screen that Tab goes to, in its order: all four when the
     /// layout has room for the timeline and the event log (it gives the timeline a
-    /// width), else the tree alone (the stage's detail beside it takes no keys). Tab moved
-    /// the focus to panes an 80x24 screen does not show, and the arrows then moved
-    /// through the history in an event log nobody saw.
+    /// width), else the tree alone (the stage's detail beside it takes no keys). Tab never
+    /// goes to a pane an 80x24 screen does not show: the arrows there would move through
+    /// the history in an event log nobody sees.
     public var panesShown: [Pane] { geometry.timelineWidth > 0 ? Pane.allCases : [.tree] }
 
     /// The lifecycle warnings on the graph on screen, as of the last tick.

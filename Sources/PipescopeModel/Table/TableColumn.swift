@@ -256,7 +256,7 @@ extension TableColumn {
     /// One integer per row whose ascending order is this column's ascending order.
     func keys(_ rows: [PipelineRow]) -> [Int64] {
         // Through the buffer: `map` would copy each row (its strings retained and
-        // released), and at 10,000 rows that was most of a sort.
+        // released), and at 10,000 rows that would be most of a sort.
         rows.withUnsafeBufferPointer { rows in
             switch sort {
             case .number(let key): return rows.indices.map { key(rows[$0]) }

@@ -7,7 +7,7 @@ import Foundation
 /// shorter first when one begins the other). For the NFC text of type and file names
 /// that is `String`'s own order, without the Unicode normalizing that `String`'s
 /// hashing and comparing do: numbering 10,000 names like `Subject → Map → Sink` that
-/// way cost 10 ms, this way about 2 ms, once per rebuild of the rows rather than on
+/// way costs 10 ms, this way about 2 ms, once per rebuild of the rows rather than on
 /// every sort.
 ///
 /// ```swift

@@ -68,7 +68,7 @@ extension AppState {
         /// Brings every live stage's held stretch in line with a snapshot of the graph
         /// (an attach, or a resynchronisation after events were skipped): a snapshot has
         /// no events, so without this a stage already waiting for demand when the
-        /// inspector attached was drawn as having it until its next event, which for a
+        /// inspector attaches would be drawn as having it until its next event, which for a
         /// stalled stage never comes. Held from its last progress (created, last value,
         /// last request: when the wait began, as ``Waits`` dates it).
         mutating func resyncDemand(with liveGraph: Graph) {
@@ -93,7 +93,7 @@ extension AppState {
             guard log.start != keptFrom else { return }
             keptFrom = log.start
             guard let oldest = log.event(at: log.start + 1)?.time else { return }
-            // In place, by index: at 30,000 stages a lookup by id for each lane was a
+            // In place, by index: at 30,000 stages a lookup by id for each lane would be a
             // good part of folding the batch that evicted.
             for i in lanes.indices where lanes.values[i].knowsOf(before: oldest) {
                 lanes.values[i].drop(before: oldest)
