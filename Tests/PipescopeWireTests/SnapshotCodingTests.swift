@@ -34,6 +34,25 @@ final class SnapshotCodingTests: XCTestCase {
         XCTAssertEqual(loaded, graph)
     }
 
+    /// A snapshot names each held stage's owner twice, in the stage and in its list of
+    /// owners; a stage whose owner the list leaves out still comes back with its owner.
+    func testEachStageNamesItsOwnerAndBringsItInWhenTheListLacksIt() throws {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "PassthroughSubject", subscriber: "Sink")
+        b.add(.owned, 1) { $0.other = 7; $0.text = "ViewModel" }
+        let snapshot = Graph.folding(b.build()).snapshot()
+        var wire = snapshot.wire
+        XCTAssertEqual(wire.nodes.map(\.ownerName), ["ViewModel"])
+        XCTAssertEqual(wire.nodes.map(\.owner), [7])
+
+        wire.owners = []
+        let back = try GraphSnapshot(wire: wire)
+        XCTAssertEqual(back.owners, [7: Owner(id: 7, name: "ViewModel")])
+        var loaded = Graph()
+        loaded.load(back)
+        XCTAssertEqual(loaded.owner(of: 1)?.name, "ViewModel")
+    }
+
     func testFailedStageWithEmptyErrorKeepsAnEmptyError() throws {
         var state = WireNodeState()
         state.info = BatchFixtures.info(id: 1, op: "TryMap", subscriber: "Sink").wire
