@@ -80,7 +80,7 @@ public enum RecordingExport {
     /// the output cannot be written.
     public static func run<Source: RecordedMessages>(_ recording: inout Source, to output: String,
                                                      source: String = "", format: TraceFormat? = nil,
-                                                     options: TraceExporter.Options = .init()) throws -> Result {
+                                                     options: ExportOptions = .init()) throws -> Result {
         let exporter = try TraceExportSession(path: output, format: format, options: options)
         let ahead = ReadAhead(recording)
         defer { recording = ahead.stop() }

@@ -2,11 +2,11 @@ import PipescopeModel
 
 /// The trace formats an export writes.
 public enum TraceFormat: String, CaseIterable, Sendable, CustomStringConvertible {
-    /// Perfetto's own protobuf trace (``PerfettoExporter``): what ui.perfetto.dev and
+    /// Perfetto's own protobuf trace (``PerfettoWriter``): what ui.perfetto.dev and
     /// trace_processor read natively, with a track per stage, arrows from causes, and
     /// demand counters.
     case perfetto
-    /// The Chrome trace event format (``TraceExporter``), for chrome://tracing; Perfetto
+    /// The Chrome trace event format (``ChromeJSONWriter``), for chrome://tracing; Perfetto
     /// opens it too, as a legacy format.
     case json
 
@@ -37,23 +37,23 @@ public final class TraceExportSession {
     public let path: String
     public let format: TraceFormat
     private enum Output {
-        case json(TraceFileWriter, TraceExporter)
-        case perfetto(PerfettoFileWriter, PerfettoExporter)
+        case json(TraceFileWriter, TraceWalk<ChromeJSONWriter>)
+        case perfetto(PerfettoFileWriter, TraceWalk<PerfettoWriter>)
     }
     private let output: Output
 
     /// Creates the output (its format from its name unless given). Throws
     /// ``TraceFileWriter/WriteError`` when it cannot be written.
-    public init(path: String, format: TraceFormat? = nil, options: TraceExporter.Options = .init()) throws {
+    public init(path: String, format: TraceFormat? = nil, options: ExportOptions = .init()) throws {
         self.path = path
         self.format = format ?? TraceFormat(forPath: path)
         switch self.format {
         case .json:
             let writer = try TraceFileWriter(path: path)
-            output = .json(writer, TraceExporter(sink: writer, options: options))
+            output = .json(writer, TraceWalk(writer: ChromeJSONWriter(sink: writer), options: options))
         case .perfetto:
             let file = try PerfettoFileWriter(path: path)
-            output = .perfetto(file, PerfettoExporter(sequence: PerfettoSequence(file: file), options: options))
+            output = .perfetto(file, TraceWalk(writer: PerfettoWriter(sequence: PerfettoSequence(file: file)), options: options))
         }
     }
 
@@ -93,7 +93,7 @@ public final class TraceExportSession {
             let summary = try exporter.finish(ending: ending)
             try file.finish()
             return RecordingExport.Result(summary: summary, stop: stop, outputBytes: file.byteCount, format: .perfetto,
-                                          causesMissed: exporter.causesMissed)
+                                          causesMissed: exporter.writer.causesMissed)
         }
     }
 }

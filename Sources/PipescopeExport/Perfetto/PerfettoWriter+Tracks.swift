@@ -1,0 +1,97 @@
+import PipescopeGraph
+
+// MARK: - Tracks and life slices
+
+extension PerfettoWriter {
+    /// A stage's track, under its downstream's track or, for a root (or a stage whose
+    /// downstream is not drawn), under its pipeline's track. The track is named when the
+    /// stage ends, when its location is known (it can follow the stage in a later batch).
+    func openStage(_ stage: StageOpening<Track>, graph: Graph) throws -> Track {
+        try describeProcess()
+        let node = stage.node
+        var track = PerfettoTrack(uuid: PerfettoUUID.stage(node.id))
+        if let parent = node.parent, stage.downstream != nil {
+            track.parent = PerfettoUUID.stage(parent)
+            // After the demand counter (0), in the order the downstream's upstreams came.
+            track.rank = 1 + (graph[parent]?.children.firstIndex(of: node.id) ?? 0)
+        } else {
+            let ordinal = stage.placement.pipeline
+            if !pipelineTracks.contains(ordinal) {
+                pipelineTracks.insert(ordinal)
+                try sequence.describe(pipelineTrack(ordinal, name: nil))
+            }
+            track.parent = PerfettoUUID.pipeline(ordinal)
+            track.rank = 0
+        }
+        track.explicitChildren = true
+        try sequence.describe(track)
+        let begin = stage.gapEnd == nil ? stage.subscribed : stage.from
+        return Track(descriptor: track, begin: begin)
+    }
+
+    private func pipelineTrack(_ ordinal: Int, name: String?) -> PerfettoTrack {
+        var track = PerfettoTrack(uuid: PerfettoUUID.pipeline(ordinal), parent: PerfettoUUID.process, name: name)
+        track.rank = ordinal
+        track.explicitChildren = true
+        return track
+    }
+
+    /// Names the tracks of pipelines that are over (or, at the end, of every pipeline),
+    /// as the JSON export names its threads.
+    func pipelinesEnded(_ pipelines: [LaneBook.Pipeline], graph: Graph) throws {
+        for pipeline in pipelines {
+            guard pipelineTracks.remove(pipeline.ordinal) != nil else { continue }
+            let name = TrackNames.name(of: pipeline, root: graph[pipeline.root]?.info)
+            try sequence.describe(pipelineTrack(pipeline.ordinal, name: name))
+        }
+    }
+
+    /// Writes a stage's life slice, from its subscribe to its end, named by how it ended,
+    /// and names its track.
+    func closeStage(_ closing: StageClosing<Track>, graph: Graph) throws {
+        let id = closing.id
+        let stage = closing.stage.track
+        let end = max(closing.end, stage.begin)
+        guard let node = graph[id] else {
+            try emit(PerfettoEvent(.sliceBegin, track: PerfettoUUID.stage(id), time: stage.begin, name: "stage \(id)"))
+            try emit(PerfettoEvent(.sliceEnd, track: PerfettoUUID.stage(id), time: end))
+            return
+        }
+        let located = graph.location(of: id)
+        var track = stage.descriptor
+        track.name = TrackNames.stage(node, location: located)
+        try sequence.describe(track)
+        var begin = PerfettoEvent(.sliceBegin, track: PerfettoUUID.stage(id), time: stage.begin,
+                                  name: closing.liveAtEnd ? "live at end" : node.status.rawValue)
+        begin.annotations = lifeAnnotations(node, liveAtEnd: closing.liveAtEnd)
+        if let note = closing.note { begin.annotations.append(("note", .string(note))) }
+        if let located {
+            begin.location = located.location
+            begin.annotations.append(("location", .string(located.location.short)))
+        }
+        try emit(begin)
+        try emit(PerfettoEvent(.sliceEnd, track: PerfettoUUID.stage(id), time: end))
+    }
+
+    /// What a stage's slice says about it.
+    private func lifeAnnotations(_ node: NodeSummary, liveAtEnd: Bool) -> [(String, PerfettoValue)] {
+        var a: [(String, PerfettoValue)] = [
+            ("stage", .int(Int64(node.id))),
+            ("status", .string(node.status.rawValue)),
+            ("operator", .string(node.operatorName)),
+            ("type", .string(node.publisherType)),
+            ("subscriber", .string(node.subscriber)),
+            ("thread", .string(node.thread)),
+            ("values", .int(Int64(node.values))),
+            ("demand", .string(node.requested.description)),
+        ]
+        if liveAtEnd { a.append(("live_at_end", .bool(true))) }
+        if let cause = node.cause { a.append(("cause", .string(cause.rawValue))) }
+        if let error = node.error { a.append(("error", .string(error))) }
+        if let parent = node.parent { a.append(("downstream", .int(Int64(parent)))) }
+        if let owner = node.owner { a.append(("owner", .string(owner.name))) }
+        if node.afterEnd > 0 { a.append(("after_end", .int(Int64(node.afterEnd)))) }
+        if !node.contractBroken.isEmpty { a.append(("contract_broken", .string(node.contractBroken.joined(separator: "; ")))) }
+        return a
+    }
+}
