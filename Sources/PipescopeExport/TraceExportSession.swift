@@ -43,7 +43,7 @@ public final class TraceExportSession {
     private let output: Output
 
     /// Creates the output (its format from its name unless given). Throws
-    /// ``TraceFileWriter/WriteError`` when it cannot be written.
+    /// ``TraceWriteError`` when it cannot be written.
     public init(path: String, format: TraceFormat? = nil, options: ExportOptions = .init()) throws {
         self.path = path
         self.format = format ?? TraceFormat(forPath: path)
