@@ -35,7 +35,8 @@ It checks, and prints every failure (exit 1) or a one-line summary (exit 0):
   most one name); every stage has exactly one track (the track of its life slice), whose
   parent is its downstream stage's track, or for a root a pipeline track under the process;
   tracks order children explicitly, stages have sibling ranks;
-- one life slice per stage: begin at its subscribe, end at its end (or the recording's),
+- one life slice per stage: begin at its subscribe (no earlier than the recording's first event, where FACTS
+  starts a stage live before it), end at its end (or the recording's),
   named by its status, with a source location when the slice has a `location`;
 - as many "value" instants on each stage's track as it received values;
 - arrows: every flow id has exactly one start and one end, the end no earlier; the arrows

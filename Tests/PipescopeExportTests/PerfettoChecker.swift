@@ -51,7 +51,9 @@ struct PerfettoFacts: Encodable {
         var last: Int64 = 0
         let origin = batches.first { !$0.events.isEmpty }?.events.first?.time ?? 0
         for id in before where !(graph[id]?.status.isTerminal ?? true) {
-            start[id] = graph[id]!.createdNanos
+            // Shown from the recording's start, as the JSON's slices (their real subscribe
+            // is in the slice's annotations).
+            start[id] = max(graph[id]!.createdNanos, origin)
             let v = graph[id]!.outstanding.wire
             if v != 0 { demand[id] = [[origin, v]]; shown[id] = v }
         }

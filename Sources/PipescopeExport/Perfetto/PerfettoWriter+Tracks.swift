@@ -25,8 +25,10 @@ extension PerfettoWriter {
         }
         track.explicitChildren = true
         try sequence.describe(track)
-        let begin = stage.gapEnd == nil ? stage.subscribed : stage.from
-        return Track(descriptor: track, begin: begin)
+        // No earlier than the recording (as the JSON's slices): a stage live for hours
+        // before it would stretch the timeline back to its subscribe, empty until the
+        // first recorded event. Its slice says when it really subscribed.
+        return Track(descriptor: track, begin: stage.from)
     }
 
     private func pipelineTrack(_ ordinal: Int, name: String?) -> PerfettoTrack {
@@ -46,8 +48,8 @@ extension PerfettoWriter {
         }
     }
 
-    /// Writes a stage's life slice, from its subscribe to its end, named by how it ended,
-    /// and names its track.
+    /// Writes a stage's life slice, from its subscribe (no earlier than the recording) to
+    /// its end, named by how it ended, and names its track.
     func closeStage(_ closing: StageClosing<Track>, graph: Graph) throws {
         let id = closing.id
         let stage = closing.stage.track
@@ -64,6 +66,13 @@ extension PerfettoWriter {
         var begin = PerfettoEvent(.sliceBegin, track: PerfettoUUID.stage(id), time: stage.begin,
                                   name: closing.liveAtEnd ? "live at end" : node.status.rawValue)
         begin.annotations = lifeAnnotations(node, liveAtEnd: closing.liveAtEnd)
+        if closing.stage.subscribed < closing.stage.from, let startNote = closing.stage.startNote {
+            begin.annotations.append(("slice_start", .string(startNote)))
+            begin.annotations.append(("subscribed_ns", .int(closing.stage.subscribed)))
+        }
+        if let valuesBefore = closing.stage.valuesBefore {
+            begin.annotations.append(("values_before_recording", .int(Int64(valuesBefore))))
+        }
         if let note = closing.note { begin.annotations.append(("note", .string(note))) }
         if let located {
             begin.location = located.location

@@ -21,7 +21,7 @@ extension TraceWalk {
             note = "starts 1 ns after its downstream's (they subscribed in the same nanosecond)"
         }
         let opening = StageOpening(node: node, subscribed: start, from: from, visibleStart: visibleStart, placement: placement,
-                                   downstream: node.parent.flatMap { track(of: $0) }, gapEnd: notBefore)
+                                   downstream: node.parent.flatMap { track(of: $0) })
         let drawnOn = try writer.openStage(opening, graph: graph)
         open[node.id] = OpenStage(subscribed: start, from: from, visibleStart: visibleStart, track: drawnOn,
                                   valuesBefore: start < origin ? node.values : nil, startNote: note)

@@ -84,8 +84,6 @@ struct StageOpening<Track> {
     var placement: LaneBook.Placement
     /// The track of its downstream, when that is drawn.
     var downstream: Track?
-    /// The end of the gap it was found after (a resynchronising snapshot), if it was.
-    var gapEnd: Int64?
 }
 
 /// A stage the walk draws, while it is open.

@@ -1,0 +1,44 @@
+import Foundation
+import PipescopeClient
+@testable import PipescopeExport
+import PipescopeGraph
+import PipescopeTestSupport
+import XCTest
+
+/// How Perfetto shows the trace, beyond its decoding: what its import makes of the
+/// tracks, their order and the clocks (scripts/check-perfetto-trace.py checks each on
+/// every export; these recordings are made to show each).
+final class PerfettoDisplayTests: XCTestCase {
+    private var directory: String!
+
+    override func setUp() { directory = makeTemporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+
+    private func export(_ name: String, snapshot: GraphSnapshot = GraphSnapshot(), batches: [EventBatch],
+                        options: ExportOptions = ExportOptions(),
+                        file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let recording = directory + "/\(name).pipescope"
+        try KnownPipelines.writeRecording(to: recording, process: "app", snapshot: snapshot, batches: batches)
+        var messages = try RecordingMessages(path: recording)
+        let trace = recording + ".perfetto-trace"
+        _ = try RecordingExport.run(&messages, to: trace, options: options)
+        let facts = PerfettoFacts.of(process: "app", pid: KnownPipelines.pid, snapshot: snapshot, batches: batches)
+        try PerfettoChecker.check(trace, facts, file: file, line: line)
+        return trace
+    }
+
+    /// A stage live for ten minutes before the recording starts at its first event: its
+    /// slice starts there, not ten minutes of empty timeline earlier.
+    func testAStageLiveBeforeTheRecordingStartsWithIt() throws {
+        var before = BatchBuilder(start: BatchBuilder.baseNanos - 600_000_000_000)
+        before.subscribe(1, op: "CurrentValueSubject", subscriber: "Sink")
+        before.subscription(1)
+        before.request(1, .unlimited)
+        before.value(1, "0")
+        var b = BatchBuilder()
+        b.value(1, "1")
+        b.subscribe(2, op: "Just", subscriber: "Sink")
+        b.finish(2)
+        _ = try export("before", snapshot: Graph.folding(before.build()).snapshot(), batches: [b.build(sequence: 10)])
+    }
+}
