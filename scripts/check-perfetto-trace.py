@@ -32,7 +32,7 @@ It checks, and prints every failure (exit 1) or a one-line summary (exit 0):
   entry of the sequence's tables since its last clear, and no iid is defined twice
   differently;
 - tracks: one process track (pid and name); the descriptors of a uuid agree (one parent, at
-  most one name); every stage has exactly one track (the track of its life slice), whose
+  most one name), and a track's name comes before its first event; every stage has exactly one track (the track of its life slice), whose
   parent is its downstream stage's track, or for a root a pipeline track under the process;
   tracks order children explicitly, stages have sibling ranks;
 - one life slice per stage: begin at its subscribe (no earlier than the recording's first event, where FACTS
@@ -100,6 +100,8 @@ def main(trace_path, facts_path):
     cleared = set()
     descriptors = collections.defaultdict(list)
     events = []       # (ts, event, resolved name, resolved annotations, location)
+    named_at = {}        # track uuid -> index of the first packet naming it
+    first_event_at = {}  # track uuid -> index of the first packet with an event on it
     default_clock = {}   # sequence id -> trace_packet_defaults.timestamp_clock_id
     incremental = {}     # sequence id -> {clock id: last absolute time}
     for index, packet in enumerate(packets):
@@ -152,6 +154,8 @@ def main(trace_path, facts_path):
                     t[kind][entry.iid] = value(entry)
         if packet.HasField("track_descriptor"):
             descriptors[packet.track_descriptor.uuid].append(packet.track_descriptor)
+            if packet.track_descriptor.HasField("name"):
+                named_at.setdefault(packet.track_descriptor.uuid, index)
         if packet.HasField("track_event"):
             if not flags & NEEDS:
                 problems.append(f"packet {index}: a track event without SEQ_NEEDS_INCREMENTAL_STATE")
@@ -183,6 +187,7 @@ def main(trace_path, facts_path):
                 annotations[key] = value
             location = resolve("loc", e.source_location_iid) if e.HasField("source_location_iid") else None
             events.append((time, e, name, annotations, location))
+            first_event_at.setdefault(e.track_uuid, index)
 
     # -- Tracks ------------------------------------------------------------------------
     tracks = {}
@@ -197,6 +202,10 @@ def main(trace_path, facts_path):
         for d in ds:
             merged.MergeFrom(d)
         tracks[uuid] = merged
+    for uuid, index in named_at.items():
+        if uuid in first_event_at and first_event_at[uuid] < index:
+            problems.append(f"track {uuid} ({tracks[uuid].name!r}): named at packet {index}, "
+                            f"after its first event (packet {first_event_at[uuid]})")
     processes = [t for t in tracks.values() if t.HasField("process")]
     if len(processes) != 1:
         problems.append(f"{len(processes)} process tracks, expected 1")

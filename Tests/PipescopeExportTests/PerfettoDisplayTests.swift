@@ -41,4 +41,18 @@ final class PerfettoDisplayTests: XCTestCase {
         b.finish(2)
         _ = try export("before", snapshot: Graph.folding(before.build()).snapshot(), batches: [b.build(sequence: 10)])
     }
+
+    /// Every stage's track is named before its first event: here a lint drawn while the
+    /// stage lives on (more values than it asked for), long before it ends.
+    func testEveryStageTrackIsNamedBeforeItsEvents() throws {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "IgnoresDemand", subscriber: "Sink", location: BatchBuilder.at("Feed.swift", 12))
+        b.subscription(1)
+        b.request(1, .count(1))
+        b.value(1, "1")
+        b.value(1, "2")
+        var later = BatchBuilder(start: b.now + 500_000_000)
+        later.cancel(1)
+        _ = try export("named", batches: [b.build(), later.build(sequence: 100)])
+    }
 }

@@ -44,6 +44,8 @@ final class PerfettoFileWriter: @unchecked Sendable {
     /// The packets made on the queue (``enqueue(_:)``), waiting there to be compressed.
     private var queueChunk = ProtoWriter(capacity: 0)
     private var deflater: Deflater?
+    /// Whether the chunk holds track descriptors (``write(descriptor:)``).
+    private var tracksDescribed = false
     /// Bytes of packets gathered before they are compressed; no chunk grows past
     /// `maxChunkBytes`, so its compressed packet stays under Perfetto's 512 KB.
     static let chunkBytes = 256 << 10
@@ -122,8 +124,22 @@ final class PerfettoFileWriter: @unchecked Sendable {
     /// packets with ``writeOnQueue(packet:)``. The packets it makes gather in a chunk of
     /// their own, so they interleave with the caller's by whole chunks: a packet
     /// sequence written only from the queue (or only from the caller) keeps its order.
+    ///
+    /// Track descriptors written since the last chunk go out first: a packet made on the
+    /// queue may be an event on a track described since, and Perfetto's import wants a
+    /// track described before its events.
     func enqueue(_ work: @escaping @Sendable () throws -> Void) throws {
+        if tracksDescribed {
+            tracksDescribed = false
+            try compressChunk()
+        }
         try onQueue { _ in try work() }
+    }
+
+    /// Appends one encoded TracePacket holding a TrackDescriptor (``write(packet:)``).
+    func write(descriptor packet: [UInt8]) throws {
+        try write(packet: packet)
+        tracksDescribed = deflater != nil
     }
 
     /// On the queue (inside ``enqueue(_:)``'s work): appends one encoded TracePacket to

@@ -240,7 +240,7 @@ final class PerfettoSequence: @unchecked Sendable {
             if track.explicitChildren { d.varint(T.childOrdering, T.explicitOrdering) }
             if let rank = track.rank { d.varint(T.siblingOrderRank, Int64(Int32(clamping: rank))) }
         }
-        try file.write(packet: packet.bytes)
+        try file.write(descriptor: packet.bytes)
     }
 
     /// The sequence's clear (`SEQ_INCREMENTAL_STATE_CLEARED`): its intern tables start

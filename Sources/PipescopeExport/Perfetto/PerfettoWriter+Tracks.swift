@@ -4,12 +4,14 @@ import PipescopeGraph
 
 extension PerfettoWriter {
     /// A stage's track, under its downstream's track or, for a root (or a stage whose
-    /// downstream is not drawn), under its pipeline's track. The track is named when the
-    /// stage ends, when its location is known (it can follow the stage in a later batch).
+    /// downstream is not drawn), under its pipeline's track; named now, before any of its
+    /// events, as Perfetto's import wants it (its own location is in the name when the
+    /// probe sent it with the stage, and always in its life slice).
     func openStage(_ stage: StageOpening<Track>, graph: Graph) throws -> Track {
         try describeProcess()
         let node = stage.node
-        var track = PerfettoTrack(uuid: PerfettoUUID.stage(node.id))
+        var track = PerfettoTrack(uuid: PerfettoUUID.stage(node.id),
+                                  name: TrackNames.stage(node, location: graph.location(of: node.id)))
         if let parent = node.parent, stage.downstream != nil {
             track.parent = PerfettoUUID.stage(parent)
             // After the demand counter (0), in the order the downstream's upstreams came.
@@ -28,7 +30,7 @@ extension PerfettoWriter {
         // No earlier than the recording (as the JSON's slices): a stage live for hours
         // before it would stretch the timeline back to its subscribe, empty until the
         // first recorded event. Its slice says when it really subscribed.
-        return Track(descriptor: track, begin: stage.from)
+        return Track(begin: stage.from)
     }
 
     private func pipelineTrack(_ ordinal: Int, name: String?) -> PerfettoTrack {
@@ -49,7 +51,7 @@ extension PerfettoWriter {
     }
 
     /// Writes a stage's life slice, from its subscribe (no earlier than the recording) to
-    /// its end, named by how it ended, and names its track.
+    /// its end, named by how it ended.
     func closeStage(_ closing: StageClosing<Track>, graph: Graph) throws {
         let id = closing.id
         let stage = closing.stage.track
@@ -60,9 +62,6 @@ extension PerfettoWriter {
             return
         }
         let located = graph.location(of: id)
-        var track = stage.descriptor
-        track.name = TrackNames.stage(node, location: located)
-        try sequence.describe(track)
         var begin = PerfettoEvent(.sliceBegin, track: PerfettoUUID.stage(id), time: stage.begin,
                                   name: closing.liveAtEnd ? "live at end" : node.status.rawValue)
         begin.annotations = lifeAnnotations(node, liveAtEnd: closing.liveAtEnd)

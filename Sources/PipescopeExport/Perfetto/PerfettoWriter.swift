@@ -30,10 +30,8 @@ import PipescopeModel
 /// try file.finish()
 /// ```
 final class PerfettoWriter: TraceWriter {
-    /// A stage's track as first described (parent and rank), named again at its end, and
-    /// where its life slice begins.
+    /// A stage's track (its uuid is the stage's): where its life slice begins.
     struct Track {
-        var descriptor: PerfettoTrack
         var begin: Int64
     }
 
