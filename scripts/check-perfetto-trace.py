@@ -32,9 +32,11 @@ It checks, and prints every failure (exit 1) or a one-line summary (exit 0):
   entry of the sequence's tables since its last clear, and no iid is defined twice
   differently;
 - tracks: one process track (pid and name); the descriptors of a uuid agree (one parent, at
-  most one name), and a track's name comes before its first event; every stage has exactly one track (the track of its life slice), whose
-  parent is its downstream stage's track, or for a root a pipeline track under the process;
-  tracks order children explicitly, stages have sibling ranks;
+  most one name), and a track's name comes before its first event; every stage has exactly
+  one track (the track of its life slice), whose parent is its downstream stage's track, or
+  for a root a pipeline track; tracks order children explicitly, stages have sibling ranks,
+  and no ranked track is a child of the process's own track (trace_processor ignores ranks
+  there: the pipelines are ranked under a plain track of the process);
 - one life slice per stage: begin at its subscribe (no earlier than the recording's first event, where FACTS
   starts a stage live before it), end at its end (or the recording's),
   named by its status, with a source location when the slice has a `location`;
@@ -214,6 +216,15 @@ def main(trace_path, facts_path):
         if p.pid != facts["process"]["pid"] or p.process_name != facts["process"]["name"]:
             problems.append(f"process track is pid {p.pid} {p.process_name!r}, expected {facts['process']}")
     process_uuid = processes[0].uuid if processes else None
+    # trace_processor keeps the children of an OS-scoped track (a process's or a thread's)
+    # in its own order, ignoring their ranks: ranked tracks go under a plain track.
+    for uuid, t in tracks.items():
+        parent = tracks.get(t.parent_uuid)
+        if t.HasField("sibling_order_rank") and parent is not None and (
+                parent.HasField("process") or parent.HasField("thread")):
+            problems.append(f"track {uuid} ({t.name!r}): ranked under the process track, which ignores ranks")
+    pipelines_parent = {u for u, t in tracks.items() if t.parent_uuid == process_uuid and not t.HasField("counter")
+                        and t.child_ordering == pb.TrackDescriptor.EXPLICIT and not t.HasField("sibling_order_rank")}
     for e in events:
         if e[1].track_uuid not in tracks:
             problems.append(f"an event on track {e[1].track_uuid}, which no descriptor describes")
@@ -246,7 +257,7 @@ def main(trace_path, facts_path):
             problems.append(f"{label}: its track {uuid} is not described")
             continue
         named = [u for u, t in tracks.items()
-                 if t.name.startswith(f"#{sid} ") and not t.HasField("counter") and t.parent_uuid != process_uuid]
+                 if t.name.startswith(f"#{sid} ") and not t.HasField("counter") and t.parent_uuid not in pipelines_parent]
         if named != [uuid]:
             problems.append(f"{label}: tracks named for it {named}, expected exactly its own ({uuid})")
         if stage["operator"] not in track.name:
@@ -259,8 +270,9 @@ def main(trace_path, facts_path):
                 problems.append(f"{label}: its track's parent is {track.parent_uuid}, not stage {downstream}'s track")
         else:
             pipeline = tracks.get(track.parent_uuid)
-            if pipeline is None or pipeline.parent_uuid != process_uuid or track.parent_uuid in track_stage:
-                problems.append(f"{label}: a root whose track's parent is not a pipeline track under the process")
+            if pipeline is None or pipeline.parent_uuid not in pipelines_parent or track.parent_uuid in track_stage:
+                problems.append(f"{label}: a root whose track's parent is not a pipeline track under the pipelines' "
+                                f"track (a plain track under the process, ordering its children explicitly)")
             elif not pipeline.name:
                 problems.append(f"{label}: its pipeline's track has no name")
         evs = by_track[uuid]

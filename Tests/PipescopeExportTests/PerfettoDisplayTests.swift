@@ -55,4 +55,13 @@ final class PerfettoDisplayTests: XCTestCase {
         later.cancel(1)
         _ = try export("named", batches: [b.build(), later.build(sequence: 100)])
     }
+
+    /// Twelve pipelines: ranked where Perfetto reads ranks (under a plain track, not the
+    /// process's own), so #10 comes after #9 and not, by name, after #1.
+    func testPipelinesAreInTheirOrderNotByName() throws {
+        var b = BatchBuilder()
+        for id: NodeID in 1...12 { b.subscribe(id, op: "Just", subscriber: "Sink") }
+        for id: NodeID in 1...12 { b.finish(id) }
+        _ = try export("ordered", batches: [b.build()])
+    }
 }

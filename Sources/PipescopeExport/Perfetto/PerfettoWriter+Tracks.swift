@@ -34,7 +34,7 @@ extension PerfettoWriter {
     }
 
     private func pipelineTrack(_ ordinal: Int, name: String?) -> PerfettoTrack {
-        var track = PerfettoTrack(uuid: PerfettoUUID.pipeline(ordinal), parent: PerfettoUUID.process, name: name)
+        var track = PerfettoTrack(uuid: PerfettoUUID.pipeline(ordinal), parent: PerfettoUUID.pipelines, name: name)
         track.rank = ordinal
         track.explicitChildren = true
         return track

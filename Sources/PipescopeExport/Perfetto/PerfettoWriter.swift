@@ -7,7 +7,8 @@ import PipescopeModel
 ///
 /// Its tracks follow the stage tree:
 /// - the recorded program is a process track (its pid and name); each pipeline a track
-///   under it, named as the JSON names it (``TrackNames``); each stage a track under its
+///   under its "pipelines" track, in their order, named as the JSON names it
+///   (``TrackNames``); each stage a track under its
 ///   downstream stage's track (a root's: its pipeline's), in the tree's order
 ///   (`child_ordering = EXPLICIT`, `sibling_order_rank`);
 /// - a stage's life is one slice on its track, from its subscribe to its end (or the
@@ -89,13 +90,18 @@ final class PerfettoWriter: TraceWriter {
         return WriterTotals(traceEvents: sequence.eventCount + flows.eventCount, causeArrows: flows.arrows)
     }
 
-    /// The process track, once: its pid and name.
+    /// The process track, once: its pid and name; and the track of its pipelines.
     func describeProcess() throws {
         guard !processDescribed else { return }
         processDescribed = true
         var track = PerfettoTrack(uuid: PerfettoUUID.process)
         track.process = (pid, processName)
         try sequence.describe(track)
+        // trace_processor orders the children of a process's own track itself (by name:
+        // #10 before #2), ignoring their ranks; under a plain track it keeps the ranks.
+        var pipelines = PerfettoTrack(uuid: PerfettoUUID.pipelines, parent: PerfettoUUID.process, name: "pipelines")
+        pipelines.explicitChildren = true
+        try sequence.describe(pipelines)
     }
 
     func emit(_ event: PerfettoEvent) throws {
@@ -113,4 +119,6 @@ enum PerfettoUUID {
     static let process: UInt64 = 4
     static let dropped: UInt64 = 5
     static let skipped: UInt64 = 6
+    /// The parent of the pipelines' tracks.
+    static let pipelines: UInt64 = 7
 }
