@@ -35,7 +35,7 @@ It checks, and prints every failure (exit 1) or a one-line summary (exit 0):
   most one name), and a track's name comes before its first event; every stage has exactly
   one track (the track of its life slice), whose parent is its downstream stage's track, or
   for a root a pipeline track; tracks order children explicitly, stages have sibling ranks,
-  and no ranked track is a child of the process's own track (trace_processor ignores ranks
+  no two siblings share a rank, and no ranked track is a child of the process's own track (trace_processor ignores ranks
   there: the pipelines are ranked under a plain track of the process);
 - one life slice per stage: begin at its subscribe (no earlier than the recording's first event, where FACTS
   starts a stage live before it), end at its end (or the recording's),
@@ -223,6 +223,13 @@ def main(trace_path, facts_path):
         if t.HasField("sibling_order_rank") and parent is not None and (
                 parent.HasField("process") or parent.HasField("thread")):
             problems.append(f"track {uuid} ({t.name!r}): ranked under the process track, which ignores ranks")
+    ranks = collections.defaultdict(list)
+    for uuid, t in tracks.items():
+        if t.HasField("sibling_order_rank"):
+            ranks[(t.parent_uuid, t.sibling_order_rank)].append(uuid)
+    for (parent, rank), uuids in ranks.items():
+        if len(uuids) > 1:
+            problems.append(f"tracks {sorted(uuids)} share rank {rank} under track {parent}: their order is left to chance")
     pipelines_parent = {u for u, t in tracks.items() if t.parent_uuid == process_uuid and not t.HasField("counter")
                         and t.child_ordering == pb.TrackDescriptor.EXPLICIT and not t.HasField("sibling_order_rank")}
     for e in events:

@@ -64,4 +64,32 @@ final class PerfettoDisplayTests: XCTestCase {
         for id: NodeID in 1...12 { b.finish(id) }
         _ = try export("ordered", batches: [b.build()])
     }
+
+    /// Inner stages of one stage, each ended and pruned before the next subscribes: each
+    /// has a rank of its own among its siblings (the graph's children start over once the
+    /// ended ones are pruned).
+    func testEachInnerStageHasARankOfItsOwn() throws {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "FlatMap", subscriber: "Sink")
+        b.subscription(1)
+        b.request(1, .unlimited)
+        var batches: [EventBatch] = []
+        var sequence: UInt64 = 0
+        for inner: NodeID in 2...4 {
+            b.subscribe(inner, parent: 1, op: "Future", subscriber: "FlatMap")
+            b.value(inner, "\(inner)")
+            b.finish(inner)
+            sequence += 10
+            batches.append(b.build(sequence: sequence))
+            // Three seconds on, past the export's two seconds of ended stages: pruned.
+            b = BatchBuilder(start: b.now + 3_000_000_000)
+            b.value(1, "tick")
+            sequence += 10
+            batches.append(b.build(sequence: sequence))
+            b = BatchBuilder(start: b.now + 1_000_000)
+        }
+        b.cancel(1)
+        batches.append(b.build(sequence: sequence + 10))
+        _ = try export("inners", batches: batches)
+    }
 }

@@ -14,8 +14,12 @@ extension PerfettoWriter {
                                   name: TrackNames.stage(node, location: graph.location(of: node.id)))
         if let parent = node.parent, stage.downstream != nil {
             track.parent = PerfettoUUID.stage(parent)
-            // After the demand counter (0), in the order the downstream's upstreams came.
-            track.rank = 1 + (graph[parent]?.children.firstIndex(of: node.id) ?? 0)
+            // After the demand counter (0), in the order the downstream's upstreams came:
+            // counted here, as the graph forgets ended upstreams (a flatMap's inners) and
+            // its children's positions start over.
+            let rank = (childRanks[parent] ?? 0) + 1
+            childRanks[parent] = rank
+            track.rank = rank
         } else {
             let ordinal = stage.placement.pipeline
             if !pipelineTracks.contains(ordinal) {

@@ -51,6 +51,8 @@ final class PerfettoWriter: TraceWriter {
     var pipelineTracks: Set<Int> = []
     /// Each stage's demand as its counter last showed it.
     var demandShown: [NodeID: Int64] = [:]
+    /// The rank last given to a track under each stage's track.
+    var childRanks: [NodeID: Int] = [:]
     var lostDescribed = false
 
     init(sequence: PerfettoSequence) {
@@ -78,7 +80,10 @@ final class PerfettoWriter: TraceWriter {
     }
 
     func forget(_ ids: [NodeID]) {
-        for id in ids { demandShown[id] = nil }
+        for id in ids {
+            demandShown[id] = nil
+            childRanks[id] = nil
+        }
     }
 
     func finish(ending: String?, at time: Int64) throws -> WriterTotals {
