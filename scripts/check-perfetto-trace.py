@@ -25,7 +25,8 @@ It checks, and prints every failure (exit 1) or a one-line summary (exit 0):
   inside, in order;
 - timestamps: on the sequence's incremental clock (64, declared by a ClockSnapshot on the
   sequence's clear, equal to the trace clock there, and made the default by
-  trace_packet_defaults) they are deltas from the last; otherwise absolute;
+  trace_packet_defaults) they are deltas from the last; otherwise absolute; a sequence's
+  clock snapshots never go back (Perfetto rejects one that does);
 - sequence flags: each sequence starts with SEQ_INCREMENTAL_STATE_CLEARED; every packet
   using interned data says SEQ_NEEDS_INCREMENTAL_STATE and comes after a clear; every iid
   (event names, debug annotation names and string values, source locations) resolves to an
@@ -106,6 +107,7 @@ def main(trace_path, facts_path):
     first_event_at = {}  # track uuid -> index of the first packet with an event on it
     default_clock = {}   # sequence id -> trace_packet_defaults.timestamp_clock_id
     incremental = {}     # sequence id -> {clock id: last absolute time}
+    snapshot_time = {}   # sequence id -> the trace clock's time at its latest clock snapshot
     for index, packet in enumerate(packets):
         seq = packet.trusted_packet_sequence_id
         flags = packet.sequence_flags
@@ -120,6 +122,14 @@ def main(trace_path, facts_path):
             default_clock[seq] = packet.trace_packet_defaults.timestamp_clock_id
         if packet.HasField("clock_snapshot"):
             clocks = {c.clock_id: c for c in packet.clock_snapshot.clocks}
+            # trace_processor rejects a snapshot whose trace clock (6) goes back from the
+            # last of the same clocks (the sequence's): the incremental clock would keep
+            # its old base, and every later delta on it would be shifted.
+            if 6 in clocks:
+                if clocks[6].timestamp < snapshot_time.get(seq, 0):
+                    problems.append(f"packet {index}: a clock snapshot at {clocks[6].timestamp}, before the "
+                                    f"sequence's last one ({snapshot_time[seq]}): Perfetto rejects it")
+                snapshot_time[seq] = max(snapshot_time.get(seq, 0), clocks[6].timestamp)
             for c in clocks.values():
                 if c.is_incremental:
                     if not 64 <= c.clock_id <= 127:

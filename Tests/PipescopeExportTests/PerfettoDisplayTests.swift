@@ -92,4 +92,34 @@ final class PerfettoDisplayTests: XCTestCase {
         batches.append(b.build(sequence: sequence + 10))
         _ = try export("inners", batches: batches)
     }
+
+    /// Intern tables cleared mid-trace on an event earlier than the one before it (threads
+    /// interleave in a batch): the sequence's new clock snapshot is not older than its
+    /// last one (Perfetto rejects such a snapshot, and every later delta would be shifted).
+    func testAClearOfTheInternTablesNeverSetsTheClockBack() throws {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "Map", subscriber: "Sink")
+        b.subscription(1)
+        b.request(1, .unlimited)
+        let start = b.now
+        for i in 0..<300 {
+            // Each value stamped before the one before it, as a batch's threads may be.
+            b.now = start + Int64(300 - i) * 1_000
+            b.value(1, "text \(i % 40)")
+        }
+        b.now = start + 1_000_000
+        b.finish(1)
+        let batch = b.build()
+        let trace = directory + "/clears.perfetto-trace"
+        let file = try PerfettoFileWriter(path: trace)
+        let sequence = PerfettoSequence(file: file, interner: PerfettoInterner(maximumEntries: 25, maximumBytes: 1 << 20))
+        let walk = TraceWalk(writer: PerfettoWriter(sequence: sequence))
+        try walk.consume(.attached(process: "app", pid: KnownPipelines.pid))
+        try walk.consume(.batch(batch))
+        _ = try walk.finish()
+        try file.finish()
+        XCTAssertGreaterThanOrEqual(walk.writer.delayed.internResets, 3)
+        let facts = PerfettoFacts.of(process: "app", pid: KnownPipelines.pid, snapshot: GraphSnapshot(), batches: [batch])
+        try PerfettoChecker.check(trace, facts)
+    }
 }
