@@ -44,7 +44,8 @@ It checks, and prints every failure (exit 1) or a one-line summary (exit 0):
 - as many "value" instants on each stage's track as it received values;
 - arrows: every flow id has exactly one start and one end, the end no earlier; the arrows
   ending on values join the stages FACTS says, as do those ending on cancels;
-- counters: each stage's demand counter (under its track) has exactly FACTS's samples;
+- counters: each stage's demand counter (under its track) has exactly FACTS's samples (none
+  after the stage ended, and 0 when it ends);
   the dropped-events counter ends at FACTS's count;
 - texts, when FACTS gives them: the value annotations of a stage in order, its failure's
   error, and the "recording ends" instant's reason, exactly.

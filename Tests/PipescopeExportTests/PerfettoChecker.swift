@@ -82,7 +82,7 @@ struct PerfettoFacts: Encodable {
                     break
                 }
                 if [.value, .request, .demand].contains(event.kind) {
-                    for (id, _) in start {
+                    for (id, _) in start where !(graph[id]?.status.isTerminal ?? true) {
                         guard let v = graph[id]?.outstanding.wire, shown[id] != v, shown[id] != nil || v != 0 else { continue }
                         shown[id] = v
                         demand[id, default: []].append([event.time, v])
@@ -94,6 +94,8 @@ struct PerfettoFacts: Encodable {
         let stages = start.keys.sorted().map { id -> Stage in
             let node = graph[id]!
             let ended = node.status.isTerminal
+            // A counter ends with its stage: at 0.
+            if ended, let last = shown[id], last != 0 { demand[id, default: []].append([node.endedNanos!, 0]) }
             return Stage(id: id, operator: node.operatorName, downstream: node.parent, start: start[id]!,
                          end: ended ? node.endedNanos! : last, status: ended ? node.status.rawValue : "live at end",
                          values: values[id] ?? 0, demand: demand[id] ?? [])

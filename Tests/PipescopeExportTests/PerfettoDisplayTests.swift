@@ -122,4 +122,22 @@ final class PerfettoDisplayTests: XCTestCase {
         let facts = PerfettoFacts.of(process: "app", pid: KnownPipelines.pid, snapshot: GraphSnapshot(), batches: [batch])
         try PerfettoChecker.check(trace, facts)
     }
+
+    /// A stage that ends with demand outstanding (it asked for five, got two): its
+    /// counter ends with it, at 0, and a request on the subscription it shared with a
+    /// live stage draws nothing on it after.
+    func testADemandCounterEndsWithItsStage() throws {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "Share", subscriber: "Sink")
+        b.subscribe(2, op: "Share", subscriber: "Sink")
+        b.subscription(1)
+        b.subscription(2, owner: 1)
+        b.request(1, .count(5))
+        b.value(1, "a")
+        b.value(1, "b")
+        b.finish(2)
+        b.request(1, .count(1))
+        b.finish(1)
+        _ = try export("demand", batches: [b.build()])
+    }
 }

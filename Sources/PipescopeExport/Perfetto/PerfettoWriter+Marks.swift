@@ -41,8 +41,9 @@ extension PerfettoWriter {
     }
 
     /// Samples the outstanding demand (requested minus delivered; -1 when unlimited) of
-    /// each drawn stage whose counter it changes. A stage's counter track is described
-    /// with its first sample; a new stage's counter starts at 0 unwritten.
+    /// each open stage whose counter it changes. A stage's counter track is described
+    /// with its first sample; a new stage's counter starts at 0 unwritten, and ends at 0
+    /// with its stage (``endDemand(of:at:)``).
     func outstandingChanged(_ ids: [NodeID], at time: Int64, graph: inout Graph) throws {
         for id in ids {
             let shown = demandShown[id]
@@ -66,6 +67,15 @@ extension PerfettoWriter {
         demandShown[id] = value
         var sample = PerfettoEvent(.counter, track: PerfettoUUID.demand(id), time: time)
         sample.counter = value
+        try emit(sample)
+    }
+
+    /// A stage ended: its counter, if it shows demand, drops to 0 (a counter keeps its
+    /// last value to the end of the trace).
+    func endDemand(of id: NodeID, at time: Int64) throws {
+        guard let shown = demandShown.removeValue(forKey: id), shown != 0 else { return }
+        var sample = PerfettoEvent(.counter, track: PerfettoUUID.demand(id), time: time)
+        sample.counter = 0
         try emit(sample)
     }
 

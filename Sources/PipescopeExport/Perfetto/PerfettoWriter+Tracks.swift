@@ -60,6 +60,7 @@ extension PerfettoWriter {
         let id = closing.id
         let stage = closing.stage.track
         let end = max(closing.end, stage.begin)
+        if !closing.liveAtEnd { try endDemand(of: id, at: end) }
         guard let node = graph[id] else {
             try emit(PerfettoEvent(.sliceBegin, track: PerfettoUUID.stage(id), time: stage.begin, name: "stage \(id)"))
             try emit(PerfettoEvent(.sliceEnd, track: PerfettoUUID.stage(id), time: end))

@@ -128,21 +128,23 @@ final class TraceWalk<Writer: TraceWriter> {
                 try self.open(node, at: event.time)
             }
         case .value:
-            var drawn: [NodeID] = []
+            var live: [NodeID] = []
             for target in [id] + graph.mirrors(of: id) {
                 guard let track = track(of: target) else { continue }
-                let live = open[target] != nil
-                try writer.value(event, on: target, track: track, live: live, mirroredFrom: target == id ? nil : id)
-                if live { summary.values += 1 }
-                drawn.append(target)
+                let isLive = open[target] != nil
+                try writer.value(event, on: target, track: track, live: isLive, mirroredFrom: target == id ? nil : id)
+                if isLive {
+                    summary.values += 1
+                    live.append(target)
+                }
             }
-            try writer.outstandingChanged(drawn, at: event.time, graph: &graph)
+            try writer.outstandingChanged(live, at: event.time, graph: &graph)
         case .request, .demand:
             if let stage = open[id] {
                 let sharers = event.kind == .request ? graph[id]?.sharers ?? [] : []
                 try writer.demand(event, track: stage.track, sharers: sharers)
             }
-            let group = demandGroup(of: id, request: event.kind == .request).filter { track(of: $0) != nil }
+            let group = demandGroup(of: id, request: event.kind == .request).filter { open[$0] != nil }
             try writer.outstandingChanged(group, at: event.time, graph: &graph)
         case .finished, .failed:
             let ids = [id] + graph.mirrors(of: id)

@@ -44,7 +44,7 @@ protocol TraceWriter: AnyObject {
     /// A request or a returned demand on an open stage; `sharers`: the stages a request
     /// also goes to (they share its subscription).
     func demand(_ event: StageEvent, track: Track, sharers: [NodeID]) throws
-    /// The outstanding demand of these stages may have changed (each drawn).
+    /// The outstanding demand of these stages may have changed (each open).
     func outstandingChanged(_ ids: [NodeID], at time: Int64, graph: inout Graph) throws
     /// A completion on an open stage (`mirrored`: the stage mirrors the event's).
     func completion(_ event: StageEvent, on id: NodeID, track: Track, mirrored: Bool) throws
