@@ -20,7 +20,7 @@ extension TraceWalk {
         } else if start < visibleStart {
             note = "starts 1 ns after its downstream's (they subscribed in the same nanosecond)"
         }
-        let opening = StageOpening(node: node, subscribed: start, from: from, visibleStart: visibleStart, placement: placement,
+        let opening = StageOpening(node: node, from: from, placement: placement,
                                    downstream: node.parent.flatMap { track(of: $0) })
         let drawnOn = try writer.openStage(opening, graph: graph)
         open[node.id] = OpenStage(subscribed: start, from: from, visibleStart: visibleStart, track: drawnOn,

@@ -74,13 +74,9 @@ protocol TraceWriter: AnyObject {
 /// A stage whose life a writer starts to draw.
 struct StageOpening<Track> {
     var node: NodeSummary
-    /// When it subscribed (nanoseconds since 1970).
-    var subscribed: Int64
-    /// Where its life is shown to start: no earlier than the recording, nor than the end
-    /// of a gap it subscribed in.
+    /// Where its life is shown to start (nanoseconds since 1970): when it subscribed, but
+    /// no earlier than the recording, nor than the end of a gap it subscribed in.
     var from: Int64
-    /// Where a nested slice starts: `from`, or just after its downstream's start.
-    var visibleStart: Int64
     var placement: LaneBook.Placement
     /// The track of its downstream, when that is drawn.
     var downstream: Track?
@@ -88,8 +84,11 @@ struct StageOpening<Track> {
 
 /// A stage the walk draws, while it is open.
 struct OpenStage<Track> {
+    /// When it subscribed, and where its life is shown to start (``StageOpening/from``).
     var subscribed: Int64
     var from: Int64
+    /// Where a slice nested on a shared track starts: `from`, or just after its
+    /// downstream's start (``LaneBook``).
     var visibleStart: Int64
     var track: Track
     /// Values it had received when the recording started; nil if it subscribed after.
