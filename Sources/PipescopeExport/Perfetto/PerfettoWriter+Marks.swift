@@ -11,7 +11,7 @@ extension PerfettoWriter {
         let mirrored = source != nil
         // The delivery's times (self_ns, total_ns): in the receiving operator's own code,
         // and with the stages it called.
-        let instant = ValueInstant(track: PerfettoUUID.stage(id), time: event.time, live: live, text: event.text,
+        let instant = ValueInstant(track: track, time: event.time, live: live, text: event.text,
                                    mirroredFrom: source, thread: event.thread,
                                    selfNanos: event.selfNanos, totalNanos: event.totalNanos)
         flows.add(instant, id: mirrored ? 0 : event.id, causedBy: mirrored ? 0 : event.causedBy)
@@ -20,7 +20,7 @@ extension PerfettoWriter {
     /// A request (`request(_:)` on the subscription) or a demand returned from
     /// `receive(_:)`, with how much.
     func demand(_ event: StageEvent, track: Track, sharers: [NodeID]) throws {
-        let instant = PerfettoEvent(.instant, track: PerfettoUUID.stage(event.node), time: event.time,
+        let instant = PerfettoEvent(.instant, track: track, time: event.time,
                                     name: event.kind == .request ? "request" : "demand",
                                     annotations: [("demand", .string(event.demand.description))])
         flows.add(instant, id: event.id, causedBy: event.causedBy)
@@ -29,7 +29,7 @@ extension PerfettoWriter {
     func completion(_ event: StageEvent, on id: NodeID, track: Track, mirrored: Bool) throws {
         var annotations: [(String, PerfettoValue)] = []
         if event.kind == .failed { annotations.append(("error", .string(event.text))) }
-        let instant = PerfettoEvent(.instant, track: PerfettoUUID.stage(id), time: event.time,
+        let instant = PerfettoEvent(.instant, track: track, time: event.time,
                                     name: event.kind == .failed ? "failed" : "finished", annotations: annotations)
         flows.add(instant, id: mirrored ? 0 : event.id, causedBy: mirrored ? 0 : event.causedBy)
     }
@@ -87,15 +87,15 @@ extension PerfettoWriter {
         let wave = drawing.wave
         let origin = wave.origin
         var ids: [UInt64] = []
-        if origin.track != nil {
-            var instant = PerfettoEvent(.instant, track: PerfettoUUID.stage(origin.id), time: origin.time, name: drawing.label,
+        if let track = origin.track {
+            var instant = PerfettoEvent(.instant, track: track, time: origin.time, name: drawing.label,
                                         annotations: [("cause", .string(wave.cause.rawValue))])
             ids = drawing.reached.map { _ in flows.newFlow() }
             instant.flows = ids
             try emit(instant)
         }
         for (i, target) in drawing.reached.enumerated() {
-            var instant = PerfettoEvent(.instant, track: PerfettoUUID.stage(target.point.id), time: target.point.time,
+            var instant = PerfettoEvent(.instant, track: target.track, time: target.point.time,
                                         name: "cancelled",
                                         annotations: [("cause", .string(wave.cause.rawValue)),
                                                       ("cancelled_by", .int(Int64(origin.id)))])
@@ -107,7 +107,7 @@ extension PerfettoWriter {
     // MARK: - Lints and lost events
 
     func lint(_ lint: Lint, track: Track, at time: Int64) throws {
-        try emit(PerfettoEvent(.instant, track: PerfettoUUID.stage(lint.node), time: time,
+        try emit(PerfettoEvent(.instant, track: track, time: time,
                                name: "lint: \(lint.kind.rawValue)", annotations: [("message", .string(lint.message))]))
     }
 

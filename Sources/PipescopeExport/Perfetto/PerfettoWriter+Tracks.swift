@@ -12,8 +12,8 @@ extension PerfettoWriter {
         let node = stage.node
         var track = PerfettoTrack(uuid: PerfettoUUID.stage(node.id),
                                   name: TrackNames.stage(node, location: graph.location(of: node.id)))
-        if let parent = node.parent, stage.downstream != nil {
-            track.parent = PerfettoUUID.stage(parent)
+        if let parent = node.parent, let downstream = stage.downstream {
+            track.parent = downstream
             // After the demand counter (0), in the order the downstream's upstreams came:
             // counted here, as the graph forgets ended upstreams (a flatMap's inners) and
             // its children's positions start over.
@@ -31,10 +31,7 @@ extension PerfettoWriter {
         }
         track.explicitChildren = true
         try sequence.describe(track)
-        // No earlier than the recording (as the JSON's slices): a stage live for hours
-        // before it would stretch the timeline back to its subscribe, empty until the
-        // first recorded event. Its slice says when it really subscribed.
-        return Track(begin: stage.from)
+        return track.uuid
     }
 
     private func pipelineTrack(_ ordinal: Int, name: String?) -> PerfettoTrack {
@@ -58,16 +55,20 @@ extension PerfettoWriter {
     /// its end, named by how it ended.
     func closeStage(_ closing: StageClosing<Track>, graph: Graph) throws {
         let id = closing.id
-        let stage = closing.stage.track
-        let end = max(closing.end, stage.begin)
+        let uuid = closing.stage.track
+        // No earlier than the recording (as the JSON's slices): a stage live for hours
+        // before it would stretch the timeline back to its subscribe, empty until the
+        // first recorded event. Its slice says when it really subscribed.
+        let start = closing.stage.from
+        let end = max(closing.end, start)
         if !closing.liveAtEnd { try endDemand(of: id, at: end) }
         guard let node = graph[id] else {
-            try emit(PerfettoEvent(.sliceBegin, track: PerfettoUUID.stage(id), time: stage.begin, name: "stage \(id)"))
-            try emit(PerfettoEvent(.sliceEnd, track: PerfettoUUID.stage(id), time: end))
+            try emit(PerfettoEvent(.sliceBegin, track: uuid, time: start, name: "stage \(id)"))
+            try emit(PerfettoEvent(.sliceEnd, track: uuid, time: end))
             return
         }
         let located = graph.location(of: id)
-        var begin = PerfettoEvent(.sliceBegin, track: PerfettoUUID.stage(id), time: stage.begin,
+        var begin = PerfettoEvent(.sliceBegin, track: uuid, time: start,
                                   name: closing.liveAtEnd ? "live at end" : node.status.rawValue)
         begin.annotations = lifeAnnotations(node, liveAtEnd: closing.liveAtEnd)
         if closing.stage.subscribed < closing.stage.from, let startNote = closing.stage.startNote {
@@ -83,7 +84,7 @@ extension PerfettoWriter {
             begin.annotations.append(("location", .string(located.location.short)))
         }
         try emit(begin)
-        try emit(PerfettoEvent(.sliceEnd, track: PerfettoUUID.stage(id), time: end))
+        try emit(PerfettoEvent(.sliceEnd, track: uuid, time: end))
     }
 
     /// What a stage's slice says about it.

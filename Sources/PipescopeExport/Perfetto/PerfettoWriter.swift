@@ -31,10 +31,8 @@ import PipescopeModel
 /// try file.finish()
 /// ```
 final class PerfettoWriter: TraceWriter {
-    /// A stage's track (its uuid is the stage's): where its life slice begins.
-    struct Track {
-        var begin: Int64
-    }
+    /// A stage's track: its uuid (``PerfettoUUID/stage(_:)``).
+    typealias Track = UInt64
 
     static var usesEventIDs: Bool { true }
 
