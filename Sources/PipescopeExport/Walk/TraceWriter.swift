@@ -6,7 +6,8 @@ import PipescopeModel
 /// The walk folds the recording into a ``Graph`` and decides what happened, when, and on
 /// which stage; a writer turns each of those into its format's events, and nothing
 /// else: it never reads the recording, never folds, never decides what is drawn. A new
-/// format is a writer in a folder of its own and a ``TraceFormat`` case.
+/// format is a folder of its own (its writer, and the ``TraceOutput`` that gives the walk
+/// its file) and a ``TraceFormat`` case.
 ///
 /// The walk calls, in order: ``process(pid:name:)`` when the program is known (it may
 /// never be); ``recordingStarts(at:)`` once; for each stage it draws,
