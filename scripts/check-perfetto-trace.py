@@ -25,22 +25,27 @@ It checks, and prints every failure (exit 1) or a one-line summary (exit 0):
   inside, in order;
 - timestamps: on the sequence's incremental clock (64, declared by a ClockSnapshot on the
   sequence's clear, equal to the trace clock there, and made the default by
-  trace_packet_defaults) they are deltas from the last; otherwise absolute;
+  trace_packet_defaults) they are deltas from the last; otherwise absolute; a sequence's
+  clock snapshots never go back (Perfetto rejects one that does);
 - sequence flags: each sequence starts with SEQ_INCREMENTAL_STATE_CLEARED; every packet
   using interned data says SEQ_NEEDS_INCREMENTAL_STATE and comes after a clear; every iid
   (event names, debug annotation names and string values, source locations) resolves to an
   entry of the sequence's tables since its last clear, and no iid is defined twice
   differently;
 - tracks: one process track (pid and name); the descriptors of a uuid agree (one parent, at
-  most one name); every stage has exactly one track (the track of its life slice), whose
-  parent is its downstream stage's track, or for a root a pipeline track under the process;
-  tracks order children explicitly, stages have sibling ranks;
-- one life slice per stage: begin at its subscribe, end at its end (or the recording's),
+  most one name), and a track's name comes before its first event; every stage has exactly
+  one track (the track of its life slice), whose parent is its downstream stage's track, or
+  for a root a pipeline track; tracks order children explicitly, stages have sibling ranks,
+  no two siblings share a rank, and no ranked track is a child of the process's own track (trace_processor ignores ranks
+  there: the pipelines are ranked under a plain track of the process);
+- one life slice per stage: begin at its subscribe (no earlier than the recording's first event, where FACTS
+  starts a stage live before it), end at its end (or the recording's),
   named by its status, with a source location when the slice has a `location`;
 - as many "value" instants on each stage's track as it received values;
 - arrows: every flow id has exactly one start and one end, the end no earlier; the arrows
   ending on values join the stages FACTS says, as do those ending on cancels;
-- counters: each stage's demand counter (under its track) has exactly FACTS's samples;
+- counters: each stage's demand counter (under its track) has exactly FACTS's samples (none
+  after the stage ended, and 0 when it ends);
   the dropped-events counter ends at FACTS's count;
 - texts, when FACTS gives them: the value annotations of a stage in order, its failure's
   error, and the "recording ends" instant's reason, exactly.
@@ -99,8 +104,11 @@ def main(trace_path, facts_path):
     cleared = set()
     descriptors = collections.defaultdict(list)
     events = []       # (ts, event, resolved name, resolved annotations, location)
+    named_at = {}        # track uuid -> index of the first packet naming it
+    first_event_at = {}  # track uuid -> index of the first packet with an event on it
     default_clock = {}   # sequence id -> trace_packet_defaults.timestamp_clock_id
     incremental = {}     # sequence id -> {clock id: last absolute time}
+    snapshot_time = {}   # sequence id -> the trace clock's time at its latest clock snapshot
     for index, packet in enumerate(packets):
         seq = packet.trusted_packet_sequence_id
         flags = packet.sequence_flags
@@ -115,6 +123,14 @@ def main(trace_path, facts_path):
             default_clock[seq] = packet.trace_packet_defaults.timestamp_clock_id
         if packet.HasField("clock_snapshot"):
             clocks = {c.clock_id: c for c in packet.clock_snapshot.clocks}
+            # trace_processor rejects a snapshot whose trace clock (6) goes back from the
+            # last of the same clocks (the sequence's): the incremental clock would keep
+            # its old base, and every later delta on it would be shifted.
+            if 6 in clocks:
+                if clocks[6].timestamp < snapshot_time.get(seq, 0):
+                    problems.append(f"packet {index}: a clock snapshot at {clocks[6].timestamp}, before the "
+                                    f"sequence's last one ({snapshot_time[seq]}): Perfetto rejects it")
+                snapshot_time[seq] = max(snapshot_time.get(seq, 0), clocks[6].timestamp)
             for c in clocks.values():
                 if c.is_incremental:
                     if not 64 <= c.clock_id <= 127:
@@ -151,6 +167,8 @@ def main(trace_path, facts_path):
                     t[kind][entry.iid] = value(entry)
         if packet.HasField("track_descriptor"):
             descriptors[packet.track_descriptor.uuid].append(packet.track_descriptor)
+            if packet.track_descriptor.HasField("name"):
+                named_at.setdefault(packet.track_descriptor.uuid, index)
         if packet.HasField("track_event"):
             if not flags & NEEDS:
                 problems.append(f"packet {index}: a track event without SEQ_NEEDS_INCREMENTAL_STATE")
@@ -182,6 +200,7 @@ def main(trace_path, facts_path):
                 annotations[key] = value
             location = resolve("loc", e.source_location_iid) if e.HasField("source_location_iid") else None
             events.append((time, e, name, annotations, location))
+            first_event_at.setdefault(e.track_uuid, index)
 
     # -- Tracks ------------------------------------------------------------------------
     tracks = {}
@@ -196,6 +215,10 @@ def main(trace_path, facts_path):
         for d in ds:
             merged.MergeFrom(d)
         tracks[uuid] = merged
+    for uuid, index in named_at.items():
+        if uuid in first_event_at and first_event_at[uuid] < index:
+            problems.append(f"track {uuid} ({tracks[uuid].name!r}): named at packet {index}, "
+                            f"after its first event (packet {first_event_at[uuid]})")
     processes = [t for t in tracks.values() if t.HasField("process")]
     if len(processes) != 1:
         problems.append(f"{len(processes)} process tracks, expected 1")
@@ -204,6 +227,22 @@ def main(trace_path, facts_path):
         if p.pid != facts["process"]["pid"] or p.process_name != facts["process"]["name"]:
             problems.append(f"process track is pid {p.pid} {p.process_name!r}, expected {facts['process']}")
     process_uuid = processes[0].uuid if processes else None
+    # trace_processor keeps the children of an OS-scoped track (a process's or a thread's)
+    # in its own order, ignoring their ranks: ranked tracks go under a plain track.
+    for uuid, t in tracks.items():
+        parent = tracks.get(t.parent_uuid)
+        if t.HasField("sibling_order_rank") and parent is not None and (
+                parent.HasField("process") or parent.HasField("thread")):
+            problems.append(f"track {uuid} ({t.name!r}): ranked under the process track, which ignores ranks")
+    ranks = collections.defaultdict(list)
+    for uuid, t in tracks.items():
+        if t.HasField("sibling_order_rank"):
+            ranks[(t.parent_uuid, t.sibling_order_rank)].append(uuid)
+    for (parent, rank), uuids in ranks.items():
+        if len(uuids) > 1:
+            problems.append(f"tracks {sorted(uuids)} share rank {rank} under track {parent}: their order is left to chance")
+    pipelines_parent = {u for u, t in tracks.items() if t.parent_uuid == process_uuid and not t.HasField("counter")
+                        and t.child_ordering == pb.TrackDescriptor.EXPLICIT and not t.HasField("sibling_order_rank")}
     for e in events:
         if e[1].track_uuid not in tracks:
             problems.append(f"an event on track {e[1].track_uuid}, which no descriptor describes")
@@ -236,7 +275,7 @@ def main(trace_path, facts_path):
             problems.append(f"{label}: its track {uuid} is not described")
             continue
         named = [u for u, t in tracks.items()
-                 if t.name.startswith(f"#{sid} ") and not t.HasField("counter") and t.parent_uuid != process_uuid]
+                 if t.name.startswith(f"#{sid} ") and not t.HasField("counter") and t.parent_uuid not in pipelines_parent]
         if named != [uuid]:
             problems.append(f"{label}: tracks named for it {named}, expected exactly its own ({uuid})")
         if stage["operator"] not in track.name:
@@ -249,8 +288,9 @@ def main(trace_path, facts_path):
                 problems.append(f"{label}: its track's parent is {track.parent_uuid}, not stage {downstream}'s track")
         else:
             pipeline = tracks.get(track.parent_uuid)
-            if pipeline is None or pipeline.parent_uuid != process_uuid or track.parent_uuid in track_stage:
-                problems.append(f"{label}: a root whose track's parent is not a pipeline track under the process")
+            if pipeline is None or pipeline.parent_uuid not in pipelines_parent or track.parent_uuid in track_stage:
+                problems.append(f"{label}: a root whose track's parent is not a pipeline track under the pipelines' "
+                                f"track (a plain track under the process, ordering its children explicitly)")
             elif not pipeline.name:
                 problems.append(f"{label}: its pipeline's track has no name")
         evs = by_track[uuid]

@@ -46,11 +46,11 @@ public enum RecordingExport {
     /// (a path, or `-` for standard output) in `format` (by default the one its name
     /// asks for: ``TraceFormat/init(forPath:)``), and finishes the file. A damaged or cut-off
     /// recording still gives a complete trace of everything before the damage, with a
-    /// last instant saying where it stopped. Throws ``TraceFileWriter/WriteError`` when
+    /// last instant saying where it stopped. Throws ``TraceWriteError`` when
     /// the output cannot be written.
     public static func run<Source: RecordedMessages>(_ recording: inout Source, to output: String,
                                                      source: String = "", format: TraceFormat? = nil,
-                                                     options: TraceExporter.Options = .init()) throws -> Result {
+                                                     options: ExportOptions = .init()) throws -> Result {
         let exporter = try TraceExportSession(path: output, format: format, options: options)
         let ahead = ReadAhead(recording)
         defer { recording = ahead.stop() }

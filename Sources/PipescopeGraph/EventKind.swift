@@ -107,8 +107,7 @@ extension EventKind {
     /// - `PipescopeViews/EventLogView.swift`: the event log's words
     /// - `PipescopeViews/EventSubject.swift`: whom the event is about (a stage or an owner)
     /// - `PipescopeViews/StatusBar.swift`: the history line
-    /// - `PipescopeExport/TraceExporter.swift`: what the JSON trace draws
-    /// - `PipescopeExport/Perfetto/PerfettoExporter.swift`: what Perfetto's own trace draws
+    /// - `PipescopeExport/Walk/TraceWalk.swift`: what a trace draws, in every format
     public var payload: Payload {
         switch self {
         case .unknown, .subscribe: return Payload(.none)

@@ -49,6 +49,30 @@ public struct Graph: Sendable, Equatable {
     /// Whether stage `id` is in the graph (without copying it out).
     public func contains(_ id: NodeID) -> Bool { nodes.index(forKey: id) != nil }
 
+    /// The stages that forward to `id` (type erasure: an `AnyPublisher`'s box), in the
+    /// order they began to: each mirrors `id`'s events.
+    public func mirrors(of id: NodeID) -> [NodeID] {
+        mirrors.isEmpty ? [] : mirrors[id] ?? []
+    }
+
+    /// Every stage, each after its downstream: roots in the order they were created,
+    /// each followed by its upstreams depth first, in the order they came.
+    ///
+    /// ```swift
+    /// // #1 Sink ← #2 Map ← #3 Just, and #4 Sink ← #5 Just
+    /// graph.treeOrder()   // [1, 2, 3, 4, 5]
+    /// ```
+    public func treeOrder() -> [NodeID] {
+        var order: [NodeID] = []
+        order.reserveCapacity(nodes.count)
+        var stack = Array(roots.reversed())
+        while let id = stack.popLast() {
+            order.append(id)
+            stack.append(contentsOf: (nodes[id]?.children ?? []).reversed())
+        }
+        return order
+    }
+
     // MARK: - Folding
 
     /// Starts over from a snapshot. Links between stages are rebuilt from each stage's

@@ -60,7 +60,7 @@ enum TraceExportRun {
         let result: RecordingExport.Result
         do {
             result = try RecordingExport.run(&recording, to: output, source: path, format: format,
-                                             options: TraceExporter.Options(linter: linter))
+                                             options: ExportOptions(linter: linter))
         } catch {
             report("\(error)")
             return Outcome(failed: true)

@@ -57,7 +57,7 @@ struct RecordCommand: ParsableCommand {
         var trace: TraceExportSession?
         if let perfetto {
             do {
-                trace = try TraceExportSession(path: perfetto, options: TraceExporter.Options(linter: Linter()))
+                trace = try TraceExportSession(path: perfetto, options: ExportOptions(linter: Linter()))
                 for message in session.openingMessages { try trace?.consume(message) }
             } catch {
                 fail("\(error)")

@@ -11,7 +11,7 @@ final class ExporterBehaviourTests: XCTestCase {
     /// pipelines only the long-lived one is open, and the graph holds a short window.
     func testMemoryStaysWithTheLiveStagesNotTheEvents() throws {
         let sink = CountingSink()
-        let exporter = TraceExporter(sink: sink)
+        let exporter = TraceWalk(writer: ChromeJSONWriter(sink: sink))
         try exporter.consume(.attached(process: "app", pid: 7))
         var b = BatchBuilder(step: 1_000)
         b.chain(from: 1, subscriber: "Sink", ops: ["Map", "PassthroughSubject"])
@@ -32,7 +32,7 @@ final class ExporterBehaviourTests: XCTestCase {
         XCTAssertEqual(exporter.openStageCount, 2, "only the long-lived pipeline is open")
         XCTAssertLessThan(exporter.graphStageCount, 2_000, "ended stages are pruned: \(exporter.graphStageCount) of 10,002")
         XCTAssertLessThan(exporter.lanes.placements.count, 10)
-        XCTAssertLessThan(exporter.closedTid.count, 2_000)
+        XCTAssertLessThan(exporter.closed.count, 2_000)
         let summary = try exporter.finish()
         XCTAssertEqual(summary.stages, 10_002)
         XCTAssertEqual(summary.pipelines, 10_001)
@@ -80,7 +80,7 @@ final class ExporterBehaviourTests: XCTestCase {
         before.subscribe(2, op: "Just", subscriber: "Sink")
         before.finish(2)
         let collector = TraceEventCollector()
-        let exporter = TraceExporter(sink: collector)
+        let exporter = TraceWalk(writer: ChromeJSONWriter(sink: collector))
         try exporter.consume(.snapshot(Graph.folding(before.build()).snapshot()))
         var b = BatchBuilder()
         b.value(1, "tick")

@@ -51,7 +51,9 @@ struct PerfettoFacts: Encodable {
         var last: Int64 = 0
         let origin = batches.first { !$0.events.isEmpty }?.events.first?.time ?? 0
         for id in before where !(graph[id]?.status.isTerminal ?? true) {
-            start[id] = graph[id]!.createdNanos
+            // Shown from the recording's start, as the JSON's slices (their real subscribe
+            // is in the slice's annotations).
+            start[id] = max(graph[id]!.createdNanos, origin)
             let v = graph[id]!.outstanding.wire
             if v != 0 { demand[id] = [[origin, v]]; shown[id] = v }
         }
@@ -80,7 +82,7 @@ struct PerfettoFacts: Encodable {
                     break
                 }
                 if [.value, .request, .demand].contains(event.kind) {
-                    for (id, _) in start {
+                    for (id, _) in start where !(graph[id]?.status.isTerminal ?? true) {
                         guard let v = graph[id]?.outstanding.wire, shown[id] != v, shown[id] != nil || v != 0 else { continue }
                         shown[id] = v
                         demand[id, default: []].append([event.time, v])
@@ -92,6 +94,8 @@ struct PerfettoFacts: Encodable {
         let stages = start.keys.sorted().map { id -> Stage in
             let node = graph[id]!
             let ended = node.status.isTerminal
+            // A counter ends with its stage: at 0.
+            if ended, let last = shown[id], last != 0 { demand[id, default: []].append([node.endedNanos!, 0]) }
             return Stage(id: id, operator: node.operatorName, downstream: node.parent, start: start[id]!,
                          end: ended ? node.endedNanos! : last, status: ended ? node.status.rawValue : "live at end",
                          values: values[id] ?? 0, demand: demand[id] ?? [])

@@ -24,12 +24,12 @@ final class PerfettoInternTableTests: XCTestCase {
         let trace = recording + ".perfetto-trace"
         let file = try PerfettoFileWriter(path: trace)
         let sequence = PerfettoSequence(file: file, interner: PerfettoInterner(maximumEntries: 25, maximumBytes: 1 << 20))
-        let exporter = PerfettoExporter(sequence: sequence)
+        let exporter = TraceWalk(writer: PerfettoWriter(sequence: sequence))
         var messages = try RecordingMessages(path: recording)
         while let message = try messages.next() { try exporter.consume(message) }
         _ = try exporter.finish()
         try file.finish()
-        XCTAssertGreaterThanOrEqual(exporter.delayed.internResets, 3)   // the values, held for their arrows
+        XCTAssertGreaterThanOrEqual(exporter.writer.delayed.internResets, 3)   // the values, held for their arrows
         var facts = PerfettoFacts.of(process: "app", pid: KnownPipelines.pid, snapshot: GraphSnapshot(), batches: [batch])
         facts.value_texts = ["1": (0..<300).map { "text \($0 % 40)" }]
         try PerfettoChecker.check(trace, facts)

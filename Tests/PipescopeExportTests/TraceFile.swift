@@ -19,7 +19,7 @@ struct TraceFile {
 
     /// Exports the recording at `path` through the whole path the CLI takes, and reads
     /// the result back.
-    static func export(_ path: String, options: TraceExporter.Options = .init()) throws -> (TraceFile, RecordingExport.Result) {
+    static func export(_ path: String, options: ExportOptions = .init()) throws -> (TraceFile, RecordingExport.Result) {
         var recording = try RecordingMessages(path: path, chunkSize: 4096)
         let output = path + ".json"
         let result = try RecordingExport.run(&recording, to: output, source: path, options: options)

@@ -90,4 +90,49 @@ final class GraphLinkTests: XCTestCase {
         }
         XCTAssertFalse(g.nodes.values.contains { $0.orphaned })
     }
+
+    // MARK: - Mirrors and tree order (what a trace export walks)
+
+    /// The stages mirroring a stage are kept by the fold, the same after a snapshot is
+    /// loaded, and forgotten with the stage when it is pruned.
+    func testMirrorsOfAStageFollowTheFoldTheSnapshotAndPruning() {
+        var b = BatchBuilder()
+        b.subscribe(1, op: "AnyPublisher", subscriber: "Sink")
+        b.subscribe(2, parent: 1, op: "Map", subscriber: "AnyPublisher")
+        b.subscribe(3, op: "AnyPublisher", subscriber: "Sink")
+        b.forward(1, to: 2)
+        b.forward(3, to: 2)
+        var g = Graph.folding(b.build())
+        XCTAssertEqual(g.mirrors(of: 2), [1, 3])
+        XCTAssertEqual(g.mirrors(of: 1), [])
+        XCTAssertEqual(g.mirrors(of: 99), [])
+
+        var loaded = Graph()
+        loaded.load(g.snapshot())
+        XCTAssertEqual(loaded.mirrors(of: 2), [1, 3], "a snapshot's stages in id order")
+
+        var end = BatchBuilder()
+        for id: NodeID in [1, 2, 3] { end.cancel(id) }
+        g.fold(end.build())
+        g.prune(now: Int64.max / 2, retention: Retention(seconds: 0, maxEndedPipelines: 0))
+        XCTAssertFalse(g.contains(2))
+        XCTAssertEqual(g.mirrors(of: 2), [], "pruned with the stage")
+    }
+
+    /// Each stage after its downstream: roots in the order they came, each followed by
+    /// its upstreams, depth first; an adopted root moves under its downstream.
+    func testTreeOrderPutsEachStageAfterItsDownstream() {
+        let g = fold { b in
+            b.subscribe(1, op: "Sink", subscriber: "Sink")
+            b.subscribe(2, parent: 1, op: "Merge", subscriber: "Sink")
+            b.subscribe(3, parent: 2, op: "Just", subscriber: "Merge")
+            b.subscribe(4, op: "Sink", subscriber: "Sink")
+            b.subscribe(5, parent: 2, op: "Empty", subscriber: "Merge")
+            b.subscribe(6, op: "SubscribeOn", subscriber: "Sink")
+            b.subscribe(7, op: "Just", subscriber: "SubscribeOn")
+            b.add(.adopt, 7) { $0.other = 6 }
+        }
+        XCTAssertEqual(g.treeOrder(), [1, 2, 3, 5, 4, 6, 7])
+        XCTAssertEqual(Graph().treeOrder(), [])
+    }
 }

@@ -51,7 +51,7 @@ struct PerfettoEventEncoder {
     }
 
     /// A value's instant, straight from its fields: what ``encode(_:into:)`` writes for
-    /// the ``PerfettoEvent`` ``PerfettoExporter/markValue(_:on:mirrored:)`` would make
+    /// the ``PerfettoEvent`` ``PerfettoWriter/value(_:on:track:live:mirroredFrom:)`` would make
     /// (values are most of a recording: they skip building one), with the arrow from its
     /// cause when `terminatingFlow` is not 0.
     mutating func encode(_ v: ValueInstant, terminatingFlow: UInt64, into held: inout HeldPackets) -> HeldPackets.Entry {

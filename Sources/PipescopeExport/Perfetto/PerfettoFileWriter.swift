@@ -18,7 +18,7 @@ import Foundation
 /// As with ``TraceFileWriter``, the file appears at `path` only when ``finish()``
 /// succeeds: until then the packets go to a temporary file beside it, so an interrupted
 /// export leaves no half file; `-` writes to standard output. Errors are
-/// ``TraceFileWriter/WriteError``s, which say what to do.
+/// ``TraceWriteError``s, which say what to do.
 ///
 /// ```swift
 /// let file = try PerfettoFileWriter(path: "app.perfetto-trace")
@@ -30,13 +30,11 @@ import Foundation
 final class PerfettoFileWriter: @unchecked Sendable {
     let path: String
     /// Bytes written so far, and packets.
-    private(set) var byteCount = 0
+    var byteCount: Int { output.byteCount }
     private(set) var packetCount = 0
 
-    private let temporaryPath: String?
-    private let handle: FileHandle
+    private let output: TraceOutputFile
     private var buffer = ProtoWriter(capacity: 1 << 20)
-    private var finished = false
     static let flushBytes = 1 << 20
 
     /// The deflate level (zlib's 1 to 9), or nil to write packets uncompressed.
@@ -46,6 +44,8 @@ final class PerfettoFileWriter: @unchecked Sendable {
     /// The packets made on the queue (``enqueue(_:)``), waiting there to be compressed.
     private var queueChunk = ProtoWriter(capacity: 0)
     private var deflater: Deflater?
+    /// Whether the chunk holds track descriptors (``write(descriptor:)``).
+    private var tracksDescribed = false
     /// Bytes of packets gathered before they are compressed; no chunk grows past
     /// `maxChunkBytes`, so its compressed packet stays under Perfetto's 512 KB.
     static let chunkBytes = 256 << 10
@@ -66,34 +66,7 @@ final class PerfettoFileWriter: @unchecked Sendable {
         self.path = path
         self.compression = compression
         if let compression { deflater = Deflater(level: compression, capacity: Self.maxChunkBytes) }
-        if path == "-" {
-            temporaryPath = nil
-            handle = FileHandle.standardOutput
-            return
-        }
-        let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw TraceFileWriter.WriteError(path: path, reason: "it is a directory")
-        }
-        let directory = url.deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw TraceFileWriter.WriteError(path: path, reason: "the directory \(directory) does not exist")
-        }
-        let temporary = directory + "/." + url.lastPathComponent + ".\(getpid()).partial"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw TraceFileWriter.WriteError(path: path, reason: "the directory \(directory) is not writable")
-        }
-        temporaryPath = temporary
-        self.handle = handle
-    }
-
-    deinit {
-        if !finished, let temporaryPath {
-            try? handle.close()
-            try? FileManager.default.removeItem(atPath: temporaryPath)
-        }
+        output = try TraceOutputFile(path: path)
     }
 
     /// Appends one encoded TracePacket.
@@ -136,7 +109,7 @@ final class PerfettoFileWriter: @unchecked Sendable {
                 buffer.data(PerfettoSchema.TracePacket.compressedPackets, compressed)
             }
         }
-        guard ok else { throw TraceFileWriter.WriteError(path: path, reason: "compressing its packets failed (zlib)") }
+        guard ok else { throw TraceWriteError(path: path, reason: "compressing its packets failed (zlib)") }
         compressedPacketCount += 1
         if buffer.bytes.count >= Self.flushBytes { try flush() }
     }
@@ -151,8 +124,22 @@ final class PerfettoFileWriter: @unchecked Sendable {
     /// packets with ``writeOnQueue(packet:)``. The packets it makes gather in a chunk of
     /// their own, so they interleave with the caller's by whole chunks: a packet
     /// sequence written only from the queue (or only from the caller) keeps its order.
+    ///
+    /// Track descriptors written since the last chunk go out first: a packet made on the
+    /// queue may be an event on a track described since, and Perfetto's import wants a
+    /// track described before its events.
     func enqueue(_ work: @escaping @Sendable () throws -> Void) throws {
+        if tracksDescribed {
+            tracksDescribed = false
+            try compressChunk()
+        }
         try onQueue { _ in try work() }
+    }
+
+    /// Appends one encoded TracePacket holding a TrackDescriptor (``write(packet:)``).
+    func write(descriptor packet: [UInt8]) throws {
+        try write(packet: packet)
+        tracksDescribed = deflater != nil
     }
 
     /// On the queue (inside ``enqueue(_:)``'s work): appends one encoded TracePacket to
@@ -232,26 +219,12 @@ final class PerfettoFileWriter: @unchecked Sendable {
         queue.sync {}
         try firstFailure()
         try flush()
-        finished = true
-        guard let temporaryPath else { return }
-        do {
-            try handle.close()
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: temporaryPath, toPath: path)
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporaryPath)
-            throw TraceFileWriter.WriteError(path: path, reason: "it could not be put in place (\(error.localizedDescription))")
-        }
+        try output.putInPlace()
     }
 
     private func flush() throws {
         guard !buffer.isEmpty else { return }
-        do {
-            try buffer.bytes.withUnsafeBufferPointer { try handle.write(contentsOf: Data(buffer: $0)) }
-        } catch {
-            throw TraceFileWriter.WriteError(path: path, reason: "writing failed (\(error.localizedDescription)); is the disk full?")
-        }
-        byteCount += buffer.bytes.count
+        try buffer.bytes.withUnsafeBufferPointer { try output.write(Data(buffer: $0)) }
         buffer.removeAll()
     }
 }

@@ -81,7 +81,8 @@ private typealias D = PerfettoSchema.ProcessDescriptor
 /// Perfetto's own SDK writes them, they are deltas on the sequence's incremental clock
 /// (64): each clear of the sequence makes it the packets' default clock
 /// (`trace_packet_defaults`), and before the first timestamp after it a ClockSnapshot
-/// sets it equal to the trace clock; a time earlier than the last (the arrows hold
+/// sets it equal to the trace clock (never earlier than the sequence's last snapshot:
+/// Perfetto rejects one that goes back); a time earlier than the last (the arrows hold
 /// events back a little) is written absolute, on the trace clock (`timestamp_clock_id`
 /// 6). Small deltas instead of 64-bit times make the compressed file about a third
 /// smaller.
@@ -109,6 +110,9 @@ final class PerfettoSequence: @unchecked Sendable {
     /// The incremental clock's last time, nil until a ClockSnapshot declares it after the
     /// sequence's latest clear.
     private var clock: Int64?
+    /// The latest time a ClockSnapshot of the sequence declared (or its clock reached):
+    /// a later snapshot never goes below it.
+    private var clockFloor: Int64 = 0
 
     /// `packetsOnQueue`: its packets are made on the file's queue, when the file has one:
     /// it writes only ``writeHeld(_:)``s then.
@@ -175,11 +179,15 @@ final class PerfettoSequence: @unchecked Sendable {
     func write(_ entry: HeldPackets.Entry, from held: HeldPackets) throws {
         if entry.cleared { try clear() }
         let time = max(0, entry.time)
-        if clock == nil { try declareClock(at: time) }
+        // Perfetto rejects a snapshot older than the sequence's last one (its incremental
+        // clock would keep the old base, shifting every later delta): after a clear the
+        // clock restarts no earlier than it was, and an earlier event is written absolute.
+        if clock == nil { try declareClock(at: max(time, clockFloor)) }
         var delta: UInt64?
         if let last = clock, time >= last {
             delta = UInt64(time - last)
             clock = time
+            clockFloor = time
         }
         let id = self.id
         if onQueue {
@@ -240,7 +248,7 @@ final class PerfettoSequence: @unchecked Sendable {
             if track.explicitChildren { d.varint(T.childOrdering, T.explicitOrdering) }
             if let rank = track.rank { d.varint(T.siblingOrderRank, Int64(Int32(clamping: rank))) }
         }
-        try file.write(packet: packet.bytes)
+        try file.write(descriptor: packet.bytes)
     }
 
     /// The sequence's clear (`SEQ_INCREMENTAL_STATE_CLEARED`): its intern tables start
@@ -277,5 +285,6 @@ final class PerfettoSequence: @unchecked Sendable {
         }
         try put(packet.bytes)
         clock = time
+        clockFloor = time
     }
 }

@@ -14,17 +14,15 @@ import PipescopeGraph
 /// subscription object (the event's share group), and the upstream stages cancelled
 /// next by their own events, whose downstream is already in the wave.
 ///
-/// Waves are written at the end of a batch, each as one run of events: the origin's
-/// instant, one flow start per reached stage, then each reached stage's instant followed
-/// by its flow end. Flow events bind to the slice enclosing them on their track, which
-/// at that timestamp is the instant just before them, so each arrow joins the two
-/// instants and nothing else.
-struct CancelWaves {
+/// Waves are drawn at the end of a batch (``TraceWalk/writeWaves()``), each as one run:
+/// the origin's instant with an arrow to each reached stage's instant. `Track` is where
+/// the format draws a stage (``TraceWriter/Track``).
+struct CancelWaves<Track> {
     /// A stage at one moment, with the track it is drawn on (nil when not drawn).
-    struct Point: Equatable {
+    struct Point {
         var id: NodeID
         var time: Int64
-        var tid: Int?
+        var track: Track?
     }
 
     struct Wave {
@@ -71,7 +69,7 @@ struct CancelWaves {
         case .downstream:
             if let below = downstream {
                 // A stage cancelling its upstream itself (prefix, first, a failing tryMap).
-                origin = Point(id: below.id, time: time, tid: below.tid)
+                origin = Point(id: below.id, time: time, track: below.track)
                 originCancelled = false
             } else {
                 // The root's subscriber (a sink) cancelled.

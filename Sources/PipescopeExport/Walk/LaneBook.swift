@@ -87,7 +87,7 @@ struct LaneBook {
             pipeline.live += 1
             pipelines[p.pipeline] = pipeline
             let placement = Placement(pipeline: p.pipeline, lane: index, depth: 0,
-                                      tid: tid(pipeline: p.pipeline, lane: index))
+                                      tid: Self.tid(pipeline: p.pipeline, lane: index))
             placements[id] = placement
             return (placement, start)
         }
@@ -99,7 +99,7 @@ struct LaneBook {
         pipeline.extendChain(operatorName, at: 0)
         pipeline.live = 1
         pipelines[ordinal] = pipeline
-        let placement = Placement(pipeline: ordinal, lane: 0, depth: 0, tid: tid(pipeline: ordinal, lane: 0))
+        let placement = Placement(pipeline: ordinal, lane: 0, depth: 0, tid: Self.tid(pipeline: ordinal, lane: 0))
         placements[id] = placement
         return (placement, start)
     }
@@ -146,11 +146,11 @@ struct LaneBook {
     }
 
     /// The thread id of a pipeline's lane.
-    func tid(pipeline: Int, lane: Int) -> Int {
-        lane < Self.lanesPerPipeline ? pipeline * Self.lanesPerPipeline + lane : spillTid(pipeline: pipeline, lane: lane)
+    static func tid(pipeline: Int, lane: Int) -> Int {
+        lane < lanesPerPipeline ? pipeline * lanesPerPipeline + lane : spillTid(pipeline: pipeline, lane: lane)
     }
 
-    private func spillTid(pipeline: Int, lane: Int) -> Int {
+    private static func spillTid(pipeline: Int, lane: Int) -> Int {
         // Over a hundred upstreams live at once under one pipeline: rare; a shared range.
         2_000_000_000 + (pipeline * 7919 + lane) % 1_000_000_000
     }

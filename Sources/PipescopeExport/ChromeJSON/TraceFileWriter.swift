@@ -37,52 +37,23 @@ public final class TraceFileWriter: TraceEventSink {
     /// Events written so far.
     public private(set) var eventCount = 0
     /// Bytes written so far.
-    public private(set) var byteCount = 0
+    public var byteCount: Int { output.byteCount }
 
-    private let temporaryPath: String?
-    private let handle: FileHandle
+    private let output: TraceOutputFile
     private var pending: [TraceEvent] = []
     private let chunkSize: Int
     /// Chunks encoded at once.
     private let parallelChunks: Int
-    private var finished = false
 
     /// Creates the output. `"-"` writes to standard output instead of a file. Throws
-    /// ``WriteError`` when the directory is missing or not writable.
+    /// ``TraceWriteError`` when the directory is missing or not writable.
     public init(path: String, chunkSize: Int = 512,
                 parallelChunks: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)) throws {
         self.path = path
         self.chunkSize = max(1, chunkSize)
         self.parallelChunks = max(1, parallelChunks)
-        if path == "-" {
-            temporaryPath = nil
-            handle = FileHandle.standardOutput
-        } else {
-            let url = URL(fileURLWithPath: path)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw WriteError(path: path, reason: "it is a directory")
-            }
-            let directory = url.deletingLastPathComponent().path
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw WriteError(path: path, reason: "the directory \(directory) does not exist")
-            }
-            let temporary = directory + "/." + url.lastPathComponent + ".\(getpid()).partial"
-            guard FileManager.default.createFile(atPath: temporary, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: temporary) else {
-                throw WriteError(path: path, reason: "the directory \(directory) is not writable")
-            }
-            temporaryPath = temporary
-            self.handle = handle
-        }
-        try put(Data(#"{"traceEvents":["#.utf8))
-    }
-
-    deinit {
-        if !finished, let temporaryPath {
-            try? handle.close()
-            try? FileManager.default.removeItem(atPath: temporaryPath)
-        }
+        output = try TraceOutputFile(path: path)
+        try output.write(Data(#"{"traceEvents":["#.utf8))
     }
 
     public func write(_ event: TraceEvent) throws {
@@ -97,18 +68,8 @@ public final class TraceFileWriter: TraceEventSink {
         var tail = Data("],\"otherData\":".utf8)
         tail.append(try encode(otherData))
         tail.append(Data("}\n".utf8))
-        try put(tail)
-        finished = true
-        if let temporaryPath {
-            do {
-                try handle.close()
-                if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-                try FileManager.default.moveItem(atPath: temporaryPath, toPath: path)
-            } catch {
-                try? FileManager.default.removeItem(atPath: temporaryPath)
-                throw WriteError(path: path, reason: "it could not be put in place (\(error.localizedDescription))")
-            }
-        }
+        try output.write(tail)
+        try output.putInPlace()
     }
 
     /// Encodes the pending events, a chunk per core at once, each chunk as one JSON
@@ -129,14 +90,14 @@ public final class TraceFileWriter: TraceEventSink {
             do {
                 array = try result!.get()
             } catch {
-                throw WriteError(path: path, reason: "a value could not be encoded as JSON (\(error))")
+                throw TraceWriteError(path: path, reason: "a value could not be encoded as JSON (\(error))")
             }
             if eventCount > 0 || !out.isEmpty { out.append(UInt8(ascii: ",")) }
             out.append(array.dropFirst().dropLast())
         }
         eventCount += pending.count
         pending.removeAll(keepingCapacity: true)
-        try put(out)
+        try output.write(out)
     }
 
     private static func encoder() -> JSONEncoder {
@@ -149,26 +110,7 @@ public final class TraceFileWriter: TraceEventSink {
         do {
             return try Self.encoder().encode(value)
         } catch {
-            throw WriteError(path: path, reason: "a value could not be encoded as JSON (\(error))")
-        }
-    }
-
-    private func put(_ data: Data) throws {
-        do {
-            try handle.write(contentsOf: data)
-        } catch {
-            throw WriteError(path: path, reason: "writing failed (\(error.localizedDescription)); is the disk full?")
-        }
-        byteCount += data.count
-    }
-
-    /// The output could not be written.
-    public struct WriteError: Error, CustomStringConvertible, Equatable {
-        public var path: String
-        public var reason: String
-
-        public var description: String {
-            "cannot write the trace to \(path): \(reason). Choose another file with -o."
+            throw TraceWriteError(path: path, reason: "a value could not be encoded as JSON (\(error))")
         }
     }
 }
