@@ -5,7 +5,7 @@ import PipescopeModel
 /// of the export that takes them: reading and folding then share the two cores instead
 /// of taking turns. ``RecordingExport/run(_:to:source:format:options:)`` reads through it.
 ///
-/// It is itself ``RecordedMessages``: its counts are those of the messages taken so far,
+/// It is itself ``MessageSource``: its counts are those of the messages taken so far,
 /// so a damaged or cut recording is reported exactly as by the source. ``stop()`` ends
 /// the thread and gives the source back (as its reading left it).
 ///
@@ -14,7 +14,7 @@ import PipescopeModel
 /// while let message = try ahead.next() { try exporter.consume(message) }
 /// let recording = ahead.stop()
 /// ```
-final class ReadAhead<Source: RecordedMessages>: RecordedMessages, @unchecked Sendable {
+final class ReadAhead<Source: MessageSource>: MessageSource, @unchecked Sendable {
     private enum Item {
         case message(Message)
         case end

@@ -1,10 +1,10 @@
 import PipescopeModel
 
-/// A recording read one message at a time (PipescopeClient's `RecordingMessages`; the
-/// command-line tool declares the conformance).
+/// Where an export's messages come from: a recording read one message at a time
+/// (PipescopeClient's `RecordingMessages`; the command-line tool declares the conformance).
 ///
 /// Its metatype is Sendable (`SendableMetatype`): ``ReadAhead`` reads one on a thread of its own.
-public protocol RecordedMessages: SendableMetatype {
+public protocol MessageSource: SendableMetatype {
     /// The next message, or nil at the end; throws when the file is damaged there.
     mutating func next() throws -> Message?
     /// Complete messages read so far.
@@ -26,12 +26,10 @@ public protocol RecordedMessages: SendableMetatype {
 /// print(result.stop.description)   // "the recording is complete", or where it stopped
 /// ```
 public enum RecordingExport {
-    /// Where reading stopped: how the recording ends (``RecordingEnd``).
-    public typealias Stop = RecordingEnd
-
     public struct Result: Sendable {
         public var summary: ExportSummary
-        public var stop: Stop
+        /// Where reading stopped: how the recording ends.
+        public var stop: RecordingEnd
         /// Bytes of the trace written.
         public var outputBytes: Int
         /// The format written.
@@ -48,29 +46,26 @@ public enum RecordingExport {
     /// recording still gives a complete trace of everything before the damage, with a
     /// last instant saying where it stopped. Throws ``TraceWriteError`` when
     /// the output cannot be written.
-    public static func run<Source: RecordedMessages>(_ recording: inout Source, to output: String,
+    public static func run<Source: MessageSource>(_ recording: inout Source, to output: String,
                                                      source: String = "", format: TraceFormat? = nil,
                                                      options: ExportOptions = .init()) throws -> Result {
         let exporter = try TraceExportSession(path: output, format: format, options: options)
         let ahead = ReadAhead(recording)
         defer { recording = ahead.stop() }
-        var stop = Stop.complete
+        var damage: String?
         while true {
             let message: Message?
             do {
                 message = try ahead.next()
             } catch {
-                stop = .damaged(reason: "\(error)", afterMessages: ahead.messagesRead, atByte: ahead.bytesRead)
+                damage = "\(error)"
                 break
             }
             guard let message else { break }
             try exporter.consume(message)
         }
-        if stop == .complete, ahead.truncatedBytes > 0 {
-            stop = .truncated(bytes: ahead.truncatedBytes, afterMessages: ahead.messagesRead, atByte: ahead.bytesRead)
-        } else if stop == .complete, ahead.endReason == nil {
-            stop = .unfinished(afterMessages: ahead.messagesRead, atByte: ahead.bytesRead)
-        }
-        return try exporter.finish(stop: stop, source: source)
+        let end = RecordingEnd(damage: damage, truncatedBytes: ahead.truncatedBytes, closed: ahead.endReason != nil,
+                               messages: ahead.messagesRead, byte: ahead.bytesRead)
+        return try exporter.finish(stop: end, source: source)
     }
 }

@@ -59,7 +59,7 @@ public final class TraceExportSession {
 
     /// Ends the trace, saying where the recording stopped when it was cut short, and
     /// puts the file in place.
-    public func finish(stop: RecordingExport.Stop, source: String = "") throws -> RecordingExport.Result {
+    public func finish(stop: RecordingEnd, source: String = "") throws -> RecordingExport.Result {
         try output.finish(stop: stop, source: source)
     }
 }
@@ -70,5 +70,5 @@ protocol TraceOutput: AnyObject {
     var openStageCount: Int { get }
     /// Ends the trace (`stop` says where the recording stopped; `source` is its path, or
     /// empty) and puts the file in place.
-    func finish(stop: RecordingExport.Stop, source: String) throws -> RecordingExport.Result
+    func finish(stop: RecordingEnd, source: String) throws -> RecordingExport.Result
 }

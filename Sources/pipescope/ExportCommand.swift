@@ -102,6 +102,6 @@ enum TraceExportRun {
     }
 }
 
-extension RecordingMessages: RecordedMessages {}
+extension RecordingMessages: MessageSource {}
 
 extension TraceFormat: ExpressibleByArgument {}

@@ -2,6 +2,7 @@ import Foundation
 import PipescopeClient
 import PipescopeExport
 import PipescopeGraph
+import PipescopeModel
 import PipescopeRecording
 import PipescopeTestSupport
 import PipescopeWire
@@ -16,7 +17,7 @@ final class DamagedRecordingTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
 
     /// Reads `bytes` as replay and export do; what they said about its end.
-    private func read(_ bytes: Data, _ name: String) throws -> (replay: Recording?, export: RecordingExport.Stop?, error: String?) {
+    private func read(_ bytes: Data, _ name: String) throws -> (replay: Recording?, export: RecordingEnd?, error: String?) {
         let path = directory + "/" + name
         try bytes.write(to: URL(fileURLWithPath: path))
         let replay: Recording

@@ -6,7 +6,7 @@ import PipescopeRecording
 import PipescopeTestSupport
 import PipescopeWire
 
-extension RecordingMessages: RecordedMessages {}
+extension RecordingMessages: MessageSource {}
 
 /// A recording of known pipelines, made the way a probe and `pipescope record` make one,
 /// with every case the export draws: shared subscriptions cancelled by a sink, an owner's

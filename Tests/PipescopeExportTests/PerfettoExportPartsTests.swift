@@ -92,7 +92,7 @@ final class PerfettoExportPartsTests: XCTestCase {
     /// Reading ahead gives the same messages and counts, the source's error where it came,
     /// and stops cleanly when the export stops early.
     func testReadAheadGivesWhatTheSourceGives() throws {
-        struct Source: RecordedMessages {
+        struct Source: MessageSource {
             var left: Int
             var failAtEnd: Bool
             var messagesRead = 0

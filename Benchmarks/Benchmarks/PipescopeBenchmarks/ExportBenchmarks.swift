@@ -6,7 +6,7 @@ import PipescopeGraph
 import PipescopeRecording
 import PipescopeWire
 
-extension RecordingMessages: RecordedMessages {}
+extension RecordingMessages: MessageSource {}
 
 /// `pipescope export` of a 1,000,000-event recording, end to end: the file read in
 /// chunks, each frame decoded, folded, drawn and written as JSON. One iteration is the

@@ -16,7 +16,7 @@ final class ChromeJSONOutput: TraceOutput {
 
     var openStageCount: Int { walk.openStageCount }
 
-    func finish(stop: RecordingExport.Stop, source: String) throws -> RecordingExport.Result {
+    func finish(stop: RecordingEnd, source: String) throws -> RecordingExport.Result {
         let summary = try walk.finish(ending: stop == .complete ? nil : stop.description)
         var facts: [String: String] = [
             "exported_by": "pipescope export",

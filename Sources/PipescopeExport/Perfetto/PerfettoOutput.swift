@@ -15,7 +15,7 @@ final class PerfettoOutput: TraceOutput {
 
     var openStageCount: Int { walk.openStageCount }
 
-    func finish(stop: RecordingExport.Stop, source: String) throws -> RecordingExport.Result {
+    func finish(stop: RecordingEnd, source: String) throws -> RecordingExport.Result {
         let summary = try walk.finish(ending: stop == .complete ? nil : stop.description)
         try file.finish()
         return RecordingExport.Result(summary: summary, stop: stop, outputBytes: file.byteCount, format: .perfetto,
