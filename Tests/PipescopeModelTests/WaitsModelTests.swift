@@ -41,15 +41,47 @@ final class WaitsModelTests: XCTestCase {
     }
 
     func testAStageWhoseChildrenFlowButThatSendsNothingHoldsTheWait() {
-        // Sink ← Filter(1) ← Subject(2): the subject keeps delivering, the filter drops all.
+        // Sink ← Custom(1) ← Subject(2): the subject keeps delivering, the operator (no
+        // filter) sends nothing on.
         var b = BatchBuilder(start: t0)
-        b.chain(from: 1, subscriber: "Sink", ops: ["Filter", "PassthroughSubject"])
+        b.chain(from: 1, subscriber: "Sink", ops: ["Custom", "PassthroughSubject"])
         b.now = t0 + 10 * second
         b.value(2)
         let (_, w) = waits(b, at: t0 + 11 * second)
         XCTAssertNil(w[2], "the subject delivered a second ago")
         XCTAssertEqual(w.pipeline(1), Wait(reason: .upstream, at: 1, sinceNanos: t0 + 4_000_000), "since its request")
         XCTAssertEqual(w.holders, [1])
+    }
+
+    func testAFilterDroppingWhatItGetsFlowsAndSoDoesWhatIsDownstreamOfIt() {
+        // Sink ← Map(1) ← Filter(2) ← Subject(3): the subject keeps delivering, the filter
+        // drops it all (values meant for another screen): filtered, not stalled.
+        var b = BatchBuilder(start: t0)
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map", "Filter", "PassthroughSubject"])
+        b.now = t0 + 10 * second
+        b.value(3)
+        let (_, w) = waits(b, at: t0 + 11 * second)
+        XCTAssertTrue(w.stages.isEmpty, "nothing waits: \(w.stages)")
+        XCTAssertNil(w.pipeline(1))
+        // Once the subject too has sent nothing for the threshold, the pipeline waits on it,
+        // the program's input, from its last value.
+        let (_, idle) = waits(b, at: t0 + 13 * second)
+        XCTAssertEqual(idle.pipeline(1), Wait(reason: .upstream, at: 3, sinceNanos: t0 + 10 * second))
+    }
+
+    func testAZipGettingValuesFromOneSideWaitsOnTheOther() {
+        // Sink ← Zip(1) ← [Subject(2), sending; Future(3), never answers].
+        var b = BatchBuilder(start: t0)
+        b.subscribe(1, op: "Zip", subscriber: "Sink")
+        b.subscribe(2, parent: 1, op: "PassthroughSubject", subscriber: "Zip")
+        b.subscribe(3, parent: 1, op: "Future", subscriber: "Zip")
+        for id: NodeID in [2, 3, 1] { b.subscription(id) }
+        for id: NodeID in [1, 2, 3] { b.request(id, .unlimited) }
+        b.now = t0 + 10 * second
+        b.value(2)
+        let (_, w) = waits(b, at: t0 + 11 * second)
+        XCTAssertEqual(w.pipeline(1)?.reason, .upstream)
+        XCTAssertEqual(w.pipeline(1)?.at, 3, "the side that never answered")
     }
 
     func testAFlatMapWhoseInnerIsInFlightIsNotStuck() {

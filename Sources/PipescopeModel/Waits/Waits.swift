@@ -17,10 +17,13 @@ import PipescopeGraph
 ///   since the last progress: it waits for **upstream**. Progress is the newest of the
 ///   last value and the first request made after it (the request that may have opened
 ///   the demand; before any value, the first request kept), or the stage's making when
-///   no request is known; or the making of a live stage upstream of it, when newer: a
-///   `flatMap` whose inner `Future` was made a second ago is working, not stuck (values
-///   its upstream delivered and it swallowed are no progress: a `filter` that drops
-///   everything holds the wait).
+///   no request is known; or, when newer, the making of a live stage upstream of it (a
+///   `flatMap` whose inner `Future` was made a second ago is working, not stuck), or a
+///   value that reached an operator upstream of it (or itself) that drops or holds back
+///   what it gets by design (``dropping``: a `filter` dropping values meant for another
+///   screen, a `debounce`, a `reduce` before its upstream finishes): filtered is flowing,
+///   not stalled. Values a combiner (`zip`) got from one side are no progress: it waits
+///   on the other.
 ///
 /// A wait for upstream or for a subscription is attributed to the stage furthest
 /// upstream that holds it: the first active child (in subscription order) that itself
@@ -115,6 +118,10 @@ public struct Waits: Sendable, Equatable {
             }
             var upstream = Int64.min
             for child in node.children { if let t = walk.latest[child] { upstream = max(upstream, t) } }
+            if Self.dropping.contains(node.operatorName) {
+                // What its upstream delivered to it: it got values and kept them back.
+                for child in node.children { if let t = graph[child]?.lastValueNanos { upstream = max(upstream, t) } }
+            }
             walk.latest[id] = max(upstream, Self.lastActivity(node))
             guard let onset = Self.onset(node, upstreamActivity: upstream) else { continue }
             guard now - onset.sinceNanos > limit else {
@@ -147,6 +154,17 @@ public struct Waits: Sendable, Equatable {
 
     /// The verdict on the pipeline whose root is `root`.
     public func pipeline(_ root: NodeID) -> Wait? { pipelines[root] }
+
+    /// Operators that drop or hold back what they receive by design, so that values
+    /// reaching them with none sent on are their work, not a wait: filters, de-duplication,
+    /// rate limits, and the operators that send only once their upstream finishes.
+    public static let dropping: Set<String> = [
+        "Filter", "TryFilter", "CompactMap", "TryCompactMap", "RemoveDuplicates", "TryRemoveDuplicates",
+        "IgnoreOutput", "Debounce", "Throttle", "Drop", "DropWhile", "TryDropWhile", "DropUntilOutput",
+        "CollectByCount", "CollectByTime", "Collect", "Reduce", "TryReduce", "Count", "Last", "LastWhere",
+        "TryLastWhere", "Min", "Max", "TryMin", "TryMax", "Contains", "ContainsWhere", "TryContainsWhere",
+        "AllSatisfy", "TryAllSatisfy", "Output",
+    ]
 
     /// Whether stage `id` is a subject (or `@Published`): the program's own input, idle
     /// while nobody sends to it.
