@@ -1,16 +1,17 @@
 import Foundation
 @preconcurrency import OpenCombine
+import OpenCombineDispatch
 @testable import Pipescope
 @testable import PipescopeLocations
 @testable import PipescopeProbe
-import PipescopeRecording
 @testable import PipescopeTap
+import PipescopeClient
 import PipescopeGraph
 import PipescopeLiveTestSupport
 import PipescopeModel
+import PipescopeRecording
 import PipescopeTestSupport
 import PipescopeWire
-import PipescopeClient
 import XCTest
 
 /// Each lint on a real OpenCombine pipeline, with a near miss that must stay quiet.
@@ -75,6 +76,25 @@ final class LintTests: RecordedProbeTestCase {
         XCTAssertTrue(later.first?.message.contains("(last request .max(1))") == true, later.first?.message ?? "")
         XCTAssertEqual(lints(now: now + 10_000_000_000, linter: Linter(allowed: [.stalled])), [], "-A stalled")
         withExtendedLifetime(link) {}
+    }
+
+    /// A subject nobody has sent to is the program's input (an action stream, a button):
+    /// idle, through the operators between it and the sink, never `stalled`. (Behind
+    /// `eraseToAnyPublisher()` the subject is no stage of its own: OpenCombine's box
+    /// subscribes it without the hook, so its stage is the `AnyPublisher`, and nothing
+    /// recorded yet tells it from a `Future`'s box. Issue #41 keeps that case.)
+    func testASubjectNobodySendsToIsIdleBehindOperators() {
+        let subject = PassthroughSubject<Int, Never>()
+        let queue = DispatchQueue(label: "pipescope.test.receive-on")
+        var kept: [AnyCancellable] = []
+        subject.share().sink { _ in }.store(in: &kept)
+        subject.receive(on: queue.ocombine).sink { _ in }.store(in: &kept)
+        subject.map { $0 + 1 }.filter { $0 > 0 }.eraseToAnyPublisher().sink { _ in }.store(in: &kept)
+        subject.flatMap { Just($0) }.sink { _ in }.store(in: &kept)
+        let now = Int64(Date().timeIntervalSince1970 * 1e9)
+        let later = lints(now: now + 60_000_000_000)
+        XCTAssertEqual(later.filter { $0.kind == .stalled }.map { operatorOf($0) ?? "?" }, [], "\(later.map(\.message))")
+        withExtendedLifetime(kept) {}
     }
 
     func testAFutureThatNeverAnswersIsNamed() {
