@@ -223,6 +223,7 @@ let package = Package(
                            .product(name: "OpenCombineDispatch", package: "OpenCombine")]
         ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "PipescopeTestSupport"]),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNcurses", "TerminalKit"]),
         .testTarget(name: "PipescopeAppTests", dependencies: [
             "PipescopeApp", "CPipescopeMemory", "PipescopeModel", "PipescopeGraph", "TerminalKit", "PipescopeTestSupport",
         ]),
