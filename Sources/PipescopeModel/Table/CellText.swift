@@ -32,11 +32,10 @@ public enum CellText {
         // Each unit is chosen by the figure as it will be printed, so 999,999 ns is
         // "1.0 ms", not "1000 µs".
         if n < 999.5 { return "\(Int(n.rounded())) ns" }
-        for (unit, scale) in [("µs", 1e3), ("ms", 1e6)] {
-            let v = n / scale
-            if v < 9.95 { return String(format: "%.1f \(unit)", v) }
-            if v < 999.5 { return String(format: "%.0f \(unit)", v) }
-        }
+        if n < 9_950 { return String(format: "%.1f µs", n / 1e3) }
+        if n < 999_500 { return String(format: "%.0f µs", n / 1e3) }
+        if n < 9_950_000 { return String(format: "%.1f ms", n / 1e6) }
+        if n < 999_500_000 { return String(format: "%.0f ms", n / 1e6) }
         if n < 59.95e9 { return String(format: "%.1f s", n / 1e9) }
         return String(format: "%.1f min", n / 60e9)
     }
