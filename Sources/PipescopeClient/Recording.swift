@@ -89,7 +89,7 @@ public struct Recording {
         recording.bytesRead = file.bytesRead
         recording.endReason = file.endReason
         recording.end = RecordingEnd(damage: damage, truncatedBytes: file.truncatedBytes, closed: file.endReason != nil,
-                                     messages: file.messagesRead, byte: file.bytesRead)
+                                     messages: file.messagesRead, byte: file.bytesRead, beingWritten: file.beingWritten)
         return recording
     }
 

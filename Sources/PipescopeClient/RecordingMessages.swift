@@ -67,4 +67,6 @@ public struct RecordingMessages {
     /// Why the writer closed the recording, from its end mark (once ``next()`` returned
     /// nil); nil when it was never closed (killed, crashed, or its disk full).
     public var endReason: String? { file.endReason }
+    /// Whether a writer still held the file when it was opened (a program still recording).
+    public var beingWritten: Bool { file.beingWritten }
 }

@@ -16,4 +16,11 @@ public protocol MessageSource: SendableMetatype {
     /// Why the writer closed the recording (its end mark), once ``next()`` returned nil;
     /// nil when it was never closed.
     var endReason: String? { get }
+    /// Whether a writer still held the recording when it was opened: it is not finished,
+    /// and its end is where the writer has got to.
+    var beingWritten: Bool { get }
+}
+
+extension MessageSource {
+    public var beingWritten: Bool { false }
 }

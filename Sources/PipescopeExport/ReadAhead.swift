@@ -37,10 +37,13 @@ final class ReadAhead<Source: MessageSource>: MessageSource, @unchecked Sendable
     private(set) var bytesRead = 0
     private(set) var truncatedBytes = 0
     private(set) var endReason: String?
+    /// Known when the source was opened, so read before its thread starts.
+    let beingWritten: Bool
     private var ended = false
 
     init(_ source: Source) {
         self.source = source
+        beingWritten = source.beingWritten
         let thread = Thread { [self] in read() }
         thread.name = "pipescope.read-ahead"
         thread.start()

@@ -47,7 +47,7 @@ public enum RecordingExport {
             try exporter.consume(message)
         }
         let end = RecordingEnd(damage: damage, truncatedBytes: ahead.truncatedBytes, closed: ahead.endReason != nil,
-                               messages: ahead.messagesRead, byte: ahead.bytesRead)
+                               messages: ahead.messagesRead, byte: ahead.bytesRead, beingWritten: ahead.beingWritten)
         return try exporter.finish(stop: end, source: source)
     }
 }

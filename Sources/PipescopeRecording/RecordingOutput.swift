@@ -58,6 +58,7 @@ final class RecordingOutput: @unchecked Sendable {
     init(path: String, limit: Int, onFailure: (@Sendable (RecordingWriter.Failure) -> Void)?) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw RecordingWriter.WriterError(path: path, errno: errno) }
+        Self.markWriting(fd)
         self.fd = fd
         self.path = path
         self.limit = limit
@@ -150,6 +151,7 @@ final class RecordingOutput: @unchecked Sendable {
                     path = next
                     condition.unlock()
                     guard opened >= 0 else { fd = -1; return fail(errno: openError) }
+                    Self.markWriting(opened)
                     fd = opened
                     unsynced = false
                 }
@@ -224,6 +226,15 @@ final class RecordingOutput: @unchecked Sendable {
             offset += n
         }
         return nil
+    }
+
+    /// Takes the file's exclusive advisory lock, held until the file is closed (or the
+    /// process dies, when the kernel lets it go): how a reader tells a recording still being
+    /// written from one whose writer stopped without closing it
+    /// (``RecordingReader/beingWritten``). A file someone else has locked is written all the
+    /// same: the lock only informs.
+    private static func markWriting(_ fd: Int32) {
+        _ = flock(fd, LOCK_EX | LOCK_NB)
     }
 
     /// A sync error that means the data did not reach the disk (not "cannot sync this").

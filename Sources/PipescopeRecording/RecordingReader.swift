@@ -43,6 +43,12 @@ public struct RecordingReader {
     /// for a recording whose writer stopped without closing it (killed, crashed, or its
     /// disk full).
     public private(set) var endReason: String?
+    /// Whether a writer held the file open when it was opened here (its advisory lock,
+    /// which every Pipescope writer takes and the kernel lets go when the writer closes or
+    /// dies): a recording still being written ends without its end mark, and often in the
+    /// middle of a frame, because its writer has not got there yet, not because it stopped.
+    /// False for a reader of bytes, and where locks are not supported.
+    public private(set) var beingWritten = false
 
     /// Opens `path` and checks its first line. Throws ``RecordingFormat/OpenError`` when
     /// the file cannot be read, ``RecordingFormat/ReadError/empty`` when it is empty, and
@@ -56,6 +62,7 @@ public struct RecordingReader {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw RecordingFormat.OpenError(path: path, reason: "not readable (check its permissions)")
         }
+        let writing = Self.isLocked(handle.fileDescriptor)
         try self.init(chunkSize: chunkSize) { count in
             do {
                 return Array(try handle.read(upToCount: count) ?? Data())
@@ -63,6 +70,17 @@ public struct RecordingReader {
                 throw RecordingFormat.OpenError(path: path, reason: "reading failed (\(error.localizedDescription))")
             }
         }
+        beingWritten = writing
+    }
+
+    /// Whether another open file description holds `fd`'s file's exclusive lock: asks for a
+    /// shared one without waiting, and gives it back at once.
+    private static func isLocked(_ fd: Int32) -> Bool {
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+            _ = flock(fd, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
     }
 
     /// Reads from `source`, `chunkSize` bytes at a time (tests pass a byte array in

@@ -61,7 +61,7 @@ final class DamagedRecordingTests: XCTestCase {
                 XCTAssertEqual([cut, at], [replay.truncatedBytes, replay.bytesRead], "cut at \(offset)")
             case .unfinished(_, let at):
                 XCTAssertEqual([replay.truncatedBytes, at], [0, offset], "cut at \(offset), between two messages")
-            case .complete, .damaged:
+            case .complete, .damaged, .beingWritten:
                 XCTFail("cut at \(offset): \(stop)")
             }
         }

@@ -4,8 +4,9 @@
 /// A recording whose writer closed it ends with its end mark (``complete``). Without one, the
 /// writer stopped between two messages (``unfinished``) or in the middle of one
 /// (``truncated(bytes:afterMessages:atByte:)``); a frame that cannot be read ends it too
-/// (``damaged(reason:afterMessages:atByte:)``). Every case but the first keeps the messages
-/// before it.
+/// (``damaged(reason:afterMessages:atByte:)``); or its writer is still at work
+/// (``beingWritten(afterMessages:atByte:)``: the program still runs and records). Every
+/// case but the first keeps the messages before it.
 ///
 /// ```swift
 /// let end = RecordingEnd(damage: nil, truncatedBytes: 934, closed: false, messages: 41, byte: 1_220_456)
@@ -23,13 +24,21 @@ public enum RecordingEnd: Equatable, Sendable, CustomStringConvertible {
     case truncated(bytes: Int, afterMessages: Int, atByte: Int)
     /// A frame could not be read; nothing after it can be.
     case damaged(reason: String, afterMessages: Int, atByte: Int)
+    /// A writer still held the file when it was read: what was written so far (up to the
+    /// last whole message) is all there is yet.
+    case beingWritten(afterMessages: Int, atByte: Int)
 
     /// What a reader found when it stopped: the damage where it stopped reading (if any),
     /// the bytes cut off after the last whole message, whether it read the end mark, and
-    /// the messages and bytes read up to there.
-    public init(damage: String?, truncatedBytes: Int, closed: Bool, messages: Int, byte: Int) {
+    /// the messages and bytes read up to there, and whether a writer held the file
+    /// (``RecordingReader``'s `beingWritten`): then a missing end mark or a cut frame is
+    /// where the writer has got to.
+    public init(damage: String?, truncatedBytes: Int, closed: Bool, messages: Int, byte: Int,
+                beingWritten: Bool = false) {
         if let damage {
             self = .damaged(reason: damage, afterMessages: messages, atByte: byte)
+        } else if beingWritten, !closed {
+            self = .beingWritten(afterMessages: messages, atByte: byte)
         } else if truncatedBytes > 0 {
             self = .truncated(bytes: truncatedBytes, afterMessages: messages, atByte: byte)
         } else if !closed {
@@ -53,6 +62,8 @@ public enum RecordingEnd: Equatable, Sendable, CustomStringConvertible {
         case .damaged(let reason, let messages, let offset):
             return "the recording is damaged after \(messages) messages (at byte \(offset)): \(reason). "
                 + "Exported everything before the damage"
+        case .beingWritten(let messages, let offset):
+            return "the recording was still being written: exported its \(messages) messages written so far, up to byte \(offset)"
         }
     }
 
@@ -92,6 +103,9 @@ public enum RecordingEnd: Equatable, Sendable, CustomStringConvertible {
         case .damaged(let reason, _, let byte):
             return "\(path) is a damaged recording: at byte \(byte), \(after), \(reason). "
                 + "Nothing after that can be read. \(doing) everything before it."
+        case .beingWritten:
+            return "\(path) is still being written (the program recording it still runs): so far it ends \(after). "
+                + "\(doing) those events; run the command again for newer ones, or after the program ends for all of them."
         }
     }
 }
