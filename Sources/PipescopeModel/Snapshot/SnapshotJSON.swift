@@ -20,7 +20,9 @@ import PipescopeGraph
 /// `wait` says where the stage waits (``Waits``): null while it flows or once it has
 /// ended, else `{"reason": "upstream" | "demand" | "subscription", "seconds": 41.2,
 /// "at": 3}`, `at` being the stage the wait is attributed to; on a root it is the whole
-/// pipeline's verdict.
+/// pipeline's verdict. A wait on upstream through a `zip` adds `"combiner": {"stage": 7,
+/// "operator": "Zip", "waitsOn": [2], "inputs": [{"stage": 5, "values": 2}, {"stage": 9,
+/// "values": 0}]}`: the input(s) it waits on, numbered from 1, and what each sent it.
 ///
 /// `location` is where the program made the stage, `{"file": "/src/App/Feed.swift",
 /// "line": 88, "function": "Feed.start()"}`: its own (a root's `sink` call, or the line
@@ -57,7 +59,7 @@ public enum SnapshotJSON {
             dropped: graph.dropped,
             locationsPending: locationsPending,
             nodes: graph.nodes.keys.sorted().compactMap { id in
-                graph[id].map { Node($0, in: graph, wait: waits[id].map { WaitJSON($0, now: waits.now) }) }
+                graph[id].map { Node($0, in: graph, wait: waits[id].map { WaitJSON($0, now: waits.now, of: id, in: graph) }) }
             },
             lints: lints.map { LintJSON(lint: $0.kind.rawValue, node: $0.node, message: $0.message) },
             pipelines: AppState.Table.rows(of: graph, lints: lints, waits: waits).map { PipelineJSON(row: $0) })
@@ -202,11 +204,35 @@ public enum SnapshotJSON {
         var reason: String
         var seconds: Double
         var at: NodeID
+        /// Which input of a `zip` on the way it waits on; absent when none is.
+        var combiner: CombinerJSON?
 
-        init(_ wait: Wait, now: Int64) {
+        /// Stage `stage`'s wait; with the graph, the combiner it waits through.
+        init(_ wait: Wait, now: Int64, of stage: NodeID? = nil, in graph: Graph? = nil) {
             reason = wait.reason.rawValue
             seconds = Double(wait.nanos(at: now) / 1_000_000) / 1000
             at = wait.at
+            if let stage, let graph { combiner = wait.combiner(of: stage, in: graph).map(CombinerJSON.init) }
+        }
+    }
+
+    /// `{"stage": 7, "operator": "Zip", "waitsOn": [2], "inputs": [{"stage": 5, "values": 2},
+    /// {"stage": 9, "values": 0}]}`: `waitsOn` numbers the inputs from 1, in `inputs`' order.
+    struct CombinerJSON: Encodable, Equatable {
+        struct Input: Encodable, Equatable {
+            var stage: NodeID
+            var values: Int
+        }
+        var stage: NodeID
+        var `operator`: String
+        var waitsOn: [Int]
+        var inputs: [Input]
+
+        init(_ c: CombinerWait) {
+            stage = c.stage
+            `operator` = c.operatorName
+            waitsOn = c.waitingOn.map { $0 + 1 }
+            inputs = c.inputs.map { Input(stage: $0.stage, values: $0.values) }
         }
     }
 
