@@ -15,7 +15,9 @@ import PipescopeGraph
 /// text; `sharedWith` lists the other stages that pass the same subscription object
 /// along; `orphaned` is true when an upstream was cancelled from outside; `feeds`
 /// lists further stages this one reaches through a subject (share, multicast); `owner`
-/// names the CancellableBag holding a root (null when none).
+/// names the CancellableBag holding a root (null when none). `lastValue` is the last value
+/// described: values are sampled (cheap types always, others at most one per stage per
+/// 25 ms), and `undescribedSince` (absent when 0) counts the newer ones that were not.
 ///
 /// `wait` says where the stage waits (``Waits``): null while it flows or once it has
 /// ended, else `{"reason": "upstream" | "demand" | "subscription", "seconds": 41.2,
@@ -110,6 +112,8 @@ public enum SnapshotJSON {
         var demand: DemandJSON
         var values: Int
         var lastValue: String?
+        /// Values newer than ``lastValue`` that were not described (sampled); omitted at 0.
+        var undescribedSince: Int
         var cause: String?
         var error: String?
         var sharedWith: [NodeID]
@@ -136,6 +140,7 @@ public enum SnapshotJSON {
             demand = DemandJSON(requested: n.requested, outstanding: n.outstanding)
             values = n.values
             lastValue = n.lastValue
+            undescribedSince = n.undescribedSince
             cause = n.cause?.rawValue
             error = n.error
             orphaned = n.orphaned
@@ -153,7 +158,7 @@ public enum SnapshotJSON {
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, parent, `operator`, publisherType, subscriber, status, demand, values, lastValue
+            case id, parent, `operator`, publisherType, subscriber, status, demand, values, lastValue, undescribedSince
             case cause, error, sharedWith, orphaned, feeds, owner, location, frames, locationFrom, wait
             case time, sinkTime
         }
@@ -169,6 +174,7 @@ public enum SnapshotJSON {
             try c.encode(demand, forKey: .demand)
             try c.encode(values, forKey: .values)
             try c.encode(lastValue, forKey: .lastValue)
+            if undescribedSince > 0 { try c.encode(undescribedSince, forKey: .undescribedSince) }
             try c.encode(cause, forKey: .cause)
             try c.encode(error, forKey: .error)
             try c.encode(sharedWith, forKey: .sharedWith)
