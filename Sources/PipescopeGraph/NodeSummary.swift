@@ -183,6 +183,13 @@ public struct NodeSummary: Hashable, Sendable {
         set { fields.times = newValue.map(TimesBox.init) }
     }
 
+    /// The longest its operator's own code (or a root's sink) took on one value: 0
+    /// before any. Read in place, without copying ``times``' histograms: a lint asks it
+    /// of every stage before it looks further.
+    public var longestTime: Int64 {
+        max(box.fields.times?.value.own.max ?? 0, box.fields.times?.value.sink.max ?? 0)
+    }
+
     public static let recentRequestLimit = 4
 
     /// What has happened to the stage, and a reference to what it is.
