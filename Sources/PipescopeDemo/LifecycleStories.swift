@@ -15,6 +15,8 @@ import Pipescope
 ///   subscribe (the contract-violation lint).
 /// - **demand violation**: a hand-written publisher that ignores its subscriber's demand
 ///   (the demand-violation lint).
+/// - **slow stage**: a `map` whose closure takes 30 ms now and then (``SlowStageStory``,
+///   the slow-stage lint).
 ///
 /// Driven by ``tick(_:)`` on the demo's serial queue.
 final class LifecycleStories: @unchecked Sendable {
@@ -23,6 +25,7 @@ final class LifecycleStories: @unchecked Sendable {
     private var leakedTask: Task<Void, Never>?
     private var kept: [AnyCancellable] = []
     private let ticks = PassthroughSubject<Int, Never>()
+    private let slowStage = SlowStageStory()
 
     /// The stories that run once and stay: the broken promise and the demand violation.
     func start() {
@@ -32,11 +35,13 @@ final class LifecycleStories: @unchecked Sendable {
             .store(in: &kept)
         let counter = DemandCounter()
         IgnoresDemand(count: 5).pipescopeName("story: publisher ignoring demand").subscribe(counter)
+        slowStage.start()
     }
 
     /// Called every 300 ms with the demo's step number.
     func tick(_ step: Int) {
         ticks.send(step)
+        slowStage.tick(step)
         switch step % 40 {
         case 2: profile = ProfileScreen(ticks: ticks)
         case 14: profile = nil  // the screen closes: its bag cancels both pipelines

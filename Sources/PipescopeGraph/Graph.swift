@@ -143,7 +143,14 @@ public struct Graph: Sendable, Equatable {
     /// Sets the newest value text of these stages (recordings made before value texts
     /// travelled on their value events carry them per batch).
     public mutating func setLastValues(_ values: [NodeID: String]) {
-        for (id, text) in values { update(id) { $0.lastValue = text } }
+        // The text is the batch's newest value's: it is "last", and none is newer.
+        for (id, text) in values {
+            update(id) { node in
+                node.lastValue = text
+                node.lastDescribedNanos = node.lastValueNanos
+                node.undescribedSince = 0
+            }
+        }
     }
 
     /// Adds a new stage (its subscribe event; apply that event too, to count it). A
@@ -201,7 +208,13 @@ public struct Graph: Sendable, Equatable {
             update(event.node) { node in
                 node.values += 1
                 node.lastValueNanos = event.time
-                if !event.value.isEmpty { node.lastEventValue = event.value }
+                if event.value.isEmpty {
+                    node.undescribedSince += 1
+                } else {
+                    node.lastEventValue = event.value
+                    node.lastDescribedNanos = event.time
+                    node.undescribedSince = 0
+                }
                 if node.status.isTerminal { node.afterEnd += 1 }
             }
             time(event)

@@ -163,11 +163,31 @@ public struct NodeSummary: Hashable, Sendable {
         get { let raw = box.fields.lastValueRaw; return raw == Fields.noTime ? nil : raw }
         set { fields.lastValueRaw = newValue ?? Fields.noTime }
     }
+    /// When the value of ``lastValue`` arrived: the newest value that had words (nil
+    /// before the first; unknown, also nil, in a recording made before it was kept).
+    public var lastDescribedNanos: Int64? {
+        get { let raw = box.fields.lastDescribedRaw; return raw == Fields.noTime ? nil : raw }
+        set { fields.lastDescribedRaw = newValue ?? Fields.noTime }
+    }
+    /// Values that arrived after ``lastValue``'s and had no words (sampled: at most one
+    /// value per stage per flush window is described; see ``FlushInterval``): how much
+    /// newer than "last" the stage's newest value is. Every value when none had words.
+    public var undescribedSince: Int {
+        get { box.fields.undescribedSince }
+        _modify { yield &fields.undescribedSince }
+    }
     /// Its operator's time per value received, and its sink's for a root (see
     /// ``StageTimes``); nil before the first timed value.
     public var times: StageTimes? {
         get { box.fields.times?.value }
         set { fields.times = newValue.map(TimesBox.init) }
+    }
+
+    /// The longest its operator's own code (or a root's sink) took on one value: 0
+    /// before any. Read in place, without copying ``times``' histograms: a lint asks it
+    /// of every stage before it looks further.
+    public var longestTime: Int64 {
+        max(box.fields.times?.value.own.max ?? 0, box.fields.times?.value.sink.max ?? 0)
     }
 
     public static let recentRequestLimit = 4
@@ -181,6 +201,7 @@ public struct NodeSummary: Hashable, Sendable {
         var forwardsToRaw: NodeID = 0
         var endedRaw: Int64 = noTime
         var lastValueRaw: Int64 = noTime
+        var lastDescribedRaw: Int64 = noTime
         var times: TimesBox? = nil
         var children: [NodeID] = []
         var status: NodeStatus = .subscribing
@@ -190,6 +211,7 @@ public struct NodeSummary: Hashable, Sendable {
         var lastEventValue: EventValue = .none
         var orphaned: Bool = false
         var afterEnd: Int = 0
+        var undescribedSince: Int = 0
         var recentRequests: [DemandRequest] = []
     }
 

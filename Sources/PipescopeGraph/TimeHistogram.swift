@@ -68,6 +68,25 @@ public struct TimeHistogram: Hashable, Sendable {
         return max
     }
 
+    /// How many values took `nanos` or longer, at least: the values of the buckets that
+    /// start at or above it (a bucket that straddles it is not counted, so a value at most
+    /// 12% over the line may be missed, and none under it is counted). 0 when empty.
+    ///
+    /// ```swift
+    /// var h = TimeHistogram()
+    /// for ms in [1, 2, 20, 30] { h.add(Int64(ms) * 1_000_000) }
+    /// h.count(atLeast: 16_000_000)   // 2
+    /// ```
+    public func count(atLeast nanos: Int64) -> Int {
+        guard count > 0, max >= nanos else { return 0 }
+        var n = 0
+        for (i, c) in counts.enumerated().reversed() {
+            guard Self.low(of: first + i) >= nanos else { break }
+            n += Int(c)
+        }
+        return n
+    }
+
     public var p50: Int64 { percentile(0.5) }
     public var p99: Int64 { percentile(0.99) }
 
@@ -76,6 +95,13 @@ public struct TimeHistogram: Hashable, Sendable {
         guard v >= 4 else { return Int(v) }
         let e = 63 - v.leadingZeroBitCount
         return e * 4 + Int((v >> (e - 2)) & 3)
+    }
+
+    /// The smallest duration bucket `bucket` holds.
+    static func low(of bucket: Int) -> Int64 {
+        guard bucket >= 8 else { return Int64(bucket) }
+        let e = bucket / 4, sub = Int64(bucket % 4)
+        return (4 + sub) << (e - 2)
     }
 
     static func middle(of bucket: Int) -> Int64 {

@@ -48,7 +48,7 @@ public enum DetailView {
         lines += [
             ("demand requested \(Format.demand(node.requested, theme: theme))"
                 + (node.status.isTerminal ? "" : "  outstanding \(Format.demand(node.outstanding, theme: theme))"), .plain),
-            ("values \(node.values)  last \(theme.text(node.lastValue ?? "—"))", .plain),
+            (valuesLine(node, theme: theme), .plain),
         ]
         if let capture = captureLine(node, state: state, theme: theme) { lines.append((capture, theme.dim)) }
         for line in timeLines(node, width: area.width) { lines.append((line, .plain)) }
@@ -147,17 +147,25 @@ public enum DetailView {
         return lines
     }
 
-    /// Whether the stage's newest values went undescribed (sampled), or every value is
-    /// being described (watched); nil when there is nothing to say.
+    /// `values 120  last ["s shoe", …]`: the last value described, and its time when
+    /// newer values were not (``captureLine(_:state:theme:)`` says how many).
+    static func valuesLine(_ node: NodeSummary, theme: Theme) -> String {
+        var text = "values \(node.values)  last \(theme.text(node.lastValue ?? "—"))"
+        if node.lastValue != nil, node.undescribedSince > 0, let time = node.lastDescribedNanos {
+            text += " at \(Format.time(time))"
+        }
+        return text
+    }
+
+    /// How many values newer than "last" went undescribed (sampled), or that every value
+    /// is being described (watched); nil when there is nothing to say.
     static func captureLine(_ node: NodeSummary, state: AppState, theme: Theme) -> String? {
         if state.session.watched.contains(node.id) { return "watched: every value described (v stops)" }
-        guard node.values > 0 else { return nil }
-        let position = state.cursor.position ?? state.cursor.log.end
-        guard let newest = state.cursor.log.events(endingAt: position, count: 1, node: node.id, kinds: [.value]).last,
-              newest.event.text.isEmpty else { return nil }
+        let newer = node.undescribedSince
+        guard node.values > 0, newer > 0 else { return nil }
         return node.lastValue == nil
             ? "values not described (v describes every value)"
-            : "newer values not described: sampled, 1 per \(FlushInterval.text) (v: all)"
+            : "\(Format.count(newer)) newer value\(newer == 1 ? "" : "s") not described: sampled, 1 per \(FlushInterval.text) (v: all)"
     }
 
     /// How long the stage's operator takes per value it receives ("time own p50 2.1 ms

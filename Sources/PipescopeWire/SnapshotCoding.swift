@@ -60,6 +60,8 @@ extension NodeSummary {
         feeds = s.feeds
         afterEnd = Int(s.afterEnd)
         lastValueNanos = s.lastValueNs == 0 ? nil : s.lastValueNs
+        lastDescribedNanos = s.lastDescribedNs == 0 ? nil : s.lastDescribedNs
+        undescribedSince = Int(clamping: max(0, s.undescribedSince))
         ownerID = s.owner == 0 ? nil : s.owner
         contractBroken = s.contractBroken
         recentRequests = s.recentRequests.suffix(Self.recentRequestLimit).map {
@@ -91,6 +93,8 @@ extension NodeSummary {
         s.feeds = feeds
         s.afterEnd = Int64(afterEnd)
         s.lastValueNs = lastValueNanos ?? 0
+        s.lastDescribedNs = lastDescribedNanos ?? 0
+        s.undescribedSince = Int64(undescribedSince)
         s.owner = ownerID ?? 0
         s.contractBroken = contractBroken
         s.recentRequests = recentRequests.map { r in

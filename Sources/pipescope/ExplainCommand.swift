@@ -15,7 +15,8 @@ struct ExplainCommand: ParsableCommand {
             the named stage upstream sends nothing), held: demand 0 (its subscriber asks for nothing more), \
             no subscription (an upstream never sent one), or flowing. A wait is --stall-after seconds \
             without progress (2 by default). With --json: {"pipelines": [{"root", "name", "wait"}]}, \
-            wait being null or {"reason", "seconds", "at"} as in snapshot --json. \
+            wait being null or {"reason", "seconds", "at"} as in snapshot --json (a wait through a zip adds \
+            "combiner": {"stage", "operator", "waitsOn", "inputs": [{"stage", "values"}]}: which input it waits on). \
             With --stage ID: that stage's wait, and the chain of causes of its last value back to \
             its origin, one hop a line (with --json: {"stage", "value", "chain": [{"stage", \
             "operator", "value", "thread", "time"}], "end", "wait"}, the chain newest first). \
@@ -57,7 +58,7 @@ struct ExplainCommand: ParsableCommand {
         var history = History()
         history.reset(to: graph, recent: session.snapshot.recent)
         let chain = CauseChain.lastValue(of: stage, upTo: nil, in: history, graph: graph)
-        print(json ? Self.json(stage, chain: chain, wait: waits[stage], now: now)
+        print(json ? Self.json(stage, chain: chain, wait: waits[stage], graph: graph, now: now)
                    : Self.text(stage, chain: chain, wait: waits[stage], graph: graph, now: now))
     }
 
@@ -80,14 +81,21 @@ struct ExplainCommand: ParsableCommand {
 
     /// The chain's JSON (``CauseChainJSON``) with the stage's `wait` added; a stage with
     /// no value kept: `{"stage": ID, "value": null, "chain": [], "end": "no value", …}`.
-    static func json(_ stage: NodeID, chain: CauseChain?, wait: Wait?, now: Int64) -> String {
+    static func json(_ stage: NodeID, chain: CauseChain?, wait: Wait?, graph: Graph, now: Int64) -> String {
         var document: [String: Any] = ["stage": stage, "value": NSNull(), "chain": [Any](), "end": "no value"]
         if let chain, let data = CauseChainJSON.render(chain).data(using: .utf8),
            let parsed = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
             document = parsed
         }
         document["wait"] = wait.map { w -> [String: Any] in
-            ["reason": w.reason.rawValue, "seconds": Double(w.nanos(at: now) / 1_000_000) / 1000, "at": w.at]
+            var wait: [String: Any] = ["reason": w.reason.rawValue, "seconds": Double(w.nanos(at: now) / 1_000_000) / 1000,
+                                       "at": w.at]
+            if let zip = w.combiner(of: stage, in: graph) {
+                wait["combiner"] = ["stage": zip.stage, "operator": zip.operatorName, "waitsOn": zip.waitingOn.map { $0 + 1 },
+                                    "inputs": zip.inputs.map { ["stage": $0.stage, "values": $0.values] as [String: Any] }]
+                    as [String: Any]
+            }
+            return wait
         } ?? NSNull()
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data("{}".utf8)

@@ -3,7 +3,8 @@ import PipescopeGraph
 import PipescopeModel
 
 /// `-A NAME`: turn a lint off, as tokio-console allows; `--stall-after SECONDS`: how long
-/// without progress makes a wait (``Waits``).
+/// without progress makes a wait (``Waits``); `--slow-after MS`: how long a stage's own
+/// code may take per value (the `slow-stage` lint).
 struct LintOptions: ParsableArguments {
     @Option(name: .customShort("A"), help: ArgumentHelp(
         "Allow (turn off) a lint; repeatable.",
@@ -17,6 +18,11 @@ struct LintOptions: ParsableArguments {
         valueName: "seconds"))
     var stallAfter: Double = 2
 
+    @Option(name: .customLong("slow-after"), parsing: .unconditional, help: ArgumentHelp(
+        "Milliseconds of a stage's own code per value after which the value is slow (the slow-stage lint; a frame by default).",
+        valueName: "ms"))
+    var slowAfter: Double = Linter().slowAfter
+
     func validate() throws {
         do {
             _ = try LintRules.kinds(named: allow)
@@ -26,12 +32,17 @@ struct LintOptions: ParsableArguments {
         guard stallAfter >= 0, stallAfter.isFinite else {
             throw ValidationError("--stall-after takes a number of seconds, 0 or more (got \(plainNumber(stallAfter))); for example --stall-after 5")
         }
+        guard slowAfter > 0, slowAfter.isFinite else {
+            throw ValidationError("--slow-after takes a number of milliseconds, more than 0 (got \(plainNumber(slowAfter))); "
+                                  + "for example --slow-after 33 for a frame at 30 Hz")
+        }
     }
 
     var linter: Linter {
         // validate() has refused any name that is no lint.
         var linter = Linter(allowed: (try? LintRules.kinds(named: allow)) ?? [])
         linter.stalledAfter = stallAfter
+        linter.slowAfter = slowAfter
         return linter
     }
 

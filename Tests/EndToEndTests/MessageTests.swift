@@ -115,6 +115,9 @@ final class MessageTests: XCTestCase {
              "pipescope: --stall-after takes a number of seconds, 0 or more (got -1); for example --stall-after 5"),
             (["replay", "x.pipescope", "--stall-after", "-2.5"],
              "pipescope: --stall-after takes a number of seconds, 0 or more (got -2.5); for example --stall-after 5"),
+            (["explain", "1", "--slow-after", "0"],
+             "pipescope: --slow-after takes a number of milliseconds, more than 0 (got 0); "
+                + "for example --slow-after 33 for a frame at 30 Hz"),
         ]
         for (arguments, expected) in cases {
             let out = try run(arguments)

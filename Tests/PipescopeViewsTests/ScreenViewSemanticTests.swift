@@ -331,8 +331,24 @@ final class ValueTextDetailTests: XCTestCase {
 
     func testASampledStageSaysItsNewestValuesWereNotDescribed() {
         let line = captureLine(state())
-        XCTAssertTrue(line?.hasPrefix("│newer values not described: sampled, 1 per 25 ms (v: all)  ") == true,
+        XCTAssertTrue(line?.hasPrefix("│1 newer value not described: sampled, 1 per 25 ms (v: all)  ") == true,
                       line ?? "no values line")
+    }
+
+    func testLastIsTheLastValueDescribedWithItsTime() throws {
+        let s = state()
+        let node = try XCTUnwrap(s.cursor.graph[1])
+        let described = try XCTUnwrap(node.lastDescribedNanos)
+        XCTAssertNotEqual(node.lastValueNanos, described, "a newer value came, without words")
+        var seconds = time_t(described / 1_000_000_000)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        let time = String(format: "%02d:%02d:%02d.%03d", parts.tm_hour, parts.tm_min, parts.tm_sec,
+                          Int(described / 1_000_000 % 1000))
+        let lines = ViewFixtures.render(s, width: 120, height: 40, theme: .plainUnicode).lines()
+        let i = try XCTUnwrap(lines.firstIndex { $0.contains("│values 2  last ") }, lines.joined(separator: "\n"))
+        XCTAssertTrue(lines[i].hasPrefix("│values 2  last Reading(kitchen: 21.5) at \(time)  "), lines[i])
+        XCTAssertTrue(lines[i + 1].hasPrefix("│1 newer value not described: sampled, 1 per 25 ms (v: all)  "), lines[i + 1])
     }
 
     func testVWatchesTheSelectedStageAndVAgainStops() {
@@ -341,7 +357,7 @@ final class ValueTextDetailTests: XCTestCase {
         XCTAssertTrue(captureLine(s)?.hasPrefix("│watched: every value described (v stops)  ") == true)
         XCTAssertEqual(s.session.notice?.text, "watching #1 Map: every value is described, on the program's thread (v stops)")
         XCTAssertEqual(reduce(&s, .action(.toggleWatch)), [.watch([])])
-        XCTAssertTrue(captureLine(s)?.hasPrefix("│newer values not described") == true)
+        XCTAssertTrue(captureLine(s)?.hasPrefix("│1 newer value not described") == true)
     }
 
     func testARecordingCannotBeWatched() {

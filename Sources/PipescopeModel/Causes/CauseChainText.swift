@@ -12,17 +12,30 @@ import PipescopeGraph
 /// (``CauseChainEnd``).
 public enum CauseChainText {
     /// The chain on one line, newest first.
+    ///
+    /// Hops whose values were not described (sampled) read as one gap, named once:
+    /// `Sink ← ReceiveOn ← Map: not described (sampled, …) ← PassthroughSubject sent "s" on main`.
     public static func line(_ chain: CauseChain) -> String {
         guard let first = chain.hops.first else { return "" }
-        var parts: [String] = []
-        if let head = head(first) { parts.append(head) }
+        // Each part, and whether it is a value without words (part of a gap).
+        var parts: [(text: String, gap: Bool)] = []
+        if let head = head(first) {
+            parts.append(isUndescribed(first) ? (first.receiver, true) : (head, false))
+        }
         for (i, hop) in chain.hops.enumerated() {
             let cause = i + 1 < chain.hops.count ? chain.hops[i + 1] : nil
-            var part = hop.operatorName + " " + what(hop, cause: cause, isOrigin: cause == nil && chain.end == .origin)
+            let isOrigin = cause == nil && chain.end == .origin
+            let gap = isUndescribed(hop) && !isOrigin
+            var part = hop.operatorName + (gap ? "" : " " + what(hop, cause: cause, isOrigin: isOrigin))
             if let cause, let note = note(hop, cause: cause) { part += " (\(note))" }
-            parts.append(part)
+            parts.append((part, gap))
         }
-        var text = parts.joined(separator: " ← ")
+        var pieces: [String] = []
+        for (i, part) in parts.enumerated() {
+            let gapEnds = part.gap && (i + 1 == parts.count || !parts[i + 1].gap)
+            pieces.append(part.text + (gapEnds ? ": " + gapWords : ""))
+        }
+        var text = pieces.joined(separator: " ← ")
         switch chain.end {
         case .origin: break
         case .earlierThanHistory(let id): text += " ← #\(id): earlier than the history kept"
@@ -39,11 +52,12 @@ public enum CauseChainText {
     public static func lines(_ chain: CauseChain) -> [String] {
         guard let first = chain.hops.first else { return [] }
         var lines: [String] = []
-        if let head = head(first) { lines.append(head) }
+        if let head = head(first) { lines.append(isUndescribed(first) ? "\(first.receiver) got —" : head) }
         for (i, hop) in chain.hops.enumerated() {
             let cause = i + 1 < chain.hops.count ? chain.hops[i + 1] : nil
+            let isOrigin = cause == nil && chain.end == .origin
             var fields = ["← \(hop.operatorName) #\(hop.stage)",
-                          what(hop, cause: cause, isOrigin: cause == nil && chain.end == .origin)]
+                          isUndescribed(hop) && !isOrigin ? "—" : what(hop, cause: cause, isOrigin: isOrigin)]
             fields.append("thread " + (hop.thread.isEmpty ? "?" : hop.thread))
             if let cause { fields.append("+" + CellText.duration(hop.time - cause.time)) }
             if let location = hop.location { fields.append(location) }
@@ -56,9 +70,29 @@ public enum CauseChainText {
                 if !hop.gatheredAll { lines.append("    and earlier inputs: earlier than the history kept") }
             }
         }
+        if let gap = gapLine(chain) { lines.append(gap) }
         lines.append(endLine(chain))
         return lines
     }
+
+    /// Where sampling left the chain without values, once: `Not described (—) at #3
+    /// ReceiveOn, #2 Map: sampled, 1 value per stage per 25 ms; v describes every value`.
+    /// Nil when every value hop has its words.
+    public static func gapLine(_ chain: CauseChain) -> String? {
+        let undescribed = chain.hops.filter(isUndescribed)
+        guard !undescribed.isEmpty else { return nil }
+        let names = undescribed.map { "#\($0.stage) \($0.operatorName)" }.joined(separator: ", ")
+        return "Not described (—) at \(names): \(sampling)"
+    }
+
+    /// A value hop the probe kept no words of.
+    static func isUndescribed(_ hop: CauseHop) -> Bool { hop.kind == .value && (hop.value ?? "").isEmpty }
+
+    /// Why a value has no words, and what gives it some.
+    static var sampling: String { "sampled, 1 value per stage per \(FlushInterval.text); v describes every value" }
+
+    /// The one-line chain's words after a gap.
+    static var gapWords: String { "not described (\(sampling))" }
 
     /// How the chain ends, in a sentence.
     public static func endLine(_ chain: CauseChain) -> String {

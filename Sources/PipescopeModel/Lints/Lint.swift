@@ -50,6 +50,9 @@ public struct Linter: Sendable, Equatable {
     public var stalledAfter: Double = 2
     /// A one-shot publisher still active after this long.
     public var neverCompletesAfter: Double = 30
+    /// Milliseconds of a stage's own code per value that make the value slow: a frame at
+    /// 60 Hz by default (`--slow-after`, the `slow-stage` lint).
+    public var slowAfter: Double = 16
     /// Lints turned off (`-A name`).
     public var allowed: Set<LintKind> = [] {
         didSet { rules = Self.running(besides: allowed) }
@@ -69,7 +72,8 @@ public struct Linter: Sendable, Equatable {
 
     /// Equal when they find the same lints: ``rules`` follows from ``allowed``.
     public static func == (a: Linter, b: Linter) -> Bool {
-        a.stalledAfter == b.stalledAfter && a.neverCompletesAfter == b.neverCompletesAfter && a.allowed == b.allowed
+        a.stalledAfter == b.stalledAfter && a.neverCompletesAfter == b.neverCompletesAfter && a.slowAfter == b.slowAfter
+            && a.allowed == b.allowed
     }
 
     /// Whether a running rule reads the pipelines' verdicts.

@@ -56,7 +56,7 @@ public struct LintContext: Sendable {
     /// The moment judged: the cursor's time (a recording's, in history), never the wall
     /// clock of the machine replaying it.
     public let now: Int64
-    /// The thresholds (``Linter/stalledAfter``, ``Linter/neverCompletesAfter``).
+    /// The thresholds (``Linter/stalledAfter``, ``Linter/neverCompletesAfter``, ``Linter/slowAfter``).
     public let linter: Linter
     /// The verdicts at ``now``: the whole graph's for ``Linter/lints(_:now:waits:)``, one
     /// pipeline's for the inspector's tick; empty when no running rule reads them.

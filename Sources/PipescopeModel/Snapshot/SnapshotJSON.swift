@@ -15,12 +15,16 @@ import PipescopeGraph
 /// text; `sharedWith` lists the other stages that pass the same subscription object
 /// along; `orphaned` is true when an upstream was cancelled from outside; `feeds`
 /// lists further stages this one reaches through a subject (share, multicast); `owner`
-/// names the CancellableBag holding a root (null when none).
+/// names the CancellableBag holding a root (null when none). `lastValue` is the last value
+/// described: values are sampled (cheap types always, others at most one per stage per
+/// 25 ms), and `undescribedSince` (absent when 0) counts the newer ones that were not.
 ///
 /// `wait` says where the stage waits (``Waits``): null while it flows or once it has
 /// ended, else `{"reason": "upstream" | "demand" | "subscription", "seconds": 41.2,
 /// "at": 3}`, `at` being the stage the wait is attributed to; on a root it is the whole
-/// pipeline's verdict.
+/// pipeline's verdict. A wait on upstream through a `zip` adds `"combiner": {"stage": 7,
+/// "operator": "Zip", "waitsOn": [2], "inputs": [{"stage": 5, "values": 2}, {"stage": 9,
+/// "values": 0}]}`: the input(s) it waits on, numbered from 1, and what each sent it.
 ///
 /// `location` is where the program made the stage, `{"file": "/src/App/Feed.swift",
 /// "line": 88, "function": "Feed.start()"}`: its own (a root's `sink` call, or the line
@@ -57,7 +61,7 @@ public enum SnapshotJSON {
             dropped: graph.dropped,
             locationsPending: locationsPending,
             nodes: graph.nodes.keys.sorted().compactMap { id in
-                graph[id].map { Node($0, in: graph, wait: waits[id].map { WaitJSON($0, now: waits.now) }) }
+                graph[id].map { Node($0, in: graph, wait: waits[id].map { WaitJSON($0, now: waits.now, of: id, in: graph) }) }
             },
             lints: lints.map { LintJSON(lint: $0.kind.rawValue, node: $0.node, message: $0.message) },
             pipelines: AppState.Table.rows(of: graph, lints: lints, waits: waits).map { PipelineJSON(row: $0) })
@@ -108,6 +112,8 @@ public enum SnapshotJSON {
         var demand: DemandJSON
         var values: Int
         var lastValue: String?
+        /// Values newer than ``lastValue`` that were not described (sampled); omitted at 0.
+        var undescribedSince: Int
         var cause: String?
         var error: String?
         var sharedWith: [NodeID]
@@ -134,6 +140,7 @@ public enum SnapshotJSON {
             demand = DemandJSON(requested: n.requested, outstanding: n.outstanding)
             values = n.values
             lastValue = n.lastValue
+            undescribedSince = n.undescribedSince
             cause = n.cause?.rawValue
             error = n.error
             orphaned = n.orphaned
@@ -151,7 +158,7 @@ public enum SnapshotJSON {
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, parent, `operator`, publisherType, subscriber, status, demand, values, lastValue
+            case id, parent, `operator`, publisherType, subscriber, status, demand, values, lastValue, undescribedSince
             case cause, error, sharedWith, orphaned, feeds, owner, location, frames, locationFrom, wait
             case time, sinkTime
         }
@@ -167,6 +174,7 @@ public enum SnapshotJSON {
             try c.encode(demand, forKey: .demand)
             try c.encode(values, forKey: .values)
             try c.encode(lastValue, forKey: .lastValue)
+            if undescribedSince > 0 { try c.encode(undescribedSince, forKey: .undescribedSince) }
             try c.encode(cause, forKey: .cause)
             try c.encode(error, forKey: .error)
             try c.encode(sharedWith, forKey: .sharedWith)
@@ -202,11 +210,35 @@ public enum SnapshotJSON {
         var reason: String
         var seconds: Double
         var at: NodeID
+        /// Which input of a `zip` on the way it waits on; absent when none is.
+        var combiner: CombinerJSON?
 
-        init(_ wait: Wait, now: Int64) {
+        /// Stage `stage`'s wait; with the graph, the combiner it waits through.
+        init(_ wait: Wait, now: Int64, of stage: NodeID? = nil, in graph: Graph? = nil) {
             reason = wait.reason.rawValue
             seconds = Double(wait.nanos(at: now) / 1_000_000) / 1000
             at = wait.at
+            if let stage, let graph { combiner = wait.combiner(of: stage, in: graph).map(CombinerJSON.init) }
+        }
+    }
+
+    /// `{"stage": 7, "operator": "Zip", "waitsOn": [2], "inputs": [{"stage": 5, "values": 2},
+    /// {"stage": 9, "values": 0}]}`: `waitsOn` numbers the inputs from 1, in `inputs`' order.
+    struct CombinerJSON: Encodable, Equatable {
+        struct Input: Encodable, Equatable {
+            var stage: NodeID
+            var values: Int
+        }
+        var stage: NodeID
+        var `operator`: String
+        var waitsOn: [Int]
+        var inputs: [Input]
+
+        init(_ c: CombinerWait) {
+            stage = c.stage
+            `operator` = c.operatorName
+            waitsOn = c.waitingOn.map { $0 + 1 }
+            inputs = c.inputs.map { Input(stage: $0.stage, values: $0.values) }
         }
     }
 

@@ -30,7 +30,10 @@ public enum SnapshotText {
             if let cause = n.cause { line += " by \(cause.rawValue)" }
             if n.orphaned { line += " (orphaned)" }
             line += "  demand \(n.requested)  values \(n.values)"
-            if let v = n.lastValue { line += "  last \(v)" }
+            if let v = n.lastValue {
+                line += "  last \(v)"
+                if n.undescribedSince > 0 { line += " (\(n.undescribedSince) newer not described: sampled)" }
+            }
             if let e = n.error { line += "  error \(e)" }
             // Only where a stage recorded its own (roots, inner publishers): the stages
             // indented under it were made there too.

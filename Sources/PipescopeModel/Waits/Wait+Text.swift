@@ -38,21 +38,31 @@ extension Wait {
     /// - `waits 41s: demand is outstanding and it sends nothing`
     /// - `held 12s: its subscriber Sink has no outstanding demand (last request .max(1))`
     /// - `no subscription after 3s from #4 Silent (main.swift:9) upstream`
+    /// A wait through a combiner adds which input it waits on (``CombinerWait``):
+    /// `waits 41s for #9 Future upstream to send a value; #7 Zip waits on its 2nd input
+    /// (#9 Future): 2 values from #5, 0 from #9`.
     public func sentence(of stage: NodeID, in graph: Graph, now: Int64) -> String {
         let age = CellText.age(nanos(at: now))
+        let zip = combiner(of: stage, in: graph).map { "; " + $0.text(in: graph) } ?? ""
         switch reason {
         case .upstream:
-            return at == stage
+            return (at == stage
                 ? "waits \(age): demand is outstanding and it sends nothing"
-                : "waits \(age) for \(Self.name(at, in: graph)) upstream to send a value"
+                : "waits \(age) for \(Self.name(at, in: graph)) upstream to send a value") + zip
         case .demand:
             return "held \(age): its subscriber \(Self.subscriber(of: stage, in: graph)) has no outstanding demand"
                 + " (\(lastRequest.map { "last request \(Self.call($0))" } ?? "it never requested any"))"
         case .subscription:
-            return at == stage
+            return (at == stage
                 ? "no subscription after \(age): it was subscribed to and never sent one"
-                : "no subscription after \(age) from \(Self.name(at, in: graph)) upstream"
+                : "no subscription after \(age) from \(Self.name(at, in: graph)) upstream") + zip
         }
+    }
+
+    /// The combiner (`zip`) a wait of stage `stage` on its upstream passes through, nearest
+    /// the stage holding it; nil on demand (the subscriber holds it, not an input).
+    public func combiner(of stage: NodeID, in graph: Graph) -> CombinerWait? {
+        reason == .demand ? nil : CombinerWait.on(path: at, upTo: stage, in: graph)
     }
 
     /// The `stalled` lint's message for a pipeline `root` waiting with this verdict: the
@@ -60,9 +70,10 @@ extension Wait {
     public func lintMessage(pipeline root: NodeID, in graph: Graph, now: Int64) -> String {
         let age = CellText.age(nanos(at: now))
         let holder = Self.name(at, in: graph)
+        let zip = combiner(of: root, in: graph).map { $0.text(in: graph) + ". " } ?? ""
         switch reason {
         case .upstream:
-            return "\(holder) has sent nothing for \(age) while pipeline #\(root) has demand outstanding. "
+            return "\(holder) has sent nothing for \(age) while pipeline #\(root) has demand outstanding. " + zip
                 + "Make it send (fulfil the promise, send to the subject, start the timer), or cancel the pipeline."
         case .demand:
             // A pipeline's verdict is its root's: held on demand, `at` is the root and
@@ -71,7 +82,7 @@ extension Wait {
             return "held \(age) by subscriber \(Self.subscriber(of: root, in: graph)), which has no outstanding demand "
                 + "on \(holder) (\(request)). It must request more: return a demand from receive(_:), or call request(_:)."
         case .subscription:
-            return "\(holder) has not sent a subscription in \(age): nothing can flow. "
+            return "\(holder) has not sent a subscription in \(age): nothing can flow. " + zip
                 + "A custom publisher must call receive(subscription:) on its subscriber."
         }
     }

@@ -11,7 +11,8 @@ import PipescopeGraph
 /// #31 Timer → Sink  flowing
 /// ```
 /// As JSON: `{"pipelines": [{"root": 12, "name": "Future → Map → Sink", "wait":
-/// {"reason": "upstream", "seconds": 41.2, "at": 13}}, …]}`, `wait` null while flowing.
+/// {"reason": "upstream", "seconds": 41.2, "at": 13}}, …]}`, `wait` null while flowing;
+/// a wait through a `zip` adds `"combiner"` (``SnapshotJSON``'s `CombinerJSON`).
 public struct WaitReport: Sendable {
     public struct Entry: Sendable, Equatable {
         public var root: NodeID
@@ -50,14 +51,15 @@ public struct WaitReport: Sendable {
     func verdict(_ entry: Entry) -> String {
         guard let wait = entry.wait else { return "flowing" }
         let age = CellText.age(wait.nanos(at: now))
+        let zip = wait.combiner(of: entry.root, in: graph).map { "; " + $0.text(in: graph) } ?? ""
         switch wait.reason {
         case .upstream:
-            return "waits ↑ \(Wait.name(wait.at, in: graph)) \(age)"
+            return "waits ↑ \(Wait.name(wait.at, in: graph)) \(age)" + zip
         case .demand:
             let request = wait.lastRequest.map { "last request \(Wait.call($0))" } ?? "never requested"
             return "held: demand 0 \(age) by \(Wait.subscriber(of: entry.root, in: graph)) (\(request))"
         case .subscription:
-            return "no subscription \(age) from \(Wait.name(wait.at, in: graph))"
+            return "no subscription \(age) from \(Wait.name(wait.at, in: graph))" + zip
         }
     }
 
@@ -76,8 +78,9 @@ public struct WaitReport: Sendable {
                 try c.encode(wait, forKey: .wait)  // null, not omitted
             }
         }
-        let document = Document(pipelines: entries.map {
-            Pipeline(root: $0.root, name: $0.name, wait: $0.wait.map { SnapshotJSON.WaitJSON($0, now: now) })
+        let document = Document(pipelines: entries.map { entry in
+            Pipeline(root: entry.root, name: entry.name,
+                     wait: entry.wait.map { SnapshotJSON.WaitJSON($0, now: now, of: entry.root, in: graph) })
         })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -23,7 +23,7 @@ import PipescopeGraph
 ///   what it gets by design (``dropping``: a `filter` dropping values meant for another
 ///   screen, a `debounce`, a `reduce` before its upstream finishes): filtered is flowing,
 ///   not stalled. Values a combiner (`zip`) got from one side are no progress: it waits
-///   on the other.
+///   on the other, and only an input that sent it the fewest values passes its holder on.
 ///
 /// A wait for upstream or for a subscription is attributed to the stage furthest
 /// upstream that holds it: the first active child (in subscription order) that itself
@@ -135,7 +135,7 @@ public struct Waits: Sendable, Equatable {
                 // The first waiting child passes its holder on; one whose holder is not
                 // a subject waiting for the program's input goes first (a flatMap's
                 // silent Future, not its idle trigger).
-                let waiting = node.children.compactMap { stages[$0] }.filter { $0.reason != .demand }
+                let waiting = Self.inputs(of: node, in: graph).compactMap { stages[$0] }.filter { $0.reason != .demand }
                 if let held = waiting.first(where: { !Self.isProgramInput($0.at, in: graph) }) ?? waiting.first {
                     wait.at = held.at
                 }
@@ -147,6 +147,17 @@ public struct Waits: Sendable, Equatable {
             holders.insert(verdict.at)
         }
         return due
+    }
+
+    /// The children that may hold the stage's wait, in subscription order: all of them,
+    /// but for a combiner (`zip`) only the inputs that sent it the fewest values
+    /// (``CombinerWait``): it waits on the input that is behind, not on one that sent
+    /// and went quiet.
+    static func inputs(of node: NodeSummary, in graph: Graph) -> [NodeID] {
+        guard CombinerWait.operators.contains(node.operatorName), node.children.count > 1 else { return node.children }
+        let values = node.children.map { graph[$0]?.values ?? 0 }
+        let fewest = values.min() ?? 0
+        return node.children.indices.filter { values[$0] == fewest }.map { node.children[$0] }
     }
 
     /// The verdict on stage `id`; nil while it flows or once it ended.

@@ -771,6 +771,19 @@ public nonisolated struct Pipescope_V1_NodeState: @unchecked Sendable {
   /// Clears the value of `sinkTime`. Subsequent reads from it will return its default value.
   public mutating func clearSinkTime() {_uniqueStorage()._sinkTime = nil}
 
+  /// When the value of last_value arrived (0: none, or a recording from before this
+  /// field), and how many values came after it without words (sampled out): "last" is
+  /// the last value described, and says how stale it is.
+  public var lastDescribedNs: Int64 {
+    get {_storage._lastDescribedNs}
+    set {_uniqueStorage()._lastDescribedNs = newValue}
+  }
+
+  public var undescribedSince: Int64 {
+    get {_storage._undescribedSince}
+    set {_uniqueStorage()._undescribedSince = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1892,7 +1905,7 @@ nonisolated extension Pipescope_V1_SourceLocation: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NodeState"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}info\0\u{1}status\0\u{1}cause\0\u{1}error\0\u{1}requested\0\u{1}values\0\u{3}has_last_value\0\u{3}last_value\0\u{3}subscription_owner\0\u{3}ended_ns\0\u{3}forwards_to\0\u{1}orphaned\0\u{1}feeds\0\u{3}after_end\0\u{3}last_value_ns\0\u{3}recent_requests\0\u{1}owner\0\u{3}owner_name\0\u{3}contract_broken\0\u{3}own_time\0\u{3}with_downstream_time\0\u{3}sink_time\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}info\0\u{1}status\0\u{1}cause\0\u{1}error\0\u{1}requested\0\u{1}values\0\u{3}has_last_value\0\u{3}last_value\0\u{3}subscription_owner\0\u{3}ended_ns\0\u{3}forwards_to\0\u{1}orphaned\0\u{1}feeds\0\u{3}after_end\0\u{3}last_value_ns\0\u{3}recent_requests\0\u{1}owner\0\u{3}owner_name\0\u{3}contract_broken\0\u{3}own_time\0\u{3}with_downstream_time\0\u{3}sink_time\0\u{4}\u{2}last_described_ns\0\u{3}undescribed_since\0")
 
   fileprivate class _StorageClass {
     var _info: Pipescope_V1_NodeInfo? = nil
@@ -1917,6 +1930,8 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
     var _ownTime: Pipescope_V1_TimeHistogram? = nil
     var _withDownstreamTime: Pipescope_V1_TimeHistogram? = nil
     var _sinkTime: Pipescope_V1_TimeHistogram? = nil
+    var _lastDescribedNs: Int64 = 0
+    var _undescribedSince: Int64 = 0
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -1949,6 +1964,8 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
       _ownTime = source._ownTime
       _withDownstreamTime = source._withDownstreamTime
       _sinkTime = source._sinkTime
+      _lastDescribedNs = source._lastDescribedNs
+      _undescribedSince = source._undescribedSince
     }
   }
 
@@ -1989,6 +2006,8 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
         case 20: try { try decoder.decodeSingularMessageField(value: &_storage._ownTime) }()
         case 21: try { try decoder.decodeSingularMessageField(value: &_storage._withDownstreamTime) }()
         case 22: try { try decoder.decodeSingularMessageField(value: &_storage._sinkTime) }()
+        case 24: try { try decoder.decodeSingularInt64Field(value: &_storage._lastDescribedNs) }()
+        case 25: try { try decoder.decodeSingularInt64Field(value: &_storage._undescribedSince) }()
         default: break
         }
       }
@@ -2067,6 +2086,12 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
       try { if let v = _storage._sinkTime {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
       } }()
+      if _storage._lastDescribedNs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._lastDescribedNs, fieldNumber: 24)
+      }
+      if _storage._undescribedSince != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._undescribedSince, fieldNumber: 25)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2098,6 +2123,8 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
         if _storage._ownTime != rhs_storage._ownTime {return false}
         if _storage._withDownstreamTime != rhs_storage._withDownstreamTime {return false}
         if _storage._sinkTime != rhs_storage._sinkTime {return false}
+        if _storage._lastDescribedNs != rhs_storage._lastDescribedNs {return false}
+        if _storage._undescribedSince != rhs_storage._undescribedSince {return false}
         return true
       }
       if !storagesAreEqual {return false}
