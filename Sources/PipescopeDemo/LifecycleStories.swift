@@ -15,6 +15,9 @@ import Pipescope
 ///   subscribe (the contract-violation lint).
 /// - **demand violation**: a hand-written publisher that ignores its subscriber's demand
 ///   (the demand-violation lint).
+/// - **search answers out of order**: a `flatMap` search whose slow answer to an old
+///   query lands last (the out-of-order lint), beside the same search with
+///   `switchToLatest` (``SearchStory``).
 ///
 /// Driven by ``tick(_:)`` on the demo's serial queue.
 final class LifecycleStories: @unchecked Sendable {
@@ -23,8 +26,10 @@ final class LifecycleStories: @unchecked Sendable {
     private var leakedTask: Task<Void, Never>?
     private var kept: [AnyCancellable] = []
     private let ticks = PassthroughSubject<Int, Never>()
+    private let search = SearchStory()
 
-    /// The stories that run once and stay: the broken promise and the demand violation.
+    /// The stories that run once and stay: the broken promise, the demand violation, and
+    /// the two searches.
     func start() {
         let cache = PassthroughSubject<String, Never>()
         cache.pipescopeExpect(.immediate, name: "story: cache lookup promised immediate")
@@ -32,11 +37,13 @@ final class LifecycleStories: @unchecked Sendable {
             .store(in: &kept)
         let counter = DemandCounter()
         IgnoresDemand(count: 5).pipescopeName("story: publisher ignoring demand").subscribe(counter)
+        search.start()
     }
 
     /// Called every 300 ms with the demo's step number.
     func tick(_ step: Int) {
         ticks.send(step)
+        search.tick(step)
         switch step % 40 {
         case 2: profile = ProfileScreen(ticks: ticks)
         case 14: profile = nil  // the screen closes: its bag cancels both pipelines
