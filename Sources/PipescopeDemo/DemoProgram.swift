@@ -19,7 +19,8 @@ import Pipescope
 /// - **forgotten request**: a one-shot request whose AnyCancellable nobody keeps, so it
 ///   is cancelled at once and never answers (the `unretained-cancellable` lint).
 /// - the lifecycle stories of ``LifecycleStories``: a released owner, a task that
-///   outlives its owner, a broken promise, a demand violation.
+///   outlives its owner, a broken promise, a demand violation, a search whose answers
+///   arrive out of order.
 ///
 /// Call ``start()`` after `Pipescope.start()`, then run the main run loop (the timer
 /// fires on it). Everything else happens on the demo's own serial queue.

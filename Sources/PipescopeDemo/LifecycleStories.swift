@@ -17,6 +17,9 @@ import Pipescope
 ///   (the demand-violation lint).
 /// - **slow stage**: a `map` whose closure takes 30 ms now and then (``SlowStageStory``,
 ///   the slow-stage lint).
+/// - **search answers out of order**: a `flatMap` search whose slow answer to an old
+///   query lands last (the out-of-order lint), beside the same search with
+///   `switchToLatest` (``SearchStory``).
 ///
 /// Driven by ``tick(_:)`` on the demo's serial queue.
 final class LifecycleStories: @unchecked Sendable {
@@ -26,8 +29,10 @@ final class LifecycleStories: @unchecked Sendable {
     private var kept: [AnyCancellable] = []
     private let ticks = PassthroughSubject<Int, Never>()
     private let slowStage = SlowStageStory()
+    private let search = SearchStory()
 
-    /// The stories that run once and stay: the broken promise and the demand violation.
+    /// The stories that run once and stay: the broken promise, the demand violation, and
+    /// the two searches.
     func start() {
         let cache = PassthroughSubject<String, Never>()
         cache.pipescopeExpect(.immediate, name: "story: cache lookup promised immediate")
@@ -36,12 +41,14 @@ final class LifecycleStories: @unchecked Sendable {
         let counter = DemandCounter()
         IgnoresDemand(count: 5).pipescopeName("story: publisher ignoring demand").subscribe(counter)
         slowStage.start()
+        search.start()
     }
 
     /// Called every 300 ms with the demo's step number.
     func tick(_ step: Int) {
         ticks.send(step)
         slowStage.tick(step)
+        search.tick(step)
         switch step % 40 {
         case 2: profile = ProfileScreen(ticks: ticks)
         case 14: profile = nil  // the screen closes: its bag cancels both pipelines

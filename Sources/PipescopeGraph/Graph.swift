@@ -89,8 +89,13 @@ public struct Graph: Sendable, Equatable {
             nodes[node.id] = node
         }
         for state in snapshot.nodes {
-            if let parent = state.parent, nodes[parent] != nil, parent != state.id {
-                nodes[parent]?.children.append(state.id)
+            if let parent = state.parent, let p = nodes.index(forKey: parent), parent != state.id {
+                nodes.values[p].children.append(state.id)
+                // A snapshot from the wire carries no roles: learnt again from the links.
+                if state.mergeRole == .none {
+                    let role = mergeRole(of: state, under: nodes.values[p])
+                    if role != .none { nodes[state.id]?.mergeRole = role }
+                }
             } else {
                 nodes[state.id]?.parent = nil
                 roots.append(state.id)
@@ -205,6 +210,9 @@ public struct Graph: Sendable, Equatable {
             update(event.node, change)
             if !returned { for id in sharers(of: event.node) { update(id, change) } }
         case .value:
+            // A flatMap's input or an inner publisher's answer (``InnerAnswers``): known
+            // by a byte of the stage's (or of a stage mirroring it).
+            var merging: (stage: NodeID, role: MergeRole)?
             update(event.node) { node in
                 node.values += 1
                 node.lastValueNanos = event.time
@@ -216,8 +224,10 @@ public struct Graph: Sendable, Equatable {
                     node.undescribedSince = 0
                 }
                 if node.status.isTerminal { node.afterEnd += 1 }
+                if node.mergeRole != .none { merging = (node.id, node.mergeRole) }
             }
             time(event)
+            if let merging { noteMerge(event, stage: merging.stage, role: merging.role) }
         case .finished:
             update(event.node) { node in
                 if node.status.isTerminal { node.afterEnd += 1 }
@@ -272,6 +282,7 @@ public struct Graph: Sendable, Equatable {
         recorder.touch(node.id)
         if let parent = node.parent, let p = nodes.index(forKey: parent) {
             nodes.values[p].children.append(node.id)
+            node.mergeRole = mergeRole(of: node, under: nodes.values[p])
             recorder.touch(parent)
         } else {
             node.parent = nil

@@ -23,6 +23,15 @@ public struct NodeInfo: Hashable, Sendable {
     /// The program's frames that called ``location``, nearest first (a few at most): which
     /// caller it was when a helper function builds pipelines for several.
     public var frames: [SourceLocation]
+    /// The event being delivered when this stage subscribed: the upstream value (or
+    /// completion) it was made for. A `flatMap` subscribes the publisher its closure
+    /// returns while the value it was given is delivered, `switchToLatest` while its
+    /// upstream delivers the publisher, `catch` and `retry` while the failure is; so an
+    /// inner publisher's values, which come later and often from another thread, trace
+    /// back through it to that value. Set on the stage subscribed inside the delivery
+    /// (the inner publisher's downstream end; the stages it subscribes in turn are part
+    /// of it). 0 for a stage subscribed otherwise, or when that event was not recorded.
+    public var madeFor: EventID
 
     /// Inlinable: the tap makes one for every new stage, on the program's thread, and an
     /// opaque call across modules would copy each field (and the optional location) through
@@ -30,7 +39,7 @@ public struct NodeInfo: Hashable, Sendable {
     @inlinable
     public init(id: NodeID, parent: NodeID? = nil, operatorName: String, publisherType: String,
                 subscriber: String, thread: String, createdNanos: Int64, location: SourceLocation? = nil,
-                frames: [SourceLocation] = []) {
+                frames: [SourceLocation] = [], madeFor: EventID = 0) {
         self.id = id
         self.parent = parent == 0 ? nil : parent
         self.operatorName = operatorName
@@ -40,5 +49,6 @@ public struct NodeInfo: Hashable, Sendable {
         self.createdNanos = createdNanos
         self.location = location
         self.frames = frames
+        self.madeFor = madeFor
     }
 }

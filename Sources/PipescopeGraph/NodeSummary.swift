@@ -54,6 +54,12 @@ public struct NodeSummary: Hashable, Sendable {
         get { box.fields.identity.fields.frames }
         _modify { yield &fields.identityFields.frames }
     }
+    /// The event being delivered when it subscribed: the upstream value an inner
+    /// publisher was made for (``NodeInfo/madeFor``); 0 for none.
+    public var madeFor: EventID {
+        get { box.fields.identity.fields.madeFor }
+        _modify { yield &fields.identityFields.madeFor }
+    }
     public var error: String? {
         get { box.fields.identity.fields.error }
         _modify { yield &fields.identityFields.error }
@@ -190,6 +196,21 @@ public struct NodeSummary: Hashable, Sendable {
         max(box.fields.times?.value.own.max ?? 0, box.fields.times?.value.sink.max ?? 0)
     }
 
+    /// For a `flatMap`: what its inner publishers answered, in the order of the values
+    /// they were made for (``InnerAnswers``); nil for other stages and before its first
+    /// input.
+    public var innerAnswers: InnerAnswers? { box.fields.answers?.value }
+
+    /// Its part in its parent's merge, when its parent is a `flatMap`.
+    var mergeRole: MergeRole {
+        get { box.fields.mergeRole }
+        set { fields.mergeRole = newValue }
+    }
+
+    mutating func updateAnswers(_ change: (inout InnerAnswers) -> Void) {
+        fields.updateAnswers(change)
+    }
+
     public static let recentRequestLimit = 4
 
     /// What has happened to the stage, and a reference to what it is.
@@ -203,6 +224,8 @@ public struct NodeSummary: Hashable, Sendable {
         var lastValueRaw: Int64 = noTime
         var lastDescribedRaw: Int64 = noTime
         var times: TimesBox? = nil
+        var answers: AnswersBox? = nil
+        var mergeRole: MergeRole = .none
         var children: [NodeID] = []
         var status: NodeStatus = .subscribing
         var cause: CancelCause? = nil
@@ -226,6 +249,7 @@ public struct NodeSummary: Hashable, Sendable {
         var createdNanos: Int64
         var location: SourceLocation? = nil
         var frames: [SourceLocation] = []
+        var madeFor: EventID = 0
         var error: String? = nil
         var sharers: [NodeID] = []
         var feeds: [NodeID] = []
@@ -265,6 +289,15 @@ public struct NodeSummary: Hashable, Sendable {
         func hash(into hasher: inout Hasher) { hasher.combine(value) }
     }
 
+    /// A flatMap's ``InnerAnswers``' box: only flatMaps have one.
+    final class AnswersBox: Hashable, @unchecked Sendable {
+        @exclusivity(unchecked) var value: InnerAnswers
+        init(_ value: InnerAnswers) { self.value = value }
+
+        static func == (a: AnswersBox, b: AnswersBox) -> Bool { a === b || a.value == b.value }
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    }
+
     private var box: Box
 
     /// The fields to change: the box is copied first if another summary shares it.
@@ -279,7 +312,7 @@ public struct NodeSummary: Hashable, Sendable {
     public init(info: NodeInfo) {
         let identity = Identity(id: info.id, operatorName: info.operatorName, publisherType: info.publisherType,
                                 subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNanos,
-                                location: info.location, frames: info.frames)
+                                location: info.location, frames: info.frames, madeFor: info.madeFor)
         box = Box(Fields(identity: IdentityBox(identity), parentRaw: info.parent ?? 0))
     }
 
@@ -302,7 +335,7 @@ public struct NodeSummary: Hashable, Sendable {
         let i = box.fields.identity.fields
         return NodeInfo(id: i.id, parent: parent, operatorName: i.operatorName, publisherType: i.publisherType,
                         subscriber: i.subscriber, thread: i.thread, createdNanos: i.createdNanos, location: i.location,
-                        frames: i.frames)
+                        frames: i.frames, madeFor: i.madeFor)
     }
 }
 
@@ -315,6 +348,15 @@ extension NodeSummary.Fields {
             if !isKnownUniquelyReferenced(&identity) { identity = NodeSummary.IdentityBox(identity.fields) }
             yield &identity.fields
         }
+    }
+
+    mutating func updateAnswers(_ change: (inout InnerAnswers) -> Void) {
+        if answers == nil {
+            answers = NodeSummary.AnswersBox(InnerAnswers())
+        } else if !isKnownUniquelyReferenced(&answers!) {
+            answers = NodeSummary.AnswersBox(answers!.value)
+        }
+        change(&answers!.value)
     }
 
     mutating func addTimes(own: Int64, withDownstream: Int64, sink: Bool) {

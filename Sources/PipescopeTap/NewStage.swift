@@ -34,6 +34,8 @@ struct NewStage {
     var subscriber: String?
     /// ``ThreadDirectory``'s number of the thread that subscribed.
     var thread: UInt32
+    /// The delivery in progress when it subscribed (``NodeInfo/madeFor``); 0 for none.
+    var madeFor: EventID = 0
 
     /// Its node info, the thread's name read from `threads` (``ThreadDirectory/names``).
     func nodeInfo(id: NodeID, createdNanos: Int64, threads: [String]) -> NodeInfo {
@@ -42,6 +44,6 @@ struct NewStage {
                  publisherType: named?.publisherType ?? facts?.publisher.full ?? "",
                  subscriber: subscriber ?? facts?.typeName ?? "",
                  thread: Int(thread) < threads.count ? threads[Int(thread)] : "",
-                 createdNanos: createdNanos)
+                 createdNanos: createdNanos, madeFor: madeFor)
     }
 }

@@ -40,6 +40,7 @@ package final class Tap: _Introspection, @unchecked Sendable {
         var key = StageKey(subscriber)
         var parent: NodeID?
         var forwarder: NodeID?
+        var madeFor: EventID = 0
         // Where it was made is worth a stack walk for a new pipeline and for an inner
         // publisher subscribed while delivering; a stage subscribed inside its
         // downstream's subscribe is where that one is.
@@ -55,7 +56,10 @@ package final class Tap: _Introspection, @unchecked Sendable {
                 key = outer
             }
         case .delivering(let delivery)?:
+            // An inner publisher (flatMap, switchToLatest, catch, retry), or a pipeline a
+            // sink's closure builds: made for the event being delivered.
             parent = delivery.owner
+            madeFor = delivery.event
         case .unknown?, .cancelling?, nil:
             parent = nil
         }
@@ -76,7 +80,8 @@ package final class Tap: _Introspection, @unchecked Sendable {
         // What its node info is made of; the flush makes the node info. Its creation
         // time is its subscribe event's, filled in there too: no clock read here.
         var stage: NewStage? = NewStage(parent: parent, facts: types, named: named,
-                                        subscriber: types.ownDescription(of: subscriber), thread: frames.number)
+                                        subscriber: types.ownDescription(of: subscriber), thread: frames.number,
+                                        madeFor: madeFor)
         let request = StageRegistry.Subscribe(
             key: key, parent: parent, forwarder: forwarder,
             publishes: types.publishesSubject ? SubjectIdentity.subject(publisher) : nil,

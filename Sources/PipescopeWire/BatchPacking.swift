@@ -27,8 +27,18 @@ public enum BatchPacking {
         let infos = batch.nodes
         var ids: [UInt64] = [], parents: [UInt64] = [], created: [Int64] = []
         var operators: [UInt32] = [], types: [UInt32] = [], subscribers: [UInt32] = [], threads: [UInt32] = []
+        // Inner publishers' made-for events: a column only once a stage has one (most
+        // batches have none).
+        var madeFor: [UInt64] = []
+        var anyMadeFor = false
         ids.reserveCapacity(infos.count)
         for info in infos {
+            if info.madeFor != 0, !anyMadeFor {
+                anyMadeFor = true
+                madeFor.reserveCapacity(infos.count)
+                madeFor.append(contentsOf: repeatElement(0, count: ids.count))
+            }
+            if anyMadeFor { madeFor.append(info.madeFor) }
             ids.append(info.id)
             parents.append(info.parent ?? 0)
             operators.append(table.id(for: info.operatorName, added: &added))
@@ -45,6 +55,7 @@ public enum BatchPacking {
         p.nodeSubscribers = subscribers
         p.nodeThreads = threads
         p.nodeCreatedNs = created
+        p.nodeMadeForEvents = madeFor
 
         let events = batch.events
         let base = events.first?.time ?? 0
@@ -165,8 +176,9 @@ public enum BatchPacking {
         let ids = p.nodeIds, parents = p.nodeParents, operators = p.nodeOperators
         let types = p.nodePublisherTypes, subscribers = p.nodeSubscribers, threads = p.nodeThreads
         let created = p.nodeCreatedNs
+        let madeFor = p.nodeMadeForEvents
         guard [parents.count, operators.count, types.count, subscribers.count, threads.count, created.count]
-            .allSatisfy({ $0 == ids.count }) else {
+            .allSatisfy({ $0 == ids.count }), madeFor.isEmpty || madeFor.count == ids.count else {
             throw FrameError.malformed("a packed batch whose stage columns have different lengths")
         }
         var infos: [NodeInfo] = []
@@ -175,7 +187,8 @@ public enum BatchPacking {
             infos.append(NodeInfo(
                 id: ids[i], parent: parents[i], operatorName: try table.string(operators[i]),
                 publisherType: try table.string(types[i]), subscriber: try table.string(subscribers[i]),
-                thread: try table.string(threads[i]), createdNanos: created[i]))
+                thread: try table.string(threads[i]), createdNanos: created[i],
+                madeFor: madeFor.isEmpty ? 0 : madeFor[i]))
         }
         var nodeDeltas = ZigzagColumn.Reader(p.nodeDeltas, "node")
         var timeDeltas = ZigzagColumn.Reader(p.timeDeltas, "time")

@@ -63,7 +63,7 @@ extension EventBatch {
 
     private static func size(of info: NodeInfo) -> Int {
         48 + info.operatorName.utf8.count + info.publisherType.utf8.count + info.subscriber.utf8.count
-            + info.thread.utf8.count + size(of: info.location, info.frames)
+            + info.thread.utf8.count + size(of: info.location, info.frames) + (info.madeFor != 0 ? 10 : 0)
     }
 
     private static func size(of located: LocatedStage) -> Int {

@@ -19,7 +19,9 @@ struct ExplainCommand: ParsableCommand {
             "combiner": {"stage", "operator", "waitsOn", "inputs": [{"stage", "values"}]}: which input it waits on). \
             With --stage ID: that stage's wait, and the chain of causes of its last value back to \
             its origin, one hop a line (with --json: {"stage", "value", "chain": [{"stage", \
-            "operator", "value", "thread", "time"}], "end", "wait"}, the chain newest first). \
+            "operator", "value", "thread", "time"}], "end", "wait"}, the chain newest first; a hop from an \
+            inner publisher, such as a flatMap's Future, goes on through the value it was made for and adds \
+            "madeFor": {"stage", "event"}). \
             The chain follows the causes the program still keeps (its last 4,096).
             """)
 

@@ -65,20 +65,44 @@ public struct CauseChain: Equatable, Sendable {
         var current = event
         var currentPosition = position
         while hops.count < maximumHops {
-            if current.causedBy == 0 {
+            var causedBy = current.causedBy
+            if causedBy == 0 {
                 if let p = currentPosition, history.causeIsTooFar(at: p) {
                     return CauseChain(hops: hops, end: .tooFarBack)
                 }
-                return CauseChain(hops: hops, end: .origin)
+                // An inner publisher's value with no delivery around it (a Future
+                // fulfilled later, on another thread): on through the value it was made for.
+                guard let made = madeFor(current, names: names) else { return CauseChain(hops: hops, end: .origin) }
+                hops[hops.count - 1].madeFor = made
+                causedBy = made.event
             }
-            guard let (p, cause) = history.event(numbered: current.causedBy) else {
-                return CauseChain(hops: hops, end: .earlierThanHistory(current.causedBy))
+            guard let (p, cause) = history.event(numbered: causedBy) else {
+                return CauseChain(hops: hops, end: .earlierThanHistory(causedBy))
             }
             hops.append(hop(cause, position: p, history: history, names: names))
             current = cause
             currentPosition = p
         }
         return CauseChain(hops: hops, end: .earlierThanHistory(current.causedBy))
+    }
+
+    /// What `event`, which recorded no cause, came from instead: the event its inner
+    /// publisher was made for (``NodeInfo/madeFor``), found on its stage or the nearest
+    /// stage downstream that has one (the inner publisher's downstream end: `Future.map`
+    /// records it on the Map). Nil for a cancel (its origin is whoever cancelled), for a
+    /// subject's value (the program sent it), and for a stage made for nothing.
+    private static func madeFor(_ event: StageEvent, names: Names) -> CauseHop.MadeFor? {
+        guard event.kind == .value || event.kind == .finished || event.kind == .failed,
+              !names.operatorName(event.node).hasSuffix("Subject") else { return nil }
+        var stage: NodeID? = event.node
+        var walked = 0
+        while let id = stage, walked < maximumHops {
+            let made = names.madeFor(id)
+            if made != 0 { return CauseHop.MadeFor(stage: id, event: made) }
+            stage = names.parent(of: id)
+            walked += 1
+        }
+        return nil
     }
 
     /// Whether a stage named `operatorName` gathers several inputs into one output, so
@@ -151,6 +175,10 @@ public struct CauseChain: Equatable, Sendable {
 
         func operatorName(_ id: NodeID) -> String {
             graph[id]?.operatorName ?? history.info(of: id)?.operatorName ?? "#\(id)"
+        }
+
+        func madeFor(_ id: NodeID) -> EventID {
+            graph[id]?.madeFor ?? history.info(of: id)?.madeFor ?? 0
         }
 
         func parent(of id: NodeID) -> NodeID? {

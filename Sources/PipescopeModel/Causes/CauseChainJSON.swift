@@ -20,6 +20,9 @@ import PipescopeGraph
 /// "finished", "failed", "cancelled"), a gathering stage's hop (collect, reduce) lists
 /// `gathered`, the inputs it gathered oldest first (`{"stage", "value", "thread",
 /// "time"}`), with `gatheredAll` false when earlier ones are older than the history kept;
+/// a hop that recorded no cause but came from an inner publisher (a flatMap's `Future`
+/// answering later, on another thread) has `madeFor`: `{"stage", "event"}`, the inner
+/// stage and the event being delivered when it subscribed, which is the next hop;
 /// and `end` says how the chain ends: "origin" (the oldest hop caused itself), "earlier
 /// than the history kept" (its cause is no longer kept; `earlierID` numbers it),
 /// "not recorded" (events without causes) or "no cause" (a kind that records none).
@@ -61,7 +64,7 @@ public enum CauseChainJSON {
     struct Hop: Encodable {
         var hop: CauseHop
 
-        enum Keys: String, CodingKey { case stage, `operator`, kind, value, thread, time, gathered, gatheredAll }
+        enum Keys: String, CodingKey { case stage, `operator`, kind, value, thread, time, gathered, gatheredAll, madeFor }
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
@@ -75,6 +78,17 @@ public enum CauseChainJSON {
                 try c.encode(gathered.map(Input.init), forKey: .gathered)
                 try c.encode(hop.gatheredAll, forKey: .gatheredAll)
             }
+            if let made = hop.madeFor { try c.encode(MadeFor(made), forKey: .madeFor) }
+        }
+    }
+
+    struct MadeFor: Encodable {
+        var stage: NodeID
+        var event: EventID
+
+        init(_ made: CauseHop.MadeFor) {
+            stage = made.stage
+            event = made.event
         }
     }
 

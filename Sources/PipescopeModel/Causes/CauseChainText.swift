@@ -27,6 +27,7 @@ public enum CauseChainText {
             let isOrigin = cause == nil && chain.end == .origin
             let gap = isUndescribed(hop) && !isOrigin
             var part = hop.operatorName + (gap ? "" : " " + what(hop, cause: cause, isOrigin: isOrigin))
+            if let cause, hop.madeFor != nil { part += ", " + madeFor(cause) }
             if let cause, let note = note(hop, cause: cause) { part += " (\(note))" }
             parts.append((part, gap))
         }
@@ -62,6 +63,10 @@ public enum CauseChainText {
             if let cause { fields.append("+" + CellText.duration(hop.time - cause.time)) }
             if let location = hop.location { fields.append(location) }
             lines.append(fields.joined(separator: "  "))
+            if let cause, let made = hop.madeFor {
+                let inner = made.stage == hop.stage ? "" : " (by #\(made.stage), downstream of it)"
+                lines.append("    \(hop.operatorName) #\(hop.stage), \(madeFor(cause))\(inner)")
+            }
             if let gathered = hop.gathered {
                 for input in gathered {
                     lines.append("    gathered \(valueText(input.value)) from #\(input.stage), thread "
@@ -153,6 +158,22 @@ public enum CauseChainText {
              .contractBroken, .delivered:
             return hop.kind.word
         }
+    }
+
+    /// `made for PassthroughSubject's value "s"`: what an inner publisher was made for
+    /// (the event being delivered when it subscribed), `cause` being that event's hop.
+    static func madeFor(_ cause: CauseHop) -> String {
+        let what: String
+        switch cause.kind {
+        case .value: what = "value " + (cause.value.map { $0.isEmpty ? "(not described)" : "\"\($0)\"" } ?? "")
+        case .finished: what = "completion"
+        case .failed: what = "failure" + (cause.detail.map { " \"\($0)\"" } ?? "")
+        case .cancelled: what = "cancel"
+        case .unknown, .subscribe, .subscription, .request, .demand, .forward, .adopt, .feeds, .owned, .ownerReleased,
+             .contractBroken, .delivered:
+            what = cause.kind.word
+        }
+        return "made for \(cause.operatorName)'s \(what)"
     }
 
     /// "2.1 ms, thread worker 1" when the thread changed from the cause's; "2.1 ms" when

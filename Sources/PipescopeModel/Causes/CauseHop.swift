@@ -36,6 +36,23 @@ public struct CauseHop: Equatable, Sendable {
     /// Whether ``gathered`` lists them all: false when the stage's previous output (or
     /// its subscribe) is earlier than the history kept, so earlier inputs are missing.
     public var gatheredAll = true
+    /// Set when this event recorded no cause and the chain went on through the event its
+    /// inner publisher was made for (the next hop): a flatMap's Future answering a value.
+    public var madeFor: MadeFor?
+
+    /// The inner publisher an event came from, and the event it was made for.
+    public struct MadeFor: Equatable, Sendable {
+        /// The stage that recorded it (``NodeInfo/madeFor``): the event's own, or the
+        /// nearest downstream of it that was subscribed inside the delivery.
+        public var stage: NodeID
+        /// The event being delivered when that stage subscribed: the next hop.
+        public var event: EventID
+
+        public init(stage: NodeID, event: EventID) {
+            self.stage = stage
+            self.event = event
+        }
+    }
 
     public init(id: EventID, position: Int?, stage: NodeID, operatorName: String, receiver: String,
                 receiverStage: NodeID? = nil, value: String?,

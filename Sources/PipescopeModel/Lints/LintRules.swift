@@ -16,6 +16,7 @@ public enum LintRules {
         OwnerLeakRule.self,
         ContractViolationRule.self,
         SlowStageRule.self,
+        OutOfOrderRule.self,
     ]
 
     /// The rule whose kind is spelled `name` (`-A`, `--dump-on`); nil for none.

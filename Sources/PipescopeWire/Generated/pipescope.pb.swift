@@ -584,6 +584,19 @@ public nonisolated struct Pipescope_V1_NodeInfo: Sendable {
   /// caller it was, when a helper function builds pipelines for several.
   public var frames: [Pipescope_V1_SourceLocation] = []
 
+  /// The number of the event being delivered when this stage subscribed: the upstream
+  /// value (or completion) an inner publisher was made for. flatMap subscribes the
+  /// publisher its closure returns while the value it was given is delivered,
+  /// switchToLatest while its upstream delivers the publisher, catch and retry while the
+  /// failure is. The inner publisher's values come later, often on another thread, with
+  /// no delivery around them to name as their cause; this is how a chain ("where did this
+  /// value come from") goes on from them to that value, and how the inspector tells which
+  /// of a flatMap's inners answered an older value than another. 0 for a stage subscribed
+  /// otherwise (inside its downstream's subscribe, or at the top of a thread), or when
+  /// that event was not recorded. Added in version 5 without a version bump: older
+  /// readers skip it, and an older probe's stages read as made for nothing.
+  public var madeForEvent: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1417,6 +1430,15 @@ public nonisolated struct Pipescope_V1_PackedBatch: @unchecked Sendable {
     set {_uniqueStorage()._timedValues = newValue}
   }
 
+  /// NodeInfo.made_for_event of the batch's new stages: one entry per stage as in the
+  /// node_* columns (0 for none), or none at all when no stage of the batch has one (the
+  /// common case, and every batch of an older probe). Added in version 5 without a
+  /// version bump, as a column for the reason the node_* columns are columns.
+  public var nodeMadeForEvents: [UInt64] {
+    get {_storage._nodeMadeForEvents}
+    set {_uniqueStorage()._nodeMadeForEvents = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1781,7 +1803,7 @@ nonisolated extension Pipescope_V1_Error: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NodeInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}parent\0\u{1}operator\0\u{3}publisher_type\0\u{1}subscriber\0\u{1}thread\0\u{3}created_ns\0\u{1}location\0\u{1}frames\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}parent\0\u{1}operator\0\u{3}publisher_type\0\u{1}subscriber\0\u{1}thread\0\u{3}created_ns\0\u{1}location\0\u{1}frames\0\u{3}made_for_event\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1798,6 +1820,7 @@ nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobu
       case 7: try { try decoder.decodeSingularInt64Field(value: &self.createdNs) }()
       case 8: try { try decoder.decodeSingularMessageField(value: &self._location) }()
       case 9: try { try decoder.decodeRepeatedMessageField(value: &self.frames) }()
+      case 10: try { try decoder.decodeSingularUInt64Field(value: &self.madeForEvent) }()
       default: break
       }
     }
@@ -1835,6 +1858,9 @@ nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobu
     if !self.frames.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.frames, fieldNumber: 9)
     }
+    if self.madeForEvent != 0 {
+      try visitor.visitSingularUInt64Field(value: self.madeForEvent, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1848,6 +1874,7 @@ nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobu
     if lhs.createdNs != rhs.createdNs {return false}
     if lhs._location != rhs._location {return false}
     if lhs.frames != rhs.frames {return false}
+    if lhs.madeForEvent != rhs.madeForEvent {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2662,7 +2689,7 @@ nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PackedBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{1}trailer\0\u{3}node_location_counts\0\u{3}location_files\0\u{3}location_lines\0\u{3}location_functions\0\u{3}location_images\0\u{3}location_offsets\0\u{3}located_nodes\0\u{1}located\0\u{3}cause_deltas\0\u{3}event_threads\0\u{3}self_ns\0\u{3}total_ns\0\u{3}value_runs\0\u{3}int_deltas\0\u{1}uints\0\u{1}doubles\0\u{1}floats\0\u{1}bools\0\u{3}kind_runs\0\u{3}cause_runs\0\u{3}thread_runs\0\u{3}timed_values\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{1}trailer\0\u{3}node_location_counts\0\u{3}location_files\0\u{3}location_lines\0\u{3}location_functions\0\u{3}location_images\0\u{3}location_offsets\0\u{3}located_nodes\0\u{1}located\0\u{3}cause_deltas\0\u{3}event_threads\0\u{3}self_ns\0\u{3}total_ns\0\u{3}value_runs\0\u{3}int_deltas\0\u{1}uints\0\u{1}doubles\0\u{1}floats\0\u{1}bools\0\u{3}kind_runs\0\u{3}cause_runs\0\u{3}thread_runs\0\u{3}timed_values\0\u{4}\u{c}node_made_for_events\0")
 
   fileprivate class _StorageClass {
     var _resetStrings: Bool = false
@@ -2713,6 +2740,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
     var _causeRuns: [UInt64] = []
     var _threadRuns: [UInt32] = []
     var _timedValues: [UInt32] = []
+    var _nodeMadeForEvents: [UInt64] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2771,6 +2799,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
       _causeRuns = source._causeRuns
       _threadRuns = source._threadRuns
       _timedValues = source._timedValues
+      _nodeMadeForEvents = source._nodeMadeForEvents
     }
   }
 
@@ -2837,6 +2866,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         case 46: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._causeRuns) }()
         case 47: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._threadRuns) }()
         case 48: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._timedValues) }()
+        case 60: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._nodeMadeForEvents) }()
         default: break
         }
       }
@@ -2993,6 +3023,9 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
       if !_storage._timedValues.isEmpty {
         try visitor.visitPackedUInt32Field(value: _storage._timedValues, fieldNumber: 48)
       }
+      if !_storage._nodeMadeForEvents.isEmpty {
+        try visitor.visitPackedUInt64Field(value: _storage._nodeMadeForEvents, fieldNumber: 60)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -3050,6 +3083,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         if _storage._causeRuns != rhs_storage._causeRuns {return false}
         if _storage._threadRuns != rhs_storage._threadRuns {return false}
         if _storage._timedValues != rhs_storage._timedValues {return false}
+        if _storage._nodeMadeForEvents != rhs_storage._nodeMadeForEvents {return false}
         return true
       }
       if !storagesAreEqual {return false}
