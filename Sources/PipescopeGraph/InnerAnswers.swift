@@ -13,7 +13,7 @@
 ///   inner publishers were made for (an older one is named by its number).
 /// - an **answer** is a value an inner publisher sends to the flatMap, unless that inner
 ///   is a stream it joined rather than work it started: one whose source is a subject
-///   (``isJoinedStream(_:in:)``). Those values flow whatever the input was.
+///   (``Graph/isJoinedStream(_:in:)``). Those values flow whatever the input was.
 /// - an answer is **late** when it answers an input older than one already answered.
 ///   Event numbers grow in the order the probe records events, so "older" is "smaller".
 ///   Two inputs sent inside one delivery (one upstream event fanned out: a sink's closure
