@@ -54,6 +54,16 @@ public struct NodeSummary: Hashable, Sendable {
         get { box.fields.identity.fields.frames }
         _modify { yield &fields.identityFields.frames }
     }
+    /// Which publisher it was subscribed to (``NodeInfo/publisher``); 0 when unknown.
+    public var publisher: UInt64 {
+        get { box.fields.identity.fields.publisher }
+        _modify { yield &fields.identityFields.publisher }
+    }
+    /// Its publisher is a subject or erases one (``NodeInfo/subjectSource``).
+    public var subjectSource: Bool {
+        get { box.fields.identity.fields.subjectSource }
+        _modify { yield &fields.identityFields.subjectSource }
+    }
     public var error: String? {
         get { box.fields.identity.fields.error }
         _modify { yield &fields.identityFields.error }
@@ -204,6 +214,8 @@ public struct NodeSummary: Hashable, Sendable {
         var createdNanos: Int64
         var location: SourceLocation? = nil
         var frames: [SourceLocation] = []
+        var publisher: UInt64 = 0
+        var subjectSource = false
         var error: String? = nil
         var sharers: [NodeID] = []
         var feeds: [NodeID] = []
@@ -257,7 +269,8 @@ public struct NodeSummary: Hashable, Sendable {
     public init(info: NodeInfo) {
         let identity = Identity(id: info.id, operatorName: info.operatorName, publisherType: info.publisherType,
                                 subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNanos,
-                                location: info.location, frames: info.frames)
+                                location: info.location, frames: info.frames, publisher: info.publisher,
+                                subjectSource: info.subjectSource)
         box = Box(Fields(identity: IdentityBox(identity), parentRaw: info.parent ?? 0))
     }
 
@@ -280,7 +293,7 @@ public struct NodeSummary: Hashable, Sendable {
         let i = box.fields.identity.fields
         return NodeInfo(id: i.id, parent: parent, operatorName: i.operatorName, publisherType: i.publisherType,
                         subscriber: i.subscriber, thread: i.thread, createdNanos: i.createdNanos, location: i.location,
-                        frames: i.frames)
+                        frames: i.frames, publisher: i.publisher, subjectSource: i.subjectSource)
     }
 }
 

@@ -34,6 +34,10 @@ struct NewStage {
     var subscriber: String?
     /// ``ThreadDirectory``'s number of the thread that subscribed.
     var thread: UInt32
+    /// The publisher's identity (``PublisherIdentity``); 0 for none.
+    var publisher: UInt64 = 0
+    /// Its publisher is a subject, or an `AnyPublisher` erasing one (``NodeInfo/subjectSource``).
+    var subjectSource = false
 
     /// Its node info, the thread's name read from `threads` (``ThreadDirectory/names``).
     func nodeInfo(id: NodeID, createdNanos: Int64, threads: [String]) -> NodeInfo {
@@ -42,6 +46,6 @@ struct NewStage {
                  publisherType: named?.publisherType ?? facts?.publisher.full ?? "",
                  subscriber: subscriber ?? facts?.typeName ?? "",
                  thread: Int(thread) < threads.count ? threads[Int(thread)] : "",
-                 createdNanos: createdNanos)
+                 createdNanos: createdNanos, publisher: publisher, subjectSource: subjectSource)
     }
 }

@@ -27,8 +27,11 @@ public enum BatchPacking {
         let infos = batch.nodes
         var ids: [UInt64] = [], parents: [UInt64] = [], created: [Int64] = []
         var operators: [UInt32] = [], types: [UInt32] = [], subscribers: [UInt32] = [], threads: [UInt32] = []
+        var subjectSources: [UInt32] = [], anyPublisher = false
         ids.reserveCapacity(infos.count)
         for info in infos {
+            if info.subjectSource { subjectSources.append(UInt32(ids.count)) }
+            anyPublisher = anyPublisher || info.publisher != 0
             ids.append(info.id)
             parents.append(info.parent ?? 0)
             operators.append(table.id(for: info.operatorName, added: &added))
@@ -45,6 +48,8 @@ public enum BatchPacking {
         p.nodeSubscribers = subscribers
         p.nodeThreads = threads
         p.nodeCreatedNs = created
+        if anyPublisher { p.nodePublishers = infos.map(\.publisher) }
+        p.nodeSubjectSources = subjectSources
 
         let events = batch.events
         let base = events.first?.time ?? 0
@@ -169,14 +174,21 @@ public enum BatchPacking {
             .allSatisfy({ $0 == ids.count }) else {
             throw FrameError.malformed("a packed batch whose stage columns have different lengths")
         }
+        let publishers = p.nodePublishers, subjectSources = p.nodeSubjectSources
+        guard publishers.isEmpty || publishers.count == ids.count,
+              subjectSources.allSatisfy({ Int($0) < ids.count }) else {
+            throw FrameError.malformed("a packed batch whose stage publisher columns do not match its stages")
+        }
         var infos: [NodeInfo] = []
         infos.reserveCapacity(ids.count)
         for i in ids.indices {
             infos.append(NodeInfo(
                 id: ids[i], parent: parents[i], operatorName: try table.string(operators[i]),
                 publisherType: try table.string(types[i]), subscriber: try table.string(subscribers[i]),
-                thread: try table.string(threads[i]), createdNanos: created[i]))
+                thread: try table.string(threads[i]), createdNanos: created[i],
+                publisher: publishers.isEmpty ? 0 : publishers[i]))
         }
+        for i in subjectSources { infos[Int(i)].subjectSource = true }
         var nodeDeltas = ZigzagColumn.Reader(p.nodeDeltas, "node")
         var timeDeltas = ZigzagColumn.Reader(p.timeDeltas, "time")
         // Every event has a node delta of a byte or more: its bytes bound the events.
