@@ -15,6 +15,7 @@ import Pipescope
 ///   subscribe (the contract-violation lint).
 /// - **demand violation**: a hand-written publisher that ignores its subscriber's demand
 ///   (the demand-violation lint).
+/// - **one request, subscribed twice**: ``RepeatedWorkStory`` (the repeated-work lint).
 ///
 /// Driven by ``tick(_:)`` on the demo's serial queue.
 final class LifecycleStories: @unchecked Sendable {
@@ -23,6 +24,7 @@ final class LifecycleStories: @unchecked Sendable {
     private var leakedTask: Task<Void, Never>?
     private var kept: [AnyCancellable] = []
     private let ticks = PassthroughSubject<Int, Never>()
+    private let repeatedWork = RepeatedWorkStory()
 
     /// The stories that run once and stay: the broken promise and the demand violation.
     func start() {
@@ -37,6 +39,7 @@ final class LifecycleStories: @unchecked Sendable {
     /// Called every 300 ms with the demo's step number.
     func tick(_ step: Int) {
         ticks.send(step)
+        repeatedWork.tick(step)
         switch step % 40 {
         case 2: profile = ProfileScreen(ticks: ticks)
         case 14: profile = nil  // the screen closes: its bag cancels both pipelines
