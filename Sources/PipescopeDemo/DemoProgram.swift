@@ -153,6 +153,6 @@ struct ParseError: Error, CustomStringConvertible {
 
 /// Carries a Future's promise to the queue that fulfils it. OpenCombine's Future
 /// serialises fulfilment itself, so sending the closure across is safe.
-private struct Promise: @unchecked Sendable {
+struct Promise: @unchecked Sendable {
     let fulfil: (Result<String, Never>) -> Void
 }

@@ -20,6 +20,7 @@ import Pipescope
 /// - **search answers out of order**: a `flatMap` search whose slow answer to an old
 ///   query lands last (the out-of-order lint), beside the same search with
 ///   `switchToLatest` (``SearchStory``).
+/// - **one request, subscribed twice**: ``RepeatedWorkStory`` (the repeated-work lint).
 ///
 /// Driven by ``tick(_:)`` on the demo's serial queue.
 final class LifecycleStories: @unchecked Sendable {
@@ -30,6 +31,7 @@ final class LifecycleStories: @unchecked Sendable {
     private let ticks = PassthroughSubject<Int, Never>()
     private let slowStage = SlowStageStory()
     private let search = SearchStory()
+    private let repeatedWork = RepeatedWorkStory()
 
     /// The stories that run once and stay: the broken promise, the demand violation, and
     /// the two searches.
@@ -49,6 +51,7 @@ final class LifecycleStories: @unchecked Sendable {
         ticks.send(step)
         slowStage.tick(step)
         search.tick(step)
+        repeatedWork.tick(step)
         switch step % 40 {
         case 2: profile = ProfileScreen(ticks: ticks)
         case 14: profile = nil  // the screen closes: its bag cancels both pipelines

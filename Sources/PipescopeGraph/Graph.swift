@@ -30,6 +30,8 @@ public struct Graph: Sendable, Equatable {
     }
     /// Nodes that mirror another's events (forwarders), keyed by the stage they forward to.
     var mirrors: [NodeID: [NodeID]] = [:]
+    /// Stages by the publisher they were subscribed to (``NodeInfo/publisher``), oldest first.
+    var publishers: [UInt64: [NodeID]] = [:]
     /// The stages folds touched, while recording (``recordChanges()``).
     var recorder = ChangeRecorder()
 
@@ -87,6 +89,7 @@ public struct Graph: Sendable, Equatable {
             node.feeds = []
             node.forwardsTo = nil
             nodes[node.id] = node
+            index(publisherOf: node)
         }
         for state in snapshot.nodes {
             if let parent = state.parent, let p = nodes.index(forKey: parent), parent != state.id {
@@ -289,6 +292,7 @@ public struct Graph: Sendable, Equatable {
             roots.append(node.id)
         }
         nodes[node.id] = node
+        index(publisherOf: node)
     }
 
     /// In place by index: `nodes[id]?.field` copies the whole summary out and back.
@@ -408,6 +412,7 @@ public struct Graph: Sendable, Equatable {
         guard let node = nodes.removeValue(forKey: id) else { return }
         recorder.remove(id)
         mirrors[id] = nil
+        unindex(publisherOf: node)
         for fed in node.feeds {
             nodes[fed]?.feeders.removeAll { $0 == id }
             recorder.touch(fed)

@@ -32,6 +32,16 @@ public struct NodeInfo: Hashable, Sendable {
     /// (the inner publisher's downstream end; the stages it subscribes in turn are part
     /// of it). 0 for a stage subscribed otherwise, or when that event was not recorded.
     public var madeFor: EventID
+    /// Which publisher it was subscribed to: the same number for stages subscribed to one
+    /// publisher (one `Future`, copies of one `AnyPublisher` or `Deferred`), different
+    /// numbers for publishers made separately; 0 when its type gives none (most operators).
+    /// An address in the program, kept as a number: it is only ever compared, and may be
+    /// reused once every stage subscribed to the publisher has ended.
+    public var publisher: UInt64
+    /// Its publisher is a subject, or an `AnyPublisher` erasing one (whose box subscribes
+    /// the subject out of the hook's sight, so the subject is no stage of its own): it
+    /// sends only what the program sends it, and a wait on it is the program's input.
+    public var subjectSource: Bool
 
     /// Inlinable: the tap makes one for every new stage, on the program's thread, and an
     /// opaque call across modules would copy each field (and the optional location) through
@@ -39,7 +49,8 @@ public struct NodeInfo: Hashable, Sendable {
     @inlinable
     public init(id: NodeID, parent: NodeID? = nil, operatorName: String, publisherType: String,
                 subscriber: String, thread: String, createdNanos: Int64, location: SourceLocation? = nil,
-                frames: [SourceLocation] = [], madeFor: EventID = 0) {
+                frames: [SourceLocation] = [], madeFor: EventID = 0, publisher: UInt64 = 0,
+                subjectSource: Bool = false) {
         self.id = id
         self.parent = parent == 0 ? nil : parent
         self.operatorName = operatorName
@@ -50,5 +61,7 @@ public struct NodeInfo: Hashable, Sendable {
         self.location = location
         self.frames = frames
         self.madeFor = madeFor
+        self.publisher = publisher
+        self.subjectSource = subjectSource
     }
 }

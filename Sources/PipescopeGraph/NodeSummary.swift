@@ -60,6 +60,16 @@ public struct NodeSummary: Hashable, Sendable {
         get { box.fields.identity.fields.madeFor }
         _modify { yield &fields.identityFields.madeFor }
     }
+    /// Which publisher it was subscribed to (``NodeInfo/publisher``); 0 when unknown.
+    public var publisher: UInt64 {
+        get { box.fields.identity.fields.publisher }
+        _modify { yield &fields.identityFields.publisher }
+    }
+    /// Its publisher is a subject or erases one (``NodeInfo/subjectSource``).
+    public var subjectSource: Bool {
+        get { box.fields.identity.fields.subjectSource }
+        _modify { yield &fields.identityFields.subjectSource }
+    }
     public var error: String? {
         get { box.fields.identity.fields.error }
         _modify { yield &fields.identityFields.error }
@@ -250,6 +260,8 @@ public struct NodeSummary: Hashable, Sendable {
         var location: SourceLocation? = nil
         var frames: [SourceLocation] = []
         var madeFor: EventID = 0
+        var publisher: UInt64 = 0
+        var subjectSource = false
         var error: String? = nil
         var sharers: [NodeID] = []
         var feeds: [NodeID] = []
@@ -312,7 +324,8 @@ public struct NodeSummary: Hashable, Sendable {
     public init(info: NodeInfo) {
         let identity = Identity(id: info.id, operatorName: info.operatorName, publisherType: info.publisherType,
                                 subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNanos,
-                                location: info.location, frames: info.frames, madeFor: info.madeFor)
+                                location: info.location, frames: info.frames, madeFor: info.madeFor,
+                                publisher: info.publisher, subjectSource: info.subjectSource)
         box = Box(Fields(identity: IdentityBox(identity), parentRaw: info.parent ?? 0))
     }
 
@@ -335,7 +348,7 @@ public struct NodeSummary: Hashable, Sendable {
         let i = box.fields.identity.fields
         return NodeInfo(id: i.id, parent: parent, operatorName: i.operatorName, publisherType: i.publisherType,
                         subscriber: i.subscriber, thread: i.thread, createdNanos: i.createdNanos, location: i.location,
-                        frames: i.frames, madeFor: i.madeFor)
+                        frames: i.frames, madeFor: i.madeFor, publisher: i.publisher, subjectSource: i.subjectSource)
     }
 }
 

@@ -36,6 +36,10 @@ struct NewStage {
     var thread: UInt32
     /// The delivery in progress when it subscribed (``NodeInfo/madeFor``); 0 for none.
     var madeFor: EventID = 0
+    /// The publisher's identity (``PublisherIdentity``); 0 for none.
+    var publisher: UInt64 = 0
+    /// Its publisher is a subject, or an `AnyPublisher` erasing one (``NodeInfo/subjectSource``).
+    var subjectSource = false
 
     /// Its node info, the thread's name read from `threads` (``ThreadDirectory/names``).
     func nodeInfo(id: NodeID, createdNanos: Int64, threads: [String]) -> NodeInfo {
@@ -44,6 +48,6 @@ struct NewStage {
                  publisherType: named?.publisherType ?? facts?.publisher.full ?? "",
                  subscriber: subscriber ?? facts?.typeName ?? "",
                  thread: Int(thread) < threads.count ? threads[Int(thread)] : "",
-                 createdNanos: createdNanos, madeFor: madeFor)
+                 createdNanos: createdNanos, madeFor: madeFor, publisher: publisher, subjectSource: subjectSource)
     }
 }

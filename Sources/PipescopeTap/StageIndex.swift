@@ -61,6 +61,9 @@ struct StageIndex {
         /// Stages that forward their subscriber to this one (AnyPublisher).
         var forwarders: [NodeID] = []
         var causes: CausePolicy = .inline
+        /// The memory of the object its publisher's identity is, held while it lives (see
+        /// ``PublisherIdentity``); released exactly once, when the entry goes.
+        var publisher: SubscriptionHold? = nil
     }
 
     static let retiredCapacity = 4096
@@ -78,14 +81,16 @@ struct StageIndex {
 
     mutating func insert(_ node: NodeID, key: StageKey, owner: NodeID?, parent: NodeID?,
                          publishes: ObjectIdentifier? = nil, feeds: ObjectIdentifier? = nil,
-                         causes: CausePolicy = .inline) {
+                         causes: CausePolicy = .inline, publisher: UInt = 0) {
         // Read in place: `keys[owner]?.causes` would copy the owner's whole entry out (its
         // forwarders array retained and released) on every subscribe under a parent.
         let ownerCauses = owner.flatMap { keys.modify($0) { $0.causes } } ?? .inline
         // A retired mapping of the same key stays: the live stage shadows it in
         // ``delivery(_:)``, and replaces it when it retires in turn.
         bySubscriber[key] = Stage(node: node, owner: owner, causes: causes, ownerCauses: ownerCauses)
-        keys[node] = Keys(key: key, parent: parent, publishes: publishes, feeds: feeds, causes: causes)
+        // A node id is never reused, so no entry is replaced here (its hold is not lost).
+        keys[node] = Keys(key: key, parent: parent, publishes: publishes, feeds: feeds, causes: causes,
+                          publisher: SubscriptionHold(address: publisher))
     }
 
     /// A stage with no subscriber of OpenCombine's (a task): known by its node only.
@@ -181,6 +186,7 @@ struct StageIndex {
     /// Releases every subscription held, when the registry goes.
     mutating func releaseHolds() {
         bySubscription.removeAll { $0.hold?.release() }
+        keys.removeAll { $0.publisher?.release() }
     }
 
     /// The subscription the inspector can cancel for `node`, looked up (not removed).
@@ -196,6 +202,7 @@ struct StageIndex {
     /// go with it.
     mutating func retire(_ node: NodeID, links: inout SubjectLinkIndex) {
         guard let k = keys.removeValue(forKey: node) else { return }
+        k.publisher?.release()
         if k.causes != .inline { causeLinks.forget(node) }
         if bySubscriber[k.key]?.node == node {
             bySubscriber[k.key] = nil

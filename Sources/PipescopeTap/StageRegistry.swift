@@ -45,6 +45,8 @@ package final class StageRegistry: @unchecked Sendable {
         var feeds: ObjectIdentifier?
         /// How its operator turns inputs into outputs (by its publisher's type).
         var causes: CausePolicy = .inline
+        /// The heap object its publisher's identity is (``PublisherIdentity``); 0 for none.
+        var publisherObject: UInt = 0
     }
 
     /// An event recorded for a delivery: the stage it belongs to and its number (0 if it
@@ -153,7 +155,7 @@ package final class StageRegistry: @unchecked Sendable {
             let owner: NodeID?
             if let f = s.forwarder, st.stages.isLive(f) { owner = st.stages.ownerOf(f) } else { owner = s.parent }
             st.stages.insert(id, key: s.key, owner: owner, parent: s.parent, publishes: s.publishes, feeds: s.feeds,
-                             causes: s.causes)
+                             causes: s.causes, publisher: s.publisherObject)
             _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), stage: stage.take()!, stack: stack,
                                halfFull: &st.halfFullPending)
             if let forwarder = s.forwarder {

@@ -39,6 +39,8 @@ struct SubscriptionHold {
     private let box: WeakBox
 
     init(_ object: AnyObject) { box = WeakBox(object) }
+    /// No hold where objects may be Objective-C's: a publisher's address is then only compared.
+    init?(address: UInt) { return nil }
     var isAlive: Bool { box.object != nil }
     func strong() -> AnyObject? { box.object }
     func release() {}
@@ -49,6 +51,15 @@ struct SubscriptionHold {
     @inline(__always)
     init(_ object: AnyObject) {
         self.object = swift_unownedRetain(Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    /// Takes an unowned count of the native Swift object at `address` (a publisher, an
+    /// `AnyPublisher`'s box, a closure's context), so that no other object takes its
+    /// address while a stage known by it lives; nil for 0.
+    @inline(__always)
+    init?(address: UInt) {
+        guard let pointer = UnsafeMutableRawPointer(bitPattern: address) else { return nil }
+        object = swift_unownedRetain(pointer)
     }
 
     /// Whether the object has not begun to deinit.

@@ -82,11 +82,17 @@ package final class Tap: _Introspection, @unchecked Sendable {
         var stage: NewStage? = NewStage(parent: parent, facts: types, named: named,
                                         subscriber: types.ownDescription(of: subscriber), thread: frames.number,
                                         madeFor: madeFor)
+        // Which publisher it is, from one word of its memory; whether an AnyPublisher
+        // erases a subject, once per box class.
+        let identity = types.identity.read(publisher)
+        stage!.publisher = identity.id
+        stage!.subjectSource = types.publishesSubject
+            || (identity.boxClass != 0 && typeNames.erasesSubject(boxClass: identity.boxClass, cache: frames.typeFacts))
         let request = StageRegistry.Subscribe(
             key: key, parent: parent, forwarder: forwarder,
             publishes: types.publishesSubject ? SubjectIdentity.subject(publisher) : nil,
             feeds: types.feedsSubject ? SubjectIdentity.subject(fedBy: subscriber) : nil,
-            causes: causes)
+            causes: causes, publisherObject: identity.object)
         // The stack is walked here, before the registry takes its lock; it only copies it.
         let node = CallStack.withAddresses(enabled: locate, frames: frames) { stack in
             if locate { afterCapture?() }

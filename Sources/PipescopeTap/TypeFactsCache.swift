@@ -25,12 +25,18 @@ struct TypeFactsCache {
 
     private let pairs: UnsafeMutablePointer<Pair?>
     private let facts: UnsafeMutablePointer<TypeNames.Subscribe?>
+    /// The last `AnyPublisher` box class this thread subscribed, and whether it erases a
+    /// subject: one slot, as a program erases few publisher types and subscribes them
+    /// again and again (an effect per action type, all on one subject).
+    private let box: UnsafeMutablePointer<(metadata: UInt, erasesSubject: Bool)>
 
     init() {
         pairs = .allocate(capacity: Self.size)
         pairs.initialize(repeating: nil, count: Self.size)
         facts = .allocate(capacity: Self.size)
         facts.initialize(repeating: nil, count: Self.size)
+        box = .allocate(capacity: 1)
+        box.initialize(to: (0, false))
     }
 
     /// Releases the facts held; call once, when the thread's frames go.
@@ -39,6 +45,7 @@ struct TypeFactsCache {
         pairs.deallocate()
         facts.deinitialize(count: Self.size)
         facts.deallocate()
+        box.deallocate()
     }
 
     /// The facts kept for `pair`, if its slot holds it.
@@ -46,6 +53,16 @@ struct TypeFactsCache {
     func facts(of pair: Pair) -> TypeNames.Subscribe? {
         let slot = pair.slot
         return pairs[slot] == pair ? facts[slot] : nil
+    }
+
+    /// Whether the box class at `metadata` erases a subject, if it is the one kept.
+    @inline(__always)
+    func erasesSubject(boxClass metadata: UInt) -> Bool? {
+        box.pointee.metadata == metadata ? box.pointee.erasesSubject : nil
+    }
+
+    func keep(erasesSubject: Bool, boxClass metadata: UInt) {
+        box.pointee = (metadata, erasesSubject)
     }
 
     /// Keeps `found` for `pair`, in place of whatever had its slot.

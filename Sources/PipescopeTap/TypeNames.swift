@@ -25,6 +25,8 @@ final class TypeNames: @unchecked Sendable {
         let publishesSubject: Bool
         /// The subscriber is OpenCombine's `SubjectSubscriber`: it feeds a subject.
         let feedsSubject: Bool
+        /// How an instance's identity is read (``PublisherIdentity``).
+        let identity: PublisherIdentity
         /// How a subscriber of this type is described: by its `description` (read
         /// through the conformance found once, not a cast per subscribe), or, when it has
         /// none, by its type's name.
@@ -36,11 +38,13 @@ final class TypeNames: @unchecked Sendable {
             case typeName(String)
         }
 
-        init(publisher: Names, isLabelled: Bool, publishesSubject: Bool, feedsSubject: Bool, describe: Describe) {
+        init(publisher: Names, isLabelled: Bool, publishesSubject: Bool, feedsSubject: Bool,
+             identity: PublisherIdentity = .none, describe: Describe) {
             self.publisher = publisher
             self.isLabelled = isLabelled
             self.publishesSubject = publishesSubject
             self.feedsSubject = feedsSubject
+            self.identity = identity
             self.describe = describe
         }
 
@@ -106,10 +110,31 @@ final class TypeNames: @unchecked Sendable {
             isLabelled: P.self is any PipescopeLabelled.Type,
             publishesSubject: P.self is AnyClass && P.self is any Subject.Type,
             feedsSubject: SubjectIdentity.feedsSubject(typeName: subscriberNames.full),
+            identity: PublisherIdentity.of(P.self),
             describe: (S.self as? any CustomStringConvertible.Type).map { .description(Self.describer($0)) }
                 ?? .typeName(Self.shortName(String(describing: S.self))))
         pairs.withLockedValue { $0[key] = facts }
         return facts
+    }
+
+    private let boxes = LockedBox<[UInt: Bool]>([:])
+
+    /// Whether the `AnyPublisher` box class at `metadata` erases a subject
+    /// (``PublisherIdentity/erasesSubject(boxClass:)``), worked out once per box class: no
+    /// lock when `cache` (the subscribing thread's) has it, one lock after that.
+    @inline(__always)
+    func erasesSubject(boxClass metadata: UInt, cache: TypeFactsCache) -> Bool {
+        if let hit = cache.erasesSubject(boxClass: metadata) { return hit }
+        let found = erasesSubject(boxClass: metadata)
+        cache.keep(erasesSubject: found, boxClass: metadata)
+        return found
+    }
+
+    private func erasesSubject(boxClass metadata: UInt) -> Bool {
+        if let hit = boxes.withLockedValue({ $0[metadata] }) { return hit }
+        let found = PublisherIdentity.erasesSubject(boxClass: metadata)
+        boxes.withLockedValue { $0[metadata] = found }
+        return found
     }
 
     func names(of type: Any.Type) -> Names {

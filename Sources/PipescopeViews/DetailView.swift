@@ -69,6 +69,7 @@ public enum DetailView {
         if !node.feeds.isEmpty {
             lines.append(("also feeds #" + node.feeds.map(String.init).joined(separator: ", #") + " through a subject", theme.dim))
         }
+        if let same = samePublisherLine(node, in: state.cursor.graph) { lines.append((same, theme.dim)) }
         // The callers of the location, as many as fit with everything above; then recent
         // values last: they are the first to go when the pane is short.
         if let placed {
@@ -155,6 +156,15 @@ public enum DetailView {
             text += " at \(Format.time(time))"
         }
         return text
+    }
+
+    /// The other live stages subscribed to the same publisher as `node` (one `Future`,
+    /// copies of one `AnyPublisher` or `Deferred`): "same publisher as live #3, #7".
+    static func samePublisherLine(_ node: NodeSummary, in graph: Graph) -> String? {
+        let live = graph.samePublisher(as: node.id).filter { graph[$0].map { !$0.status.isTerminal } ?? false }
+        guard !live.isEmpty else { return nil }
+        let shown = live.prefix(4).map { "#\($0)" }.joined(separator: ", ")
+        return "same publisher as live " + shown + (live.count > 4 ? " and \(live.count - 4) more" : "")
     }
 
     /// How many values newer than "last" went undescribed (sampled), or that every value

@@ -31,6 +31,7 @@ public enum BatchPacking {
         // batches have none).
         var madeFor: [UInt64] = []
         var anyMadeFor = false
+        var subjectSources: [UInt32] = [], anyPublisher = false
         ids.reserveCapacity(infos.count)
         for info in infos {
             if info.madeFor != 0, !anyMadeFor {
@@ -39,6 +40,8 @@ public enum BatchPacking {
                 madeFor.append(contentsOf: repeatElement(0, count: ids.count))
             }
             if anyMadeFor { madeFor.append(info.madeFor) }
+            if info.subjectSource { subjectSources.append(UInt32(ids.count)) }
+            anyPublisher = anyPublisher || info.publisher != 0
             ids.append(info.id)
             parents.append(info.parent ?? 0)
             operators.append(table.id(for: info.operatorName, added: &added))
@@ -56,6 +59,8 @@ public enum BatchPacking {
         p.nodeThreads = threads
         p.nodeCreatedNs = created
         p.nodeMadeForEvents = madeFor
+        if anyPublisher { p.nodePublishers = infos.map(\.publisher) }
+        p.nodeSubjectSources = subjectSources
 
         let events = batch.events
         let base = events.first?.time ?? 0
@@ -181,6 +186,11 @@ public enum BatchPacking {
             .allSatisfy({ $0 == ids.count }), madeFor.isEmpty || madeFor.count == ids.count else {
             throw FrameError.malformed("a packed batch whose stage columns have different lengths")
         }
+        let publishers = p.nodePublishers, subjectSources = p.nodeSubjectSources
+        guard publishers.isEmpty || publishers.count == ids.count,
+              subjectSources.allSatisfy({ Int($0) < ids.count }) else {
+            throw FrameError.malformed("a packed batch whose stage publisher columns do not match its stages")
+        }
         var infos: [NodeInfo] = []
         infos.reserveCapacity(ids.count)
         for i in ids.indices {
@@ -188,8 +198,9 @@ public enum BatchPacking {
                 id: ids[i], parent: parents[i], operatorName: try table.string(operators[i]),
                 publisherType: try table.string(types[i]), subscriber: try table.string(subscribers[i]),
                 thread: try table.string(threads[i]), createdNanos: created[i],
-                madeFor: madeFor.isEmpty ? 0 : madeFor[i]))
+                madeFor: madeFor.isEmpty ? 0 : madeFor[i], publisher: publishers.isEmpty ? 0 : publishers[i]))
         }
+        for i in subjectSources { infos[Int(i)].subjectSource = true }
         var nodeDeltas = ZigzagColumn.Reader(p.nodeDeltas, "node")
         var timeDeltas = ZigzagColumn.Reader(p.timeDeltas, "time")
         // Every event has a node delta of a byte or more: its bytes bound the events.

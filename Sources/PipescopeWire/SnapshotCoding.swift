@@ -7,7 +7,8 @@ extension NodeInfo {
         self.init(id: info.id, parent: info.parent, operatorName: info.operator, publisherType: info.publisherType,
                   subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNs,
                   location: info.hasLocation ? SourceLocation(wire: info.location) : nil,
-                  frames: info.frames.map(SourceLocation.init(wire:)), madeFor: info.madeForEvent)
+                  frames: info.frames.map(SourceLocation.init(wire:)), madeFor: info.madeForEvent,
+                  publisher: info.publisher, subjectSource: info.subjectSource)
     }
 
     public var wire: WireNodeInfo {
@@ -22,6 +23,8 @@ extension NodeInfo {
         if let location { i.location = location.wire }
         i.frames = frames.map(\.wire)
         i.madeForEvent = madeFor
+        i.publisher = publisher
+        i.subjectSource = subjectSource
         return i
     }
 }

@@ -17,6 +17,7 @@ public enum LintRules {
         ContractViolationRule.self,
         SlowStageRule.self,
         OutOfOrderRule.self,
+        RepeatedWorkRule.self,
     ]
 
     /// The rule whose kind is spelled `name` (`-A`, `--dump-on`); nil for none.

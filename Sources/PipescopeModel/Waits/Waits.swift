@@ -177,10 +177,14 @@ public struct Waits: Sendable, Equatable {
         "AllSatisfy", "TryAllSatisfy", "Output",
     ]
 
-    /// Whether stage `id` is a subject (or `@Published`): the program's own input, idle
-    /// while nobody sends to it.
+    /// Whether stage `id` is a subject (or `@Published`), or an `AnyPublisher` erasing one
+    /// (``NodeSummary/subjectSource``: the erased subject is no stage of its own): the
+    /// program's own input, idle while nobody sends to it. (By name too, for recordings
+    /// made before the tap said so.)
     static func isProgramInput(_ id: NodeID, in graph: Graph) -> Bool {
-        guard let name = graph[id]?.operatorName else { return false }
+        guard let node = graph[id] else { return false }
+        if node.subjectSource { return true }
+        let name = node.operatorName
         return name.hasSuffix("Subject") || name.hasPrefix("Published")
     }
 

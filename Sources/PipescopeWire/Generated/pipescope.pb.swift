@@ -597,6 +597,23 @@ public nonisolated struct Pipescope_V1_NodeInfo: Sendable {
   /// readers skip it, and an older probe's stages read as made for nothing.
   public var madeForEvent: UInt64 = 0
 
+  /// Which publisher the stage was subscribed to, so that stages subscribed to one
+  /// publisher can be told from stages subscribed to copies made separately (the
+  /// repeated-work lint: one cold publisher subscribed twice at once runs its work twice).
+  /// The same number for one class publisher (a Future, a subject), for copies of one
+  /// AnyPublisher (its box) and of one Deferred (its closure's context); 0 when the
+  /// publisher's type gives none. An address in the program kept as a number, only ever
+  /// compared: it can be reused once every stage subscribed to it has ended. (Added
+  /// without a version bump: older readers skip it, and older recordings have none.)
+  public var publisher: UInt64 = 0
+
+  /// The publisher is a subject, or an AnyPublisher erasing one. OpenCombine's
+  /// AnyPublisher calls the subject's receive(subscriber:) itself, not subscribe, so the
+  /// subject never appears as a stage of its own; this says it is there: a wait on this
+  /// stage is the program's own input (idle), not a stall. Static, so here rather than on
+  /// an event: the tap knows it at subscribe, from the erased box's class.
+  public var subjectSource: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1439,6 +1456,21 @@ public nonisolated struct Pipescope_V1_PackedBatch: @unchecked Sendable {
     set {_uniqueStorage()._nodeMadeForEvents = newValue}
   }
 
+  /// NodeInfo.publisher and NodeInfo.subject_source of the batch's new stages (added
+  /// without a version bump: a batch without them has stages without either). Publishers:
+  /// one entry per stage as in the node_* columns, or none when no stage has one.
+  /// Subject sources: the positions, in the node_* columns, of the stages that are one
+  /// (few are).
+  public var nodePublishers: [UInt64] {
+    get {_storage._nodePublishers}
+    set {_uniqueStorage()._nodePublishers = newValue}
+  }
+
+  public var nodeSubjectSources: [UInt32] {
+    get {_storage._nodeSubjectSources}
+    set {_uniqueStorage()._nodeSubjectSources = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1803,7 +1835,7 @@ nonisolated extension Pipescope_V1_Error: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NodeInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}parent\0\u{1}operator\0\u{3}publisher_type\0\u{1}subscriber\0\u{1}thread\0\u{3}created_ns\0\u{1}location\0\u{1}frames\0\u{3}made_for_event\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}parent\0\u{1}operator\0\u{3}publisher_type\0\u{1}subscriber\0\u{1}thread\0\u{3}created_ns\0\u{1}location\0\u{1}frames\0\u{3}made_for_event\0\u{1}publisher\0\u{3}subject_source\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1821,6 +1853,8 @@ nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobu
       case 8: try { try decoder.decodeSingularMessageField(value: &self._location) }()
       case 9: try { try decoder.decodeRepeatedMessageField(value: &self.frames) }()
       case 10: try { try decoder.decodeSingularUInt64Field(value: &self.madeForEvent) }()
+      case 11: try { try decoder.decodeSingularUInt64Field(value: &self.publisher) }()
+      case 12: try { try decoder.decodeSingularBoolField(value: &self.subjectSource) }()
       default: break
       }
     }
@@ -1861,6 +1895,12 @@ nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobu
     if self.madeForEvent != 0 {
       try visitor.visitSingularUInt64Field(value: self.madeForEvent, fieldNumber: 10)
     }
+    if self.publisher != 0 {
+      try visitor.visitSingularUInt64Field(value: self.publisher, fieldNumber: 11)
+    }
+    if self.subjectSource != false {
+      try visitor.visitSingularBoolField(value: self.subjectSource, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1875,6 +1915,8 @@ nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobu
     if lhs._location != rhs._location {return false}
     if lhs.frames != rhs.frames {return false}
     if lhs.madeForEvent != rhs.madeForEvent {return false}
+    if lhs.publisher != rhs.publisher {return false}
+    if lhs.subjectSource != rhs.subjectSource {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2689,7 +2731,7 @@ nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PackedBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{1}trailer\0\u{3}node_location_counts\0\u{3}location_files\0\u{3}location_lines\0\u{3}location_functions\0\u{3}location_images\0\u{3}location_offsets\0\u{3}located_nodes\0\u{1}located\0\u{3}cause_deltas\0\u{3}event_threads\0\u{3}self_ns\0\u{3}total_ns\0\u{3}value_runs\0\u{3}int_deltas\0\u{1}uints\0\u{1}doubles\0\u{1}floats\0\u{1}bools\0\u{3}kind_runs\0\u{3}cause_runs\0\u{3}thread_runs\0\u{3}timed_values\0\u{4}\u{c}node_made_for_events\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{1}trailer\0\u{3}node_location_counts\0\u{3}location_files\0\u{3}location_lines\0\u{3}location_functions\0\u{3}location_images\0\u{3}location_offsets\0\u{3}located_nodes\0\u{1}located\0\u{3}cause_deltas\0\u{3}event_threads\0\u{3}self_ns\0\u{3}total_ns\0\u{3}value_runs\0\u{3}int_deltas\0\u{1}uints\0\u{1}doubles\0\u{1}floats\0\u{1}bools\0\u{3}kind_runs\0\u{3}cause_runs\0\u{3}thread_runs\0\u{3}timed_values\0\u{4}\u{c}node_made_for_events\0\u{3}node_publishers\0\u{3}node_subject_sources\0")
 
   fileprivate class _StorageClass {
     var _resetStrings: Bool = false
@@ -2741,6 +2783,8 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
     var _threadRuns: [UInt32] = []
     var _timedValues: [UInt32] = []
     var _nodeMadeForEvents: [UInt64] = []
+    var _nodePublishers: [UInt64] = []
+    var _nodeSubjectSources: [UInt32] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2800,6 +2844,8 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
       _threadRuns = source._threadRuns
       _timedValues = source._timedValues
       _nodeMadeForEvents = source._nodeMadeForEvents
+      _nodePublishers = source._nodePublishers
+      _nodeSubjectSources = source._nodeSubjectSources
     }
   }
 
@@ -2867,6 +2913,8 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         case 47: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._threadRuns) }()
         case 48: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._timedValues) }()
         case 60: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._nodeMadeForEvents) }()
+        case 61: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._nodePublishers) }()
+        case 62: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._nodeSubjectSources) }()
         default: break
         }
       }
@@ -3026,6 +3074,12 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
       if !_storage._nodeMadeForEvents.isEmpty {
         try visitor.visitPackedUInt64Field(value: _storage._nodeMadeForEvents, fieldNumber: 60)
       }
+      if !_storage._nodePublishers.isEmpty {
+        try visitor.visitPackedUInt64Field(value: _storage._nodePublishers, fieldNumber: 61)
+      }
+      if !_storage._nodeSubjectSources.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._nodeSubjectSources, fieldNumber: 62)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -3084,6 +3138,8 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         if _storage._threadRuns != rhs_storage._threadRuns {return false}
         if _storage._timedValues != rhs_storage._timedValues {return false}
         if _storage._nodeMadeForEvents != rhs_storage._nodeMadeForEvents {return false}
+        if _storage._nodePublishers != rhs_storage._nodePublishers {return false}
+        if _storage._nodeSubjectSources != rhs_storage._nodeSubjectSources {return false}
         return true
       }
       if !storagesAreEqual {return false}
