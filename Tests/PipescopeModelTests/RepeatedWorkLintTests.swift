@@ -31,6 +31,13 @@ final class RepeatedWorkLintTests: RecordedProbeTestCase {
         recorder.flush()
         let deferred = probe.graph.nodes.values.filter { $0.operatorName == "Deferred" }.map(\.id).sorted()
         XCTAssertEqual(deferred.count, 2)
+        // Locations are symbolized on the probe's own thread and follow the stages: poll
+        // for both, with a deadline, before the messages that name them are compared.
+        let deadline = Date().addingTimeInterval(20)
+        while deferred.contains(where: { probe.graph.location(of: $0) == nil }), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+            recorder.flush()
+        }
         XCTAssertEqual(Set(deferred.compactMap { probe.graph[$0]?.publisher }).count, 1, "one publisher")
         XCTAssertEqual(probe.graph.samePublisher(as: deferred[1]), [deferred[0]])
         let expected = [Lint(kind: .repeatedWork, node: deferred[1], message:

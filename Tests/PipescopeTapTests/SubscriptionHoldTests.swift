@@ -121,7 +121,12 @@ final class SubscriptionHoldTests: XCTestCase {
             gone = probe.registry
             probe.enable()
             let holder = Holder(keeps: true)
-            Source(make: { subscription }).subscribe(holder)
+            // Made through another object: a closure capturing the subscription alone has
+            // it as its context, which the tap also holds while the stage lives (the
+            // publisher's identity: PublisherIdentityTests).
+            let made = Made()
+            made.subscription = subscription
+            Source(make: { made.subscription! }).subscribe(holder)
             XCTAssertEqual(unownedCount(subscription), base + 1)
             probe.disable()
             holder.subscription = nil
