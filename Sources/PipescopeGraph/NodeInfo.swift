@@ -23,6 +23,18 @@ public struct NodeInfo: Hashable, Sendable {
     /// The program's frames that called ``location``, nearest first (a few at most): which
     /// caller it was when a helper function builds pipelines for several.
     public var frames: [SourceLocation]
+    /// Where the stage's own code is ("code at"): the closure its operator runs (a `map`'s
+    /// transform, a `filter`'s predicate, a `flatMap`'s transform, a `Deferred`'s
+    /// createPublisher) or, for a root whose operator runs none, its sink's closure. Nil
+    /// when it runs none of the program's code, or where that code is cannot be known (a
+    /// `Future` keeps no closure; OpenCombine fused two `map`s into a closure of its own).
+    /// Found after the stage is sent (``StageCode``).
+    public var code: SourceLocation?
+    /// For an inner publisher (subscribed while a `flatMap`, `catch` or `switchToLatest`
+    /// ran), the function that built it, when its own code names one: the `Deferred`
+    /// made in `API.search(_:)` is built by `API.search(_:)`, at the line of its closure
+    /// there. (``Graph/builtBy(of:)`` falls back to the transform that returned it.)
+    public var builtBy: SourceLocation?
 
     /// Inlinable: the tap makes one for every new stage, on the program's thread, and an
     /// opaque call across modules would copy each field (and the optional location) through
@@ -30,7 +42,7 @@ public struct NodeInfo: Hashable, Sendable {
     @inlinable
     public init(id: NodeID, parent: NodeID? = nil, operatorName: String, publisherType: String,
                 subscriber: String, thread: String, createdNanos: Int64, location: SourceLocation? = nil,
-                frames: [SourceLocation] = []) {
+                frames: [SourceLocation] = [], code: SourceLocation? = nil, builtBy: SourceLocation? = nil) {
         self.id = id
         self.parent = parent == 0 ? nil : parent
         self.operatorName = operatorName
@@ -40,5 +52,7 @@ public struct NodeInfo: Hashable, Sendable {
         self.createdNanos = createdNanos
         self.location = location
         self.frames = frames
+        self.code = code
+        self.builtBy = builtBy
     }
 }

@@ -54,6 +54,16 @@ public struct NodeSummary: Hashable, Sendable {
         get { box.fields.identity.fields.frames }
         _modify { yield &fields.identityFields.frames }
     }
+    /// Where the stage's own code is (``NodeInfo/code``).
+    public var code: SourceLocation? {
+        get { box.fields.identity.fields.code }
+        _modify { yield &fields.identityFields.code }
+    }
+    /// The function that built this inner publisher (``NodeInfo/builtBy``).
+    public var builtBy: SourceLocation? {
+        get { box.fields.identity.fields.builtBy }
+        _modify { yield &fields.identityFields.builtBy }
+    }
     public var error: String? {
         get { box.fields.identity.fields.error }
         _modify { yield &fields.identityFields.error }
@@ -204,6 +214,8 @@ public struct NodeSummary: Hashable, Sendable {
         var createdNanos: Int64
         var location: SourceLocation? = nil
         var frames: [SourceLocation] = []
+        var code: SourceLocation? = nil
+        var builtBy: SourceLocation? = nil
         var error: String? = nil
         var sharers: [NodeID] = []
         var feeds: [NodeID] = []
@@ -257,7 +269,8 @@ public struct NodeSummary: Hashable, Sendable {
     public init(info: NodeInfo) {
         let identity = Identity(id: info.id, operatorName: info.operatorName, publisherType: info.publisherType,
                                 subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNanos,
-                                location: info.location, frames: info.frames)
+                                location: info.location, frames: info.frames, code: info.code,
+                                builtBy: info.builtBy)
         box = Box(Fields(identity: IdentityBox(identity), parentRaw: info.parent ?? 0))
     }
 
@@ -280,7 +293,7 @@ public struct NodeSummary: Hashable, Sendable {
         let i = box.fields.identity.fields
         return NodeInfo(id: i.id, parent: parent, operatorName: i.operatorName, publisherType: i.publisherType,
                         subscriber: i.subscriber, thread: i.thread, createdNanos: i.createdNanos, location: i.location,
-                        frames: i.frames)
+                        frames: i.frames, code: i.code, builtBy: i.builtBy)
     }
 }
 

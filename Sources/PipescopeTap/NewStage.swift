@@ -34,6 +34,9 @@ struct NewStage {
     var subscriber: String?
     /// ``ThreadDirectory``'s number of the thread that subscribed.
     var thread: UInt32
+    /// Subscribed while a value or completion was delivered (a `flatMap`'s, a `catch`'s
+    /// inner publisher): its code's place also says who built it.
+    var inner = false
 
     /// Its node info, the thread's name read from `threads` (``ThreadDirectory/names``).
     func nodeInfo(id: NodeID, createdNanos: Int64, threads: [String]) -> NodeInfo {

@@ -7,7 +7,9 @@ extension NodeInfo {
         self.init(id: info.id, parent: info.parent, operatorName: info.operator, publisherType: info.publisherType,
                   subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNs,
                   location: info.hasLocation ? SourceLocation(wire: info.location) : nil,
-                  frames: info.frames.map(SourceLocation.init(wire:)))
+                  frames: info.frames.map(SourceLocation.init(wire:)),
+                  code: info.hasCode ? SourceLocation(wire: info.code) : nil,
+                  builtBy: info.hasBuiltBy ? SourceLocation(wire: info.builtBy) : nil)
     }
 
     public var wire: WireNodeInfo {
@@ -21,6 +23,8 @@ extension NodeInfo {
         i.createdNs = createdNanos
         if let location { i.location = location.wire }
         i.frames = frames.map(\.wire)
+        if let code { i.code = code.wire }
+        if let builtBy { i.builtBy = builtBy.wire }
         return i
     }
 }

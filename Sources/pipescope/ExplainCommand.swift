@@ -14,11 +14,13 @@ struct ExplainCommand: ParsableCommand {
             One line per active pipeline, the waiting ones first: waits ↑ (demand is outstanding and \
             the named stage upstream sends nothing), held: demand 0 (its subscriber asks for nothing more), \
             no subscription (an upstream never sent one), or flowing. A wait is --stall-after seconds \
-            without progress (2 by default). With --json: {"pipelines": [{"root", "name", "wait"}]}, \
-            wait being null or {"reason", "seconds", "at"} as in snapshot --json. \
+            without progress (2 by default). With --json: {"pipelines": [{"root", "name", "wait", "at"}]}, \
+            wait being null or {"reason", "seconds", "at"} as in snapshot --json, and "at" the line to change \
+            ({"file", "line", "function"}: the code of a source that never sends, else where it was subscribed). \
             With --stage ID: that stage's wait, and the chain of causes of its last value back to \
             its origin, one hop a line (with --json: {"stage", "value", "chain": [{"stage", \
-            "operator", "value", "thread", "time"}], "end", "wait"}, the chain newest first). \
+            "operator", "value", "thread", "time"}], "end", "wait", "at"}, the chain newest first, "at" the \
+            line to change: {"file", "line", "function"}). \
             The chain follows the causes the program still keeps (its last 4,096).
             """)
 
@@ -57,7 +59,7 @@ struct ExplainCommand: ParsableCommand {
         var history = History()
         history.reset(to: graph, recent: session.snapshot.recent)
         let chain = CauseChain.lastValue(of: stage, upTo: nil, in: history, graph: graph)
-        print(json ? Self.json(stage, chain: chain, wait: waits[stage], now: now)
+        print(json ? Self.json(stage, chain: chain, wait: waits[stage], now: now, graph: graph)
                    : Self.text(stage, chain: chain, wait: waits[stage], graph: graph, now: now))
     }
 
@@ -80,7 +82,7 @@ struct ExplainCommand: ParsableCommand {
 
     /// The chain's JSON (``CauseChainJSON``) with the stage's `wait` added; a stage with
     /// no value kept: `{"stage": ID, "value": null, "chain": [], "end": "no value", …}`.
-    static func json(_ stage: NodeID, chain: CauseChain?, wait: Wait?, now: Int64) -> String {
+    static func json(_ stage: NodeID, chain: CauseChain?, wait: Wait?, now: Int64, graph: Graph = Graph()) -> String {
         var document: [String: Any] = ["stage": stage, "value": NSNull(), "chain": [Any](), "end": "no value"]
         if let chain, let data = CauseChainJSON.render(chain).data(using: .utf8),
            let parsed = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
@@ -88,6 +90,12 @@ struct ExplainCommand: ParsableCommand {
         }
         document["wait"] = wait.map { w -> [String: Any] in
             ["reason": w.reason.rawValue, "seconds": Double(w.nanos(at: now) / 1_000_000) / 1000, "at": w.at]
+        } ?? NSNull()
+        // The line to change: the wait's (its source's code when it does not send), else
+        // where the stage was subscribed.
+        let at = wait?.lineToChange(in: graph) ?? graph.location(of: stage)?.location
+        document["at"] = at.map { l -> [String: Any] in
+            ["file": l.file ?? NSNull(), "line": l.line ?? NSNull(), "function": l.function ?? NSNull()]
         } ?? NSNull()
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data("{}".utf8)

@@ -11,7 +11,9 @@ import PipescopeGraph
 /// #31 Timer → Sink  flowing
 /// ```
 /// As JSON: `{"pipelines": [{"root": 12, "name": "Future → Map → Sink", "wait":
-/// {"reason": "upstream", "seconds": 41.2, "at": 13}}, …]}`, `wait` null while flowing.
+/// {"reason": "upstream", "seconds": 41.2, "at": 13}, "at": {"file": …, "line": 40, "function": …}}, …]}`,
+/// `wait` null while flowing; the pipeline's `at` is the line to change
+/// (``Wait/lineToChange(in:)``), null while flowing or when unknown.
 public struct WaitReport: Sendable {
     public struct Entry: Sendable, Equatable {
         public var root: NodeID
@@ -68,16 +70,19 @@ public struct WaitReport: Sendable {
             var root: NodeID
             var name: String
             var wait: SnapshotJSON.WaitJSON?
-            enum CodingKeys: String, CodingKey { case root, name, wait }
+            var at: SnapshotJSON.LocationJSON?
+            enum CodingKeys: String, CodingKey { case root, name, wait, at }
             func encode(to encoder: Encoder) throws {
                 var c = encoder.container(keyedBy: CodingKeys.self)
                 try c.encode(root, forKey: .root)
                 try c.encode(name, forKey: .name)
                 try c.encode(wait, forKey: .wait)  // null, not omitted
+                try c.encode(at, forKey: .at)
             }
         }
         let document = Document(pipelines: entries.map {
-            Pipeline(root: $0.root, name: $0.name, wait: $0.wait.map { SnapshotJSON.WaitJSON($0, now: now) })
+            Pipeline(root: $0.root, name: $0.name, wait: $0.wait.map { SnapshotJSON.WaitJSON($0, now: now) },
+                     at: $0.wait?.lineToChange(in: graph).map(SnapshotJSON.LocationJSON.init))
         })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
