@@ -15,6 +15,9 @@ public struct EventBatch: Hashable, Sendable {
     public var events: [StageEvent] = []
     /// Locations of stages added by earlier batches, found since (see ``LocatedStage``).
     public var locations: [LocatedStage] = []
+    /// Where stages' own code is, found since they were added (this batch's or earlier
+    /// ones'; see ``StageCode``).
+    public var codes: [StageCode] = []
     /// What is true once the events are folded: the probe's counts and its gate.
     public var trailer = BatchTrailer()
 
@@ -83,7 +86,7 @@ public struct EventBatch: Hashable, Sendable {
     /// Whether folding it changes anything a user sees besides the events: a location
     /// found, the gate, a reason the gate opened, or (old recordings) value texts.
     public var hasNews: Bool {
-        !events.isEmpty || !locations.isEmpty || trailer.gate.paused || !trailer.gate.resumedBecause.isEmpty
+        !events.isEmpty || !locations.isEmpty || !codes.isEmpty || trailer.gate.paused || !trailer.gate.resumedBecause.isEmpty
             || !trailer.lastValues.isEmpty
     }
 }

@@ -132,6 +132,7 @@ public struct Graph: Sendable, Equatable {
     /// with the probe's numbering.)
     public mutating func finish(_ batch: EventBatch) {
         locate(batch.locations)
+        place(batch.codes)
         setLastValues(batch.trailer.lastValues)
         dropped = batch.trailer.dropped
         sequence = batch.trailer.sequence
@@ -145,6 +146,17 @@ public struct Graph: Sendable, Equatable {
             nodes.values[index].location = l.location
             nodes.values[index].frames = l.frames
             recorder.touch(l.node)
+        }
+    }
+
+    /// Gives stages the places of their code found for them (``StageCode``); stages no
+    /// longer in the graph (pruned) are skipped.
+    public mutating func place(_ found: [StageCode]) {
+        for c in found {
+            guard let index = nodes.index(forKey: c.node) else { continue }
+            nodes.values[index].code = c.code
+            nodes.values[index].builtBy = c.builtBy
+            recorder.touch(c.node)
         }
     }
 

@@ -42,6 +42,18 @@ public struct NodeInfo: Hashable, Sendable {
     /// the subject out of the hook's sight, so the subject is no stage of its own): it
     /// sends only what the program sends it, and a wait on it is the program's input.
     public var subjectSource: Bool
+    /// Where the stage's own code is ("code at"): the closure its operator runs (a `map`'s
+    /// transform, a `filter`'s predicate, a `flatMap`'s transform, a `Deferred`'s
+    /// createPublisher) or, for a root whose operator runs none, its sink's closure. Nil
+    /// when it runs none of the program's code, or where that code is cannot be known (a
+    /// `Future` keeps no closure; OpenCombine fused two `map`s into a closure of its own).
+    /// Found after the stage is sent (``StageCode``).
+    public var code: SourceLocation?
+    /// For an inner publisher (subscribed while a `flatMap`, `catch` or `switchToLatest`
+    /// ran), the function that built it, when its own code names one: the `Deferred`
+    /// made in `API.search(_:)` is built by `API.search(_:)`, at the line of its closure
+    /// there. (``Graph/builtBy(of:)`` falls back to the transform that returned it.)
+    public var builtBy: SourceLocation?
 
     /// Inlinable: the tap makes one for every new stage, on the program's thread, and an
     /// opaque call across modules would copy each field (and the optional location) through
@@ -50,7 +62,7 @@ public struct NodeInfo: Hashable, Sendable {
     public init(id: NodeID, parent: NodeID? = nil, operatorName: String, publisherType: String,
                 subscriber: String, thread: String, createdNanos: Int64, location: SourceLocation? = nil,
                 frames: [SourceLocation] = [], madeFor: EventID = 0, publisher: UInt64 = 0,
-                subjectSource: Bool = false) {
+                subjectSource: Bool = false, code: SourceLocation? = nil, builtBy: SourceLocation? = nil) {
         self.id = id
         self.parent = parent == 0 ? nil : parent
         self.operatorName = operatorName
@@ -63,5 +75,7 @@ public struct NodeInfo: Hashable, Sendable {
         self.madeFor = madeFor
         self.publisher = publisher
         self.subjectSource = subjectSource
+        self.code = code
+        self.builtBy = builtBy
     }
 }

@@ -70,6 +70,16 @@ public struct NodeSummary: Hashable, Sendable {
         get { box.fields.identity.fields.subjectSource }
         _modify { yield &fields.identityFields.subjectSource }
     }
+    /// Where the stage's own code is (``NodeInfo/code``).
+    public var code: SourceLocation? {
+        get { box.fields.identity.fields.code }
+        _modify { yield &fields.identityFields.code }
+    }
+    /// The function that built this inner publisher (``NodeInfo/builtBy``).
+    public var builtBy: SourceLocation? {
+        get { box.fields.identity.fields.builtBy }
+        _modify { yield &fields.identityFields.builtBy }
+    }
     public var error: String? {
         get { box.fields.identity.fields.error }
         _modify { yield &fields.identityFields.error }
@@ -262,6 +272,8 @@ public struct NodeSummary: Hashable, Sendable {
         var madeFor: EventID = 0
         var publisher: UInt64 = 0
         var subjectSource = false
+        var code: SourceLocation? = nil
+        var builtBy: SourceLocation? = nil
         var error: String? = nil
         var sharers: [NodeID] = []
         var feeds: [NodeID] = []
@@ -325,7 +337,8 @@ public struct NodeSummary: Hashable, Sendable {
         let identity = Identity(id: info.id, operatorName: info.operatorName, publisherType: info.publisherType,
                                 subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNanos,
                                 location: info.location, frames: info.frames, madeFor: info.madeFor,
-                                publisher: info.publisher, subjectSource: info.subjectSource)
+                                publisher: info.publisher, subjectSource: info.subjectSource, code: info.code,
+                                builtBy: info.builtBy)
         box = Box(Fields(identity: IdentityBox(identity), parentRaw: info.parent ?? 0))
     }
 
@@ -348,7 +361,8 @@ public struct NodeSummary: Hashable, Sendable {
         let i = box.fields.identity.fields
         return NodeInfo(id: i.id, parent: parent, operatorName: i.operatorName, publisherType: i.publisherType,
                         subscriber: i.subscriber, thread: i.thread, createdNanos: i.createdNanos, location: i.location,
-                        frames: i.frames, madeFor: i.madeFor, publisher: i.publisher, subjectSource: i.subjectSource)
+                        frames: i.frames, madeFor: i.madeFor, publisher: i.publisher, subjectSource: i.subjectSource,
+                        code: i.code, builtBy: i.builtBy)
     }
 }
 

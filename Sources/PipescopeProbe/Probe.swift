@@ -22,6 +22,8 @@ public final class Probe: @unchecked Sendable {
     let gate: Gate
     /// The call stacks new stages captured, as locations (see ``Locator``).
     let locator = Locator()
+    /// The closures new stages hold, as the places of their code (see ``CodeLocator``).
+    let codeLocator = CodeLocator()
     /// Internal, not private, for tests that hold the clock's prunes back (``State/lastPrune``).
     let state = LockedBox(State())
     public let retention: Retention
@@ -123,6 +125,11 @@ public final class Probe: @unchecked Sendable {
         if batch.nodes.count == buffers.stageCount, !buffers.addresses.isEmpty || locator.hasPending {
             batch.locations = locator.locate(&batch.nodes) { buffers.stack(of: $0) }
         }
+        if batch.nodes.count == buffers.stageCount, !buffers.codeWords.isEmpty || codeLocator.hasPending {
+            batch.codes = codeLocator.place(batch.nodes.indices.map {
+                CodeLocator.Stage(node: batch.nodes[$0].id, words: buffers.code(of: $0), inner: buffers.isInner($0))
+            })
+        }
         registry.recycle(consume buffers)
         gate.checkDeadline()
         let gate = gate.state()
@@ -151,7 +158,7 @@ public final class Probe: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while true {
             flush()
-            guard locator.hasPending else { return true }
+            guard locator.hasPending || codeLocator.hasPending else { return true }
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else { return false }
             SymbolThread.shared.waitUntilIdle(timeout: left)
@@ -186,7 +193,7 @@ public final class Probe: @unchecked Sendable {
     /// far still wait for their locations (the locator's pending stages only change at a
     /// flush, so the two agree).
     public func snapshot() -> GraphSnapshot {
-        let pending = locator.hasPending
+        let pending = locator.hasPending || codeLocator.hasPending
         return state.withLockedValue { state in
             var snapshot = state.graph.snapshot()
             snapshot.recent = state.recent.events

@@ -26,16 +26,29 @@ package struct EventRing {
         var stacks: [Range<Int>] = []
         /// Return addresses of the stages' call stacks, nearest first (see ``CallStack``).
         package var addresses: [UInt] = []
+        /// For each of `stages`, the range of `codeWords` read from its publisher and
+        /// subscriber (``CodeFields``; empty: none).
+        var codes: [Range<Int>] = []
+        /// Pairs of a closure's function address and its context's first capture.
+        package var codeWords: [UInt] = []
         /// The number of the first event (``StageEvent/id``): the rest follow in order.
         package var firstID: EventID = 1
 
-        var isEmpty: Bool { events.isEmpty && texts.isEmpty && stages.isEmpty && addresses.isEmpty }
+        var isEmpty: Bool {
+            events.isEmpty && texts.isEmpty && stages.isEmpty && addresses.isEmpty && codeWords.isEmpty
+        }
 
         /// How many new stages the buffers hold.
         package var stageCount: Int { stages.count }
 
         /// The addresses captured with `stages[index]`.
         package func stack(of index: Int) -> ArraySlice<UInt> { addresses[stacks[index]] }
+
+        /// The code words read for `stages[index]` (``CodeFields/read(_:into:)``).
+        package func code(of index: Int) -> ArraySlice<UInt> { codeWords[codes[index]] }
+
+        /// Whether `stages[index]` was subscribed inside a delivery (an inner publisher).
+        package func isInner(_ index: Int) -> Bool { stages[index].inner }
 
         /// Empties the buffers, keeping their capacity. Releases the texts: do it
         /// outside the lock.
@@ -45,6 +58,8 @@ package struct EventRing {
             stages.removeAll(keepingCapacity: true)
             stacks.removeAll(keepingCapacity: true)
             addresses.removeAll(keepingCapacity: true)
+            codes.removeAll(keepingCapacity: true)
+            codeWords.removeAll(keepingCapacity: true)
         }
     }
 
@@ -101,6 +116,7 @@ package struct EventRing {
     /// return addresses captured when it subscribed (copied; kept only while they fit).
     mutating func append(_ event: RawEvent, stage: consuming NewStage,
                          stack: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
+                         code: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
                          halfFull: inout Bool) -> Bool {
         var event = event
         event.payload = .info
@@ -112,6 +128,11 @@ package struct EventRing {
             buffers.addresses.append(contentsOf: stack)
         }
         buffers.stacks.append(start..<buffers.addresses.count)
+        let codeStart = buffers.codeWords.count
+        if !code.isEmpty, codeStart + code.count <= Self.addressCapacity {
+            buffers.codeWords.append(contentsOf: code)
+        }
+        buffers.codes.append(codeStart..<buffers.codeWords.count)
         return true
     }
 

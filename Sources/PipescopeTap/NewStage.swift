@@ -40,6 +40,9 @@ struct NewStage {
     var publisher: UInt64 = 0
     /// Its publisher is a subject, or an `AnyPublisher` erasing one (``NodeInfo/subjectSource``).
     var subjectSource = false
+    /// Subscribed while a value or completion was delivered (a `flatMap`'s, a `catch`'s
+    /// inner publisher): its code's place also says who built it.
+    var inner = false
 
     /// Its node info, the thread's name read from `threads` (``ThreadDirectory/names``).
     func nodeInfo(id: NodeID, createdNanos: Int64, threads: [String]) -> NodeInfo {

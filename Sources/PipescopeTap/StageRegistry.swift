@@ -146,6 +146,7 @@ package final class StageRegistry: @unchecked Sendable {
     /// addresses the caller captured (``CallStack``), copied into the buffer for the
     /// flush's ``Locator``.
     func subscribe(_ s: Subscribe, stack: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
+                   code: UnsafeBufferPointer<UInt> = .init(start: nil, count: 0),
                    stage: consuming NewStage) -> NodeID {
         let id = nextNode.add(1, ordering: .relaxed).oldValue
         // Moved, not copied, into the buffer.
@@ -157,7 +158,7 @@ package final class StageRegistry: @unchecked Sendable {
             st.stages.insert(id, key: s.key, owner: owner, parent: s.parent, publishes: s.publishes, feeds: s.feeds,
                              causes: s.causes, publisher: s.publisherObject)
             _ = st.ring.append(RawEvent(kind: .subscribe, node: id, time: time), stage: stage.take()!, stack: stack,
-                               halfFull: &st.halfFullPending)
+                               code: code, halfFull: &st.halfFullPending)
             if let forwarder = s.forwarder {
                 st.stages.addForwarder(forwarder, to: id)
                 _ = st.append(RawEvent(kind: .forward, node: forwarder, time: time, other: id))

@@ -45,6 +45,7 @@ package final class Tap: _Introspection, @unchecked Sendable {
         // publisher subscribed while delivering; a stage subscribed inside its
         // downstream's subscribe is where that one is.
         var locate = registry.capturesLocations
+        var inner = false
         switch frames.top {
         case .subscribing(let node, let outer)?:
             locate = false
@@ -60,6 +61,7 @@ package final class Tap: _Introspection, @unchecked Sendable {
             // sink's closure builds: made for the event being delivered.
             parent = delivery.owner
             madeFor = delivery.event
+            inner = parent != nil
         case .unknown?, .cancelling?, nil:
             parent = nil
         }
@@ -81,7 +83,7 @@ package final class Tap: _Introspection, @unchecked Sendable {
         // time is its subscribe event's, filled in there too: no clock read here.
         var stage: NewStage? = NewStage(parent: parent, facts: types, named: named,
                                         subscriber: types.ownDescription(of: subscriber), thread: frames.number,
-                                        madeFor: madeFor)
+                                        madeFor: madeFor, inner: inner)
         // Which publisher it is, from one word of its memory; whether an AnyPublisher
         // erases a subject, once per box class.
         let identity = types.identity.read(publisher)
@@ -93,13 +95,43 @@ package final class Tap: _Introspection, @unchecked Sendable {
             publishes: types.publishesSubject ? SubjectIdentity.subject(publisher) : nil,
             feeds: types.feedsSubject ? SubjectIdentity.subject(fedBy: subscriber) : nil,
             causes: causes, publisherObject: identity.object)
-        // The stack is walked here, before the registry takes its lock; it only copies it.
+        // The stack is walked and the closures' addresses read here, before the registry
+        // takes its lock; it only copies them.
         let node = CallStack.withAddresses(enabled: locate, frames: frames) { stack in
             if locate { afterCapture?() }
-            return registry.subscribe(request, stack: stack, stage: stage.take()!)
+            return Self.withCode(publisher, subscriber, types: types, root: parent == nil,
+                                 enabled: registry.capturesLocations) { code in
+                registry.subscribe(request, stack: stack, code: code, stage: stage.take()!)
+            }
         }
         if parent == nil { frames.noteRoot(node) }
         frames.push(.subscribing(node: node, subscriber: key))
+    }
+
+    /// Runs `body` with the code words of the publisher's closures, then (for a root) the
+    /// subscriber's (``CodeFields``), in a buffer on this stack: a few loads, no call
+    /// into the program, no retain. Empty when neither type keeps a closure.
+    @inline(__always)
+    private static func withCode<P, S, R>(_ publisher: P, _ subscriber: S, types: TypeNames.Subscribe, root: Bool,
+                                          enabled: Bool, _ body: (UnsafeBufferPointer<UInt>) -> R) -> R {
+        let own = types.publisherCode, sink = root ? types.subscriberCode : .none
+        guard enabled, !own.offsets.isEmpty || !sink.offsets.isEmpty else {
+            return body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        let capacity = (2 * CodeFields.maxFields + 1) * CodeFields.wordsPerField
+        return withUnsafeTemporaryAllocation(of: UInt.self, capacity: capacity) {
+            let out = $0.baseAddress!
+            var n = withUnsafePointer(to: publisher) { own.read(UnsafeRawPointer($0), into: out) }
+            if !sink.offsets.isEmpty {
+                // The sink's closures follow the marker: they are the code only when the
+                // publisher's own closures are none (``CodeFields/sinkMarker``).
+                out[n] = 0
+                out[n + 1] = CodeFields.sinkMarker
+                n += 2
+                n += withUnsafePointer(to: subscriber) { sink.read(UnsafeRawPointer($0), into: out + n) }
+            }
+            return body(UnsafeBufferPointer(start: out, count: n))
+        }
     }
 
     package func didReceive<Upstream: Publisher, Downstream: Subscriber>(

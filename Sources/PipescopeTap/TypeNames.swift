@@ -31,6 +31,10 @@ final class TypeNames: @unchecked Sendable {
         /// through the conformance found once, not a cast per subscribe), or, when it has
         /// none, by its type's name.
         let describe: Describe
+        /// Where the publisher type keeps the closures its stage runs (``CodeFields``).
+        let publisherCode: CodeFields
+        /// Where the subscriber type keeps its closures: read for a root (a sink's).
+        let subscriberCode: CodeFields
 
         enum Describe: Sendable {
             /// Calls `description` on the subscriber the pointer points to.
@@ -39,7 +43,10 @@ final class TypeNames: @unchecked Sendable {
         }
 
         init(publisher: Names, isLabelled: Bool, publishesSubject: Bool, feedsSubject: Bool,
-             identity: PublisherIdentity = .none, describe: Describe) {
+             identity: PublisherIdentity = .none, describe: Describe,
+             publisherCode: CodeFields = .none, subscriberCode: CodeFields = .none) {
+            self.publisherCode = publisherCode
+            self.subscriberCode = subscriberCode
             self.publisher = publisher
             self.isLabelled = isLabelled
             self.publishesSubject = publishesSubject
@@ -112,7 +119,8 @@ final class TypeNames: @unchecked Sendable {
             feedsSubject: SubjectIdentity.feedsSubject(typeName: subscriberNames.full),
             identity: PublisherIdentity.of(P.self),
             describe: (S.self as? any CustomStringConvertible.Type).map { .description(Self.describer($0)) }
-                ?? .typeName(Self.shortName(String(describing: S.self))))
+                ?? .typeName(Self.shortName(String(describing: S.self))),
+            publisherCode: CodeFields(of: P.self), subscriberCode: CodeFields(of: S.self))
         pairs.withLockedValue { $0[key] = facts }
         return facts
     }

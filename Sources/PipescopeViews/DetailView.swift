@@ -29,6 +29,7 @@ public enum DetailView {
             if let reason = placed.location.missingLineReason { lines.append((reason, theme.dim)) }
         }
         let callersAt = lines.count
+        lines += codeLines(node, in: state.cursor.graph).map { ($0, .plain) }
         lines.append(("status \(theme.glyph(node.status)) \(statusText(node))", theme.style(node.status)))
         if let wait = state.warnings.waits[node.id] {
             let style = Style(foreground: theme.colors ? .yellow : nil, bold: true)
@@ -215,12 +216,32 @@ public enum DetailView {
         return found.map { "  \(Format.time($0.event.time))  \($0.event.text.isEmpty ? "(not described)" : $0.event.text)" }
     }
 
-    /// "made at Feed.swift:88  in Feed.start()"; for a stage that shows its pipeline's,
-    /// "pipeline #1 made at …".
+    /// "subscribed at Feed.swift:88  in Feed.start()": where the program subscribed the
+    /// stage (not its code: ``codeLines(_:in:)``); for a stage that shows its pipeline's,
+    /// "pipeline #1 subscribed at …".
     static func locationLine(_ placed: StageLocation) -> String {
         let location = placed.location
         let verb = location.hasLine || location.function == nil ? "at " : "in "
-        return (placed.isInherited ? "pipeline #\(placed.from) made " : "made ") + verb + describe(location)
+        return (placed.isInherited ? "pipeline #\(placed.from) subscribed " : "subscribed ") + verb + describe(location)
+    }
+
+    /// Where the stage's own code is, "code at Feed.swift:91  in closure #2 in
+    /// Feed.start()", and for an inner publisher what built it: "built by API.search(_:)
+    /// at Search.swift:12", or, when only the transform that returned it is known, "built
+    /// by the closure at Feed.swift:40 that returned it". Nothing when neither is known.
+    static func codeLines(_ node: NodeSummary, in graph: Graph) -> [String] {
+        var lines: [String] = []
+        if let code = node.code { lines.append("code at " + describe(code)) }
+        if let built = graph.builtBy(of: node.id) {
+            let l = built.location
+            if built.isTransform {
+                lines.append("built by the closure at \(l.short) that returned it"
+                             + (l.function.map { "  (\($0))" } ?? ""))
+            } else {
+                lines.append("built by \(l.function ?? l.short)" + (l.hasLine ? " at \(l.short)" : ""))
+            }
+        }
+        return lines
     }
 
     /// "Feed.swift:88  in Feed.start()"; without a line "Feed.start() (MyApp)"; without

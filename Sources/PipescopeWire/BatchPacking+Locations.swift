@@ -64,6 +64,28 @@ extension BatchPacking {
         }
     }
 
+    /// Sets `p`'s `stage_code` columns from ``EventBatch/codes``; none when it has none.
+    static func packCodes(_ batch: EventBatch, into p: inout WirePackedBatch, table: inout StringTable,
+                          added: inout [String]) {
+        guard !batch.codes.isEmpty else { return }
+        var c = WireStageCodeColumns()
+        c.nodes = batch.codes.map(\.node)
+        c.code = pack(batch.codes.map { $0.code.map { ($0, []) } }, table: &table, added: &added)
+        c.builtBy = pack(batch.codes.map { $0.builtBy.map { ($0, []) } }, table: &table, added: &added)
+        p.stageCode = c
+    }
+
+    /// Gives `batch` the code places in `p`'s `stage_code` columns.
+    static func unpackCodes(_ p: WirePackedBatch, into batch: inout EventBatch, table: StringTable) throws {
+        guard p.hasStageCode else { return }
+        let c = p.stageCode
+        let code = try unpack(c.code, stages: c.nodes.count, table: table, what: "the stages whose code it places")
+        let builtBy = try unpack(c.builtBy, stages: c.nodes.count, table: table, what: "the stages whose code it places")
+        for (i, node) in c.nodes.enumerated() {
+            batch.codes.append(StageCode(node: node, code: code[i]?.location, builtBy: builtBy[i]?.location))
+        }
+    }
+
     private static func pack(_ entries: [Entry], table: inout StringTable, added: inout [String]) -> WireLocationColumns {
         var c = WireLocationColumns()
         var counts: [UInt32] = [], files: [UInt32] = [], lines: [UInt32] = []

@@ -19,7 +19,7 @@ public enum BatchPacking {
     /// column on every append.
     public static func pack(_ batch: EventBatch, table: inout StringTable) -> WirePackedBatch {
         var p = WirePackedBatch()
-        if table.needsReset(forUpTo: batch.nodes.count * 4 + locationStrings(batch)) {
+        if table.needsReset(forUpTo: batch.nodes.count * 4 + locationStrings(batch) + 6 * batch.codes.count) {
             table.removeAll()
             p.resetStrings = true
         }
@@ -51,6 +51,7 @@ public enum BatchPacking {
             created.append(info.createdNanos)
         }
         packLocations(batch, into: &p, table: &table, added: &added)
+        packCodes(batch, into: &p, table: &table, added: &added)
         p.nodeIds = ids
         p.nodeParents = parents
         p.nodeOperators = operators
@@ -297,6 +298,7 @@ public enum BatchPacking {
         }
         var batch = EventBatch(nodes: infos, events: events, trailer: p.domainTrailer)
         try unpackLocations(p, into: &batch, table: table)
+        try unpackCodes(p, into: &batch, table: table)
         return batch
     }
 

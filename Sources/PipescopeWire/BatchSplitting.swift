@@ -11,7 +11,7 @@ extension EventBatch {
     /// few hundred bytes when every value is captured: more than a frame may carry.
     /// Each part carries the NodeInfo of the stages subscribing in it and a trailer with
     /// its own sequence; the last carries the batch's whole trailer and the locations it
-    /// found for earlier stages, so folding the parts in order equals folding the whole
+    /// and code places found for earlier stages, so folding the parts in order equals folding the whole
     /// batch.
     /// About what an event costs in a part: its words' bytes, or a scalar's 8.
     private static func size(of event: StageEvent) -> Int {
@@ -28,6 +28,7 @@ extension EventBatch {
             + nodes.reduce(0) { $0 + Self.size(of: $1) }
             + trailer.lastValues.values.reduce(0) { $0 + 16 + $1.utf8.count }
             + locations.reduce(0) { $0 + Self.size(of: $1) }
+            + codes.reduce(0) { $0 + 8 + Self.size(of: $1.code, []) + Self.size(of: $1.builtBy, []) }
         guard estimate > budget else { return [self] }
 
         var parts: [EventBatch] = []
@@ -57,6 +58,7 @@ extension EventBatch {
         }
         part.trailer = trailer
         part.locations = locations
+        part.codes = codes
         parts.append(part)
         return parts
     }

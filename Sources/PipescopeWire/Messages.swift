@@ -22,6 +22,7 @@ public typealias WireBatchTrailer = Pipescope_V1_BatchTrailer
 public typealias WirePendingEvent = Pipescope_V1_PendingEvent
 public typealias WirePackedBatch = Pipescope_V1_PackedBatch
 public typealias WireLocationColumns = Pipescope_V1_LocationColumns
+public typealias WireStageCodeColumns = Pipescope_V1_StageCodeColumns
 public typealias WireRecentEvents = Pipescope_V1_RecentEvents
 
 /// Encoding a message into a frame and decoding one back, with errors a person can read.

@@ -8,7 +8,9 @@ extension NodeInfo {
                   subscriber: info.subscriber, thread: info.thread, createdNanos: info.createdNs,
                   location: info.hasLocation ? SourceLocation(wire: info.location) : nil,
                   frames: info.frames.map(SourceLocation.init(wire:)), madeFor: info.madeForEvent,
-                  publisher: info.publisher, subjectSource: info.subjectSource)
+                  publisher: info.publisher, subjectSource: info.subjectSource,
+                  code: info.hasCode ? SourceLocation(wire: info.code) : nil,
+                  builtBy: info.hasBuiltBy ? SourceLocation(wire: info.builtBy) : nil)
     }
 
     public var wire: WireNodeInfo {
@@ -25,6 +27,8 @@ extension NodeInfo {
         i.madeForEvent = madeFor
         i.publisher = publisher
         i.subjectSource = subjectSource
+        if let code { i.code = code.wire }
+        if let builtBy { i.builtBy = builtBy.wire }
         return i
     }
 }

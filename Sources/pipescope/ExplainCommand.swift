@@ -14,14 +14,16 @@ struct ExplainCommand: ParsableCommand {
             One line per active pipeline, the waiting ones first: waits ↑ (demand is outstanding and \
             the named stage upstream sends nothing), held: demand 0 (its subscriber asks for nothing more), \
             no subscription (an upstream never sent one), or flowing. A wait is --stall-after seconds \
-            without progress (2 by default). With --json: {"pipelines": [{"root", "name", "wait"}]}, \
+            without progress (2 by default). With --json: {"pipelines": [{"root", "name", "wait", "at"}]}, \
             wait being null or {"reason", "seconds", "at"} as in snapshot --json (a wait through a zip adds \
-            "combiner": {"stage", "operator", "waitsOn", "inputs": [{"stage", "values"}]}: which input it waits on). \
+            "combiner": {"stage", "operator", "waitsOn", "inputs": [{"stage", "values"}]}: which input it waits on), \
+            and "at" the line to change ({"file", "line", "function"}: the code of a source that never sends, \
+            else where it was subscribed). \
             With --stage ID: that stage's wait, and the chain of causes of its last value back to \
             its origin, one hop a line (with --json: {"stage", "value", "chain": [{"stage", \
-            "operator", "value", "thread", "time"}], "end", "wait"}, the chain newest first; a hop from an \
-            inner publisher, such as a flatMap's Future, goes on through the value it was made for and adds \
-            "madeFor": {"stage", "event"}). \
+            "operator", "value", "thread", "time"}], "end", "wait", "at"}, the chain newest first, "at" the \
+            line to change: {"file", "line", "function"}; a hop from an inner publisher, such as a flatMap's \
+            Future, goes on through the value it was made for and adds "madeFor": {"stage", "event"}). \
             The chain follows the causes the program still keeps (its last 4,096).
             """)
 
@@ -98,6 +100,12 @@ struct ExplainCommand: ParsableCommand {
                     as [String: Any]
             }
             return wait
+        } ?? NSNull()
+        // The line to change: the wait's (its source's code when it does not send), else
+        // where the stage was subscribed.
+        let at = wait?.lineToChange(in: graph) ?? graph.location(of: stage)?.location
+        document["at"] = at.map { l -> [String: Any] in
+            ["file": l.file ?? NSNull(), "line": l.line ?? NSNull(), "function": l.function ?? NSNull()]
         } ?? NSNull()
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data("{}".utf8)

@@ -121,7 +121,7 @@ final class LocationTests: XCTestCase {
         XCTAssertTrue(showsLine(row(lines, 0), line), row(lines, 0))
         XCTAssertTrue(showsLine(row(lines, 1), line), "upstream stages show it too: " + row(lines, 1))
         assertShows(screen(graph, selected: sink.id, width: 200, height: 50),
-                    "made at LocationTests.swift:\(line)  in \(function)")
+                    "subscribed at LocationTests.swift:\(line)  in \(function)")
         c.cancel()
     }
 
@@ -198,7 +198,7 @@ final class LocationTests: XCTestCase {
             assertJSON(node["location"], line: helperLine, function: "static LocationTests.makePipeline(_:)")
             assertJSON((node["frames"] as? [Any])?.first, line: caller, function: test)
             let lines = screen(graph, selected: stage.id, width: 200, height: 50)
-            assertShows(lines, "made at LocationTests.swift:\(helperLine)  in static LocationTests.makePipeline(_:)")
+            assertShows(lines, "subscribed at LocationTests.swift:\(helperLine)  in static LocationTests.makePipeline(_:)")
             // (The pane cuts the test's long name.)
             assertShows(lines, "called from LocationTests.swift:\(caller)  in \(test.prefix(50))")
         }

@@ -145,6 +145,15 @@ public struct History: Sendable {
             base.locate(batch.locations)
             for i in checkpoints.indices { checkpoints[i].graph.locate(batch.locations) }
         }
+        // So does the place of its code.
+        if !batch.codes.isEmpty {
+            for c in batch.codes where infos[c.node] != nil {
+                infos[c.node]?.code = c.code
+                infos[c.node]?.builtBy = c.builtBy
+            }
+            base.place(batch.codes)
+            for i in checkpoints.indices { checkpoints[i].graph.place(batch.codes) }
+        }
         graph.finish(batch)
         evict()
     }

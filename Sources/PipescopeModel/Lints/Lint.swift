@@ -35,6 +35,9 @@ public struct Lint: Hashable, Sendable {
         self.node = node
         self.message = message
     }
+
+    /// Whether its stage's own code is the mistake (``LintRule/pointsAtCode``).
+    public var pointsAtCode: Bool { LintRules.named(kind.rawValue)?.pointsAtCode ?? false }
 }
 
 /// Computes the lints of a graph: asks each running rule of ``LintRules/all`` about each

@@ -34,6 +34,10 @@ public protocol LintRule: Sendable {
     /// Whether ``check(_:in:)`` reads ``LintContext/waits``: the pipelines' verdicts are
     /// judged for the whole graph only when a running rule does.
     static var readsWaits: Bool { get }
+    /// Whether the stage's own code is the mistake this lint finds (a source that never
+    /// sends, a slow closure): its `"at"` (``Graph/lineToChange(_:ownCode:)``) is then the
+    /// stage's code, or the function that built it, rather than where it was subscribed.
+    static var pointsAtCode: Bool { get }
     /// The messages of this lint on `stage` as of ``LintContext/now``: none while the
     /// stage keeps the rule, one per mistake otherwise.
     static func check(_ stage: NodeSummary, in context: LintContext) -> [String]
@@ -46,6 +50,7 @@ public protocol LintRule: Sendable {
 
 extension LintRule {
     public static var readsWaits: Bool { false }
+    public static var pointsAtCode: Bool { false }
     public static func due(_ stage: NodeSummary, in context: LintContext) -> Int64 { .max }
 }
 

@@ -36,6 +36,16 @@ import PipescopeGraph
 /// `offset` says where in the image. All three are null (and `frames` empty) when no
 /// location is known.
 ///
+/// `code` is where the stage's own code is, in the same form (the closure of its `map`,
+/// `filter`, `flatMap`, `handleEvents`, `Deferred`, or a root's `sink` when its operator
+/// runs none); null when it runs none of the program's code or that is unknown (a
+/// `Future` keeps no closure). `built_by`, for an inner publisher, is the function that
+/// built it, `{"file", "line", "function", "transform": false}`, or, when that is not
+/// known, the closure that returned it (`"transform": true`, the `flatMap`'s); null for
+/// other stages. Each lint's `at` is the line to change, in the same form: the stage's
+/// `code` (or `built_by`) when its own code is the mistake (`stalled`: a source that
+/// never sends), else where it was subscribed; null when neither is known.
+///
 /// `time` is how long the stage's own operator took per value it received, in
 /// nanoseconds, without the stages downstream that it called: `{"count": N, "p50": N,
 /// "p99": N, "max": N}` (percentiles within 12%, count and max exact); null for a source
@@ -63,7 +73,10 @@ public enum SnapshotJSON {
             nodes: graph.nodes.keys.sorted().compactMap { id in
                 graph[id].map { Node($0, in: graph, wait: waits[id].map { WaitJSON($0, now: waits.now, of: id, in: graph) }) }
             },
-            lints: lints.map { LintJSON(lint: $0.kind.rawValue, node: $0.node, message: $0.message) },
+            lints: lints.map { lint in
+                LintJSON(lint: lint.kind.rawValue, node: lint.node, message: lint.message,
+                         at: graph.lineToChange(lint.node, ownCode: lint.pointsAtCode).map(LocationJSON.init))
+            },
             pipelines: AppState.Table.rows(of: graph, lints: lints, waits: waits).map { PipelineJSON(row: $0) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -100,6 +113,18 @@ public enum SnapshotJSON {
         var lint: String
         var node: NodeID
         var message: String
+        /// The line to change (``Graph/lineToChange(_:ownCode:)``); null when unknown.
+        var at: LocationJSON?
+
+        enum CodingKeys: String, CodingKey { case lint, node, message, at }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(lint, forKey: .lint)
+            try c.encode(node, forKey: .node)
+            try c.encode(message, forKey: .message)
+            try c.encode(at, forKey: .at)  // null, not omitted
+        }
     }
 
     struct Node: Encodable {
@@ -124,6 +149,9 @@ public enum SnapshotJSON {
         var location: LocationJSON?
         var frames: [LocationJSON]
         var locationFrom: NodeID?
+        /// Where its own code is, and (an inner publisher) what built it.
+        var code: LocationJSON?
+        var builtBy: BuiltByJSON?
         var wait: WaitJSON?
         /// Its operator's own time per value received; a root's sink's time.
         var time: TimeJSON?
@@ -150,6 +178,8 @@ public enum SnapshotJSON {
             location = placed.map { LocationJSON($0.location) }
             frames = placed?.frames.map(LocationJSON.init) ?? []
             locationFrom = placed?.from
+            code = n.code.map(LocationJSON.init)
+            builtBy = graph.builtBy(of: n.id).map(BuiltByJSON.init)
             // The whole group that passes one subscription object, without this stage.
             let owner = n.subscriptionOwner ?? n.id
             sharedWith = ([owner] + (graph[owner]?.sharers ?? [])).filter { $0 != n.id }.sorted()
@@ -160,7 +190,8 @@ public enum SnapshotJSON {
         enum CodingKeys: String, CodingKey {
             case id, parent, `operator`, publisherType, subscriber, status, demand, values, lastValue, undescribedSince
             case cause, error, sharedWith, orphaned, feeds, owner, location, frames, locationFrom, wait
-            case time, sinkTime
+            case time, sinkTime, code
+            case builtBy = "built_by"
         }
 
         func encode(to encoder: Encoder) throws {
@@ -184,6 +215,8 @@ public enum SnapshotJSON {
             try c.encode(location, forKey: .location)
             try c.encode(frames, forKey: .frames)
             try c.encode(locationFrom, forKey: .locationFrom)
+            try c.encode(code, forKey: .code)
+            try c.encode(builtBy, forKey: .builtBy)
             try c.encode(wait, forKey: .wait)  // null while flowing or ended, not omitted
             try c.encode(time, forKey: .time)
             if parent == nil { try c.encode(sinkTime, forKey: .sinkTime) }
@@ -262,6 +295,25 @@ public enum SnapshotJSON {
             if location.function == nil, let offset = location.offset {
                 try c.encode("0x" + String(offset, radix: 16), forKey: .offset)
             }
+        }
+    }
+
+    /// `{"file", "line", "function", "transform"}`: the function that built an inner
+    /// publisher; `transform` true when that is not known and this is the closure that
+    /// returned it (``StageBuilder/isTransform``).
+    struct BuiltByJSON: Encodable {
+        var builder: StageBuilder
+
+        init(_ builder: StageBuilder) {
+            self.builder = builder
+        }
+
+        enum CodingKeys: String, CodingKey { case transform }
+
+        func encode(to encoder: Encoder) throws {
+            try LocationJSON(builder.location).encode(to: encoder)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(builder.isTransform, forKey: .transform)
         }
     }
 

@@ -46,3 +46,13 @@ public struct Wait: Hashable, Sendable {
     /// How long it has waited at `now`, in seconds.
     public func seconds(at now: Int64) -> Double { Double(nanos(at: now)) / 1e9 }
 }
+
+extension Wait {
+    /// The line to change about this wait (``Graph/lineToChange(_:ownCode:)`` of the stage
+    /// it is attributed to): for a source that does not send or never sends a
+    /// subscription, its own code or what built it (a `Future` made in `API.search(_:)`);
+    /// for a subscriber that asks for nothing more, where it was subscribed.
+    public func lineToChange(in graph: Graph) -> SourceLocation? {
+        graph.lineToChange(at, ownCode: reason != .demand)
+    }
+}

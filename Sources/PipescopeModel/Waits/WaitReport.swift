@@ -11,8 +11,10 @@ import PipescopeGraph
 /// #31 Timer → Sink  flowing
 /// ```
 /// As JSON: `{"pipelines": [{"root": 12, "name": "Future → Map → Sink", "wait":
-/// {"reason": "upstream", "seconds": 41.2, "at": 13}}, …]}`, `wait` null while flowing;
-/// a wait through a `zip` adds `"combiner"` (``SnapshotJSON``'s `CombinerJSON`).
+/// {"reason": "upstream", "seconds": 41.2, "at": 13}, "at": {"file": …, "line": 40, "function": …}}, …]}`,
+/// `wait` null while flowing; a wait through a `zip` adds `"combiner"` (``SnapshotJSON``'s
+/// `CombinerJSON`); the pipeline's `at` is the line to change (``Wait/lineToChange(in:)``),
+/// null while flowing or when unknown.
 public struct WaitReport: Sendable {
     public struct Entry: Sendable, Equatable {
         public var root: NodeID
@@ -70,17 +72,20 @@ public struct WaitReport: Sendable {
             var root: NodeID
             var name: String
             var wait: SnapshotJSON.WaitJSON?
-            enum CodingKeys: String, CodingKey { case root, name, wait }
+            var at: SnapshotJSON.LocationJSON?
+            enum CodingKeys: String, CodingKey { case root, name, wait, at }
             func encode(to encoder: Encoder) throws {
                 var c = encoder.container(keyedBy: CodingKeys.self)
                 try c.encode(root, forKey: .root)
                 try c.encode(name, forKey: .name)
                 try c.encode(wait, forKey: .wait)  // null, not omitted
+                try c.encode(at, forKey: .at)
             }
         }
         let document = Document(pipelines: entries.map { entry in
             Pipeline(root: entry.root, name: entry.name,
-                     wait: entry.wait.map { SnapshotJSON.WaitJSON($0, now: now, of: entry.root, in: graph) })
+                     wait: entry.wait.map { SnapshotJSON.WaitJSON($0, now: now, of: entry.root, in: graph) },
+                     at: entry.wait?.lineToChange(in: graph).map(SnapshotJSON.LocationJSON.init))
         })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -534,31 +534,52 @@ public nonisolated struct Pipescope_V1_Error: Sendable {
 
 /// Static facts about a stage, sent once when the stage appears and referred to by id
 /// afterwards: type names are long, and a busy stage emits millions of events.
-public nonisolated struct Pipescope_V1_NodeInfo: Sendable {
+public nonisolated struct Pipescope_V1_NodeInfo: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Pipescope's own sequential id: never reused, unlike CombineIdentifier addresses.
-  public var id: UInt64 = 0
+  public var id: UInt64 {
+    get {_storage._id}
+    set {_uniqueStorage()._id = newValue}
+  }
 
   /// The downstream stage; 0 for a root (a terminal subscriber such as sink).
-  public var parent: UInt64 = 0
+  public var parent: UInt64 {
+    get {_storage._parent}
+    set {_uniqueStorage()._parent = newValue}
+  }
 
   /// short name: "Map", "PassthroughSubject"
-  public var `operator`: String = String()
+  public var `operator`: String {
+    get {_storage._operator}
+    set {_uniqueStorage()._operator = newValue}
+  }
 
   /// the full type
-  public var publisherType: String = String()
+  public var publisherType: String {
+    get {_storage._publisherType}
+    set {_uniqueStorage()._publisherType = newValue}
+  }
 
   /// the subscriber's description: "Sink", "Filter"
-  public var subscriber: String = String()
+  public var subscriber: String {
+    get {_storage._subscriber}
+    set {_uniqueStorage()._subscriber = newValue}
+  }
 
   /// the thread that subscribed
-  public var thread: String = String()
+  public var thread: String {
+    get {_storage._thread}
+    set {_uniqueStorage()._thread = newValue}
+  }
 
   /// wall clock
-  public var createdNs: Int64 = 0
+  public var createdNs: Int64 {
+    get {_storage._createdNs}
+    set {_uniqueStorage()._createdNs = newValue}
+  }
 
   /// Where the program made this stage: for a root, the line that called sink, assign or
   /// subscribe; for an inner publisher subscribed while a value was delivered (flatMap,
@@ -572,17 +593,20 @@ public nonisolated struct Pipescope_V1_NodeInfo: Sendable {
   /// Added in version 3 without a version bump: older readers skip unknown fields, and a
   /// stage without it simply has no location.
   public var location: Pipescope_V1_SourceLocation {
-    get {_location ?? Pipescope_V1_SourceLocation()}
-    set {_location = newValue}
+    get {_storage._location ?? Pipescope_V1_SourceLocation()}
+    set {_uniqueStorage()._location = newValue}
   }
   /// Returns true if `location` has been explicitly set.
-  public var hasLocation: Bool {self._location != nil}
+  public var hasLocation: Bool {_storage._location != nil}
   /// Clears the value of `location`. Subsequent reads from it will return its default value.
-  public mutating func clearLocation() {self._location = nil}
+  public mutating func clearLocation() {_uniqueStorage()._location = nil}
 
   /// The program's frames that called `location`, nearest first (a few at most): which
   /// caller it was, when a helper function builds pipelines for several.
-  public var frames: [Pipescope_V1_SourceLocation] = []
+  public var frames: [Pipescope_V1_SourceLocation] {
+    get {_storage._frames}
+    set {_uniqueStorage()._frames = newValue}
+  }
 
   /// The number of the event being delivered when this stage subscribed: the upstream
   /// value (or completion) an inner publisher was made for. flatMap subscribes the
@@ -595,7 +619,10 @@ public nonisolated struct Pipescope_V1_NodeInfo: Sendable {
   /// otherwise (inside its downstream's subscribe, or at the top of a thread), or when
   /// that event was not recorded. Added in version 5 without a version bump: older
   /// readers skip it, and an older probe's stages read as made for nothing.
-  public var madeForEvent: UInt64 = 0
+  public var madeForEvent: UInt64 {
+    get {_storage._madeForEvent}
+    set {_uniqueStorage()._madeForEvent = newValue}
+  }
 
   /// Which publisher the stage was subscribed to, so that stages subscribed to one
   /// publisher can be told from stages subscribed to copies made separately (the
@@ -605,20 +632,57 @@ public nonisolated struct Pipescope_V1_NodeInfo: Sendable {
   /// publisher's type gives none. An address in the program kept as a number, only ever
   /// compared: it can be reused once every stage subscribed to it has ended. (Added
   /// without a version bump: older readers skip it, and older recordings have none.)
-  public var publisher: UInt64 = 0
+  public var publisher: UInt64 {
+    get {_storage._publisher}
+    set {_uniqueStorage()._publisher = newValue}
+  }
 
   /// The publisher is a subject, or an AnyPublisher erasing one. OpenCombine's
   /// AnyPublisher calls the subject's receive(subscriber:) itself, not subscribe, so the
   /// subject never appears as a stage of its own; this says it is there: a wait on this
   /// stage is the program's own input (idle), not a stall. Static, so here rather than on
   /// an event: the tap knows it at subscribe, from the erased box's class.
-  public var subjectSource: Bool = false
+  public var subjectSource: Bool {
+    get {_storage._subjectSource}
+    set {_uniqueStorage()._subjectSource = newValue}
+  }
+
+  /// Where the stage's own code is ("code at"), beside where it was subscribed
+  /// (`location`): the closure its operator runs (a map's transform, a filter's predicate,
+  /// a flatMap's transform, a Deferred's createPublisher) or, for a root whose operator
+  /// runs none, its sink's closure. The probe reads the closure's address from the
+  /// publisher (or sink) when it subscribes, without calling or retaining anything, and
+  /// symbolizes it like a call site. Absent when the stage runs none of the program's code
+  /// or its place cannot be known (a Future keeps no closure). In batches it travels in
+  /// PackedBatch.stage_code, found like a location: usually in the same or the next batch.
+  public var code: Pipescope_V1_SourceLocation {
+    get {_storage._code ?? Pipescope_V1_SourceLocation()}
+    set {_uniqueStorage()._code = newValue}
+  }
+  /// Returns true if `code` has been explicitly set.
+  public var hasCode: Bool {_storage._code != nil}
+  /// Clears the value of `code`. Subsequent reads from it will return its default value.
+  public mutating func clearCode() {_uniqueStorage()._code = nil}
+
+  /// For an inner publisher (subscribed while a flatMap, catch or switchToLatest ran): the
+  /// function that built it, when its own code names one (a Deferred made in
+  /// API.search(_:) is built by API.search(_:); file and line are its closure's, inside
+  /// that function). Absent otherwise: the inspector then names the transform that
+  /// returned it, the parent's `code`.
+  public var builtBy: Pipescope_V1_SourceLocation {
+    get {_storage._builtBy ?? Pipescope_V1_SourceLocation()}
+    set {_uniqueStorage()._builtBy = newValue}
+  }
+  /// Returns true if `builtBy` has been explicitly set.
+  public var hasBuiltBy: Bool {_storage._builtBy != nil}
+  /// Clears the value of `builtBy`. Subsequent reads from it will return its default value.
+  public mutating func clearBuiltBy() {_uniqueStorage()._builtBy = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _location: Pipescope_V1_SourceLocation? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// A place in the program's code. How much of it is known depends on the binary: a debug
@@ -1471,11 +1535,61 @@ public nonisolated struct Pipescope_V1_PackedBatch: @unchecked Sendable {
     set {_uniqueStorage()._nodeSubjectSources = newValue}
   }
 
+  /// Where stages' own code is (NodeInfo.code and built_by), for stages of this batch or
+  /// earlier ones, found since: the probe symbolizes closures' addresses on a thread of its
+  /// own, as it does call stacks. Added to version 4 without a version bump: older readers
+  /// skip it, and stages without it have no code place.
+  public var stageCode: Pipescope_V1_StageCodeColumns {
+    get {_storage._stageCode ?? Pipescope_V1_StageCodeColumns()}
+    set {_uniqueStorage()._stageCode = newValue}
+  }
+  /// Returns true if `stageCode` has been explicitly set.
+  public var hasStageCode: Bool {_storage._stageCode != nil}
+  /// Clears the value of `stageCode`. Subsequent reads from it will return its default value.
+  public mutating func clearStageCode() {_uniqueStorage()._stageCode = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// The places of stages' code, in columns laid out as LocationColumns: `nodes` has one
+/// entry per stage; `code` and `built_by` one count per stage (0 none, 1 one) and one
+/// entry per place. Columns and string ids because a program that subscribes in a loop
+/// sends the same closure's place for every stage.
+public nonisolated struct Pipescope_V1_StageCodeColumns: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var nodes: [UInt64] = []
+
+  public var code: Pipescope_V1_LocationColumns {
+    get {_code ?? Pipescope_V1_LocationColumns()}
+    set {_code = newValue}
+  }
+  /// Returns true if `code` has been explicitly set.
+  public var hasCode: Bool {self._code != nil}
+  /// Clears the value of `code`. Subsequent reads from it will return its default value.
+  public mutating func clearCode() {self._code = nil}
+
+  public var builtBy: Pipescope_V1_LocationColumns {
+    get {_builtBy ?? Pipescope_V1_LocationColumns()}
+    set {_builtBy = newValue}
+  }
+  /// Returns true if `builtBy` has been explicitly set.
+  public var hasBuiltBy: Bool {self._builtBy != nil}
+  /// Clears the value of `builtBy`. Subsequent reads from it will return its default value.
+  public mutating func clearBuiltBy() {self._builtBy = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _code: Pipescope_V1_LocationColumns? = nil
+  fileprivate var _builtBy: Pipescope_V1_LocationColumns? = nil
 }
 
 /// Locations in columns, laid out as PackedBatch's location_* columns: counts has one
@@ -1835,88 +1949,160 @@ nonisolated extension Pipescope_V1_Error: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Pipescope_V1_NodeInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NodeInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}parent\0\u{1}operator\0\u{3}publisher_type\0\u{1}subscriber\0\u{1}thread\0\u{3}created_ns\0\u{1}location\0\u{1}frames\0\u{3}made_for_event\0\u{1}publisher\0\u{3}subject_source\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}parent\0\u{1}operator\0\u{3}publisher_type\0\u{1}subscriber\0\u{1}thread\0\u{3}created_ns\0\u{1}location\0\u{1}frames\0\u{3}made_for_event\0\u{1}publisher\0\u{3}subject_source\0\u{1}code\0\u{3}built_by\0")
+
+  fileprivate class _StorageClass {
+    var _id: UInt64 = 0
+    var _parent: UInt64 = 0
+    var _operator: String = String()
+    var _publisherType: String = String()
+    var _subscriber: String = String()
+    var _thread: String = String()
+    var _createdNs: Int64 = 0
+    var _location: Pipescope_V1_SourceLocation? = nil
+    var _frames: [Pipescope_V1_SourceLocation] = []
+    var _madeForEvent: UInt64 = 0
+    var _publisher: UInt64 = 0
+    var _subjectSource: Bool = false
+    var _code: Pipescope_V1_SourceLocation? = nil
+    var _builtBy: Pipescope_V1_SourceLocation? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _id = source._id
+      _parent = source._parent
+      _operator = source._operator
+      _publisherType = source._publisherType
+      _subscriber = source._subscriber
+      _thread = source._thread
+      _createdNs = source._createdNs
+      _location = source._location
+      _frames = source._frames
+      _madeForEvent = source._madeForEvent
+      _publisher = source._publisher
+      _subjectSource = source._subjectSource
+      _code = source._code
+      _builtBy = source._builtBy
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.id) }()
-      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.parent) }()
-      case 3: try { try decoder.decodeSingularStringField(value: &self.`operator`) }()
-      case 4: try { try decoder.decodeSingularStringField(value: &self.publisherType) }()
-      case 5: try { try decoder.decodeSingularStringField(value: &self.subscriber) }()
-      case 6: try { try decoder.decodeSingularStringField(value: &self.thread) }()
-      case 7: try { try decoder.decodeSingularInt64Field(value: &self.createdNs) }()
-      case 8: try { try decoder.decodeSingularMessageField(value: &self._location) }()
-      case 9: try { try decoder.decodeRepeatedMessageField(value: &self.frames) }()
-      case 10: try { try decoder.decodeSingularUInt64Field(value: &self.madeForEvent) }()
-      case 11: try { try decoder.decodeSingularUInt64Field(value: &self.publisher) }()
-      case 12: try { try decoder.decodeSingularBoolField(value: &self.subjectSource) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularUInt64Field(value: &_storage._id) }()
+        case 2: try { try decoder.decodeSingularUInt64Field(value: &_storage._parent) }()
+        case 3: try { try decoder.decodeSingularStringField(value: &_storage._operator) }()
+        case 4: try { try decoder.decodeSingularStringField(value: &_storage._publisherType) }()
+        case 5: try { try decoder.decodeSingularStringField(value: &_storage._subscriber) }()
+        case 6: try { try decoder.decodeSingularStringField(value: &_storage._thread) }()
+        case 7: try { try decoder.decodeSingularInt64Field(value: &_storage._createdNs) }()
+        case 8: try { try decoder.decodeSingularMessageField(value: &_storage._location) }()
+        case 9: try { try decoder.decodeRepeatedMessageField(value: &_storage._frames) }()
+        case 10: try { try decoder.decodeSingularUInt64Field(value: &_storage._madeForEvent) }()
+        case 11: try { try decoder.decodeSingularUInt64Field(value: &_storage._publisher) }()
+        case 12: try { try decoder.decodeSingularBoolField(value: &_storage._subjectSource) }()
+        case 13: try { try decoder.decodeSingularMessageField(value: &_storage._code) }()
+        case 14: try { try decoder.decodeSingularMessageField(value: &_storage._builtBy) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if self.id != 0 {
-      try visitor.visitSingularUInt64Field(value: self.id, fieldNumber: 1)
-    }
-    if self.parent != 0 {
-      try visitor.visitSingularUInt64Field(value: self.parent, fieldNumber: 2)
-    }
-    if !self.`operator`.isEmpty {
-      try visitor.visitSingularStringField(value: self.`operator`, fieldNumber: 3)
-    }
-    if !self.publisherType.isEmpty {
-      try visitor.visitSingularStringField(value: self.publisherType, fieldNumber: 4)
-    }
-    if !self.subscriber.isEmpty {
-      try visitor.visitSingularStringField(value: self.subscriber, fieldNumber: 5)
-    }
-    if !self.thread.isEmpty {
-      try visitor.visitSingularStringField(value: self.thread, fieldNumber: 6)
-    }
-    if self.createdNs != 0 {
-      try visitor.visitSingularInt64Field(value: self.createdNs, fieldNumber: 7)
-    }
-    try { if let v = self._location {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
-    } }()
-    if !self.frames.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.frames, fieldNumber: 9)
-    }
-    if self.madeForEvent != 0 {
-      try visitor.visitSingularUInt64Field(value: self.madeForEvent, fieldNumber: 10)
-    }
-    if self.publisher != 0 {
-      try visitor.visitSingularUInt64Field(value: self.publisher, fieldNumber: 11)
-    }
-    if self.subjectSource != false {
-      try visitor.visitSingularBoolField(value: self.subjectSource, fieldNumber: 12)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if _storage._id != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._id, fieldNumber: 1)
+      }
+      if _storage._parent != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._parent, fieldNumber: 2)
+      }
+      if !_storage._operator.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._operator, fieldNumber: 3)
+      }
+      if !_storage._publisherType.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._publisherType, fieldNumber: 4)
+      }
+      if !_storage._subscriber.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._subscriber, fieldNumber: 5)
+      }
+      if !_storage._thread.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._thread, fieldNumber: 6)
+      }
+      if _storage._createdNs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._createdNs, fieldNumber: 7)
+      }
+      try { if let v = _storage._location {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+      } }()
+      if !_storage._frames.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._frames, fieldNumber: 9)
+      }
+      if _storage._madeForEvent != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._madeForEvent, fieldNumber: 10)
+      }
+      if _storage._publisher != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._publisher, fieldNumber: 11)
+      }
+      if _storage._subjectSource != false {
+        try visitor.visitSingularBoolField(value: _storage._subjectSource, fieldNumber: 12)
+      }
+      try { if let v = _storage._code {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
+      } }()
+      try { if let v = _storage._builtBy {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Pipescope_V1_NodeInfo, rhs: Pipescope_V1_NodeInfo) -> Bool {
-    if lhs.id != rhs.id {return false}
-    if lhs.parent != rhs.parent {return false}
-    if lhs.`operator` != rhs.`operator` {return false}
-    if lhs.publisherType != rhs.publisherType {return false}
-    if lhs.subscriber != rhs.subscriber {return false}
-    if lhs.thread != rhs.thread {return false}
-    if lhs.createdNs != rhs.createdNs {return false}
-    if lhs._location != rhs._location {return false}
-    if lhs.frames != rhs.frames {return false}
-    if lhs.madeForEvent != rhs.madeForEvent {return false}
-    if lhs.publisher != rhs.publisher {return false}
-    if lhs.subjectSource != rhs.subjectSource {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._id != rhs_storage._id {return false}
+        if _storage._parent != rhs_storage._parent {return false}
+        if _storage._operator != rhs_storage._operator {return false}
+        if _storage._publisherType != rhs_storage._publisherType {return false}
+        if _storage._subscriber != rhs_storage._subscriber {return false}
+        if _storage._thread != rhs_storage._thread {return false}
+        if _storage._createdNs != rhs_storage._createdNs {return false}
+        if _storage._location != rhs_storage._location {return false}
+        if _storage._frames != rhs_storage._frames {return false}
+        if _storage._madeForEvent != rhs_storage._madeForEvent {return false}
+        if _storage._publisher != rhs_storage._publisher {return false}
+        if _storage._subjectSource != rhs_storage._subjectSource {return false}
+        if _storage._code != rhs_storage._code {return false}
+        if _storage._builtBy != rhs_storage._builtBy {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2731,7 +2917,7 @@ nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PackedBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{1}trailer\0\u{3}node_location_counts\0\u{3}location_files\0\u{3}location_lines\0\u{3}location_functions\0\u{3}location_images\0\u{3}location_offsets\0\u{3}located_nodes\0\u{1}located\0\u{3}cause_deltas\0\u{3}event_threads\0\u{3}self_ns\0\u{3}total_ns\0\u{3}value_runs\0\u{3}int_deltas\0\u{1}uints\0\u{1}doubles\0\u{1}floats\0\u{1}bools\0\u{3}kind_runs\0\u{3}cause_runs\0\u{3}thread_runs\0\u{3}timed_values\0\u{4}\u{c}node_made_for_events\0\u{3}node_publishers\0\u{3}node_subject_sources\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reset_strings\0\u{3}new_strings\0\u{3}node_ids\0\u{3}node_parents\0\u{3}node_operators\0\u{3}node_publisher_types\0\u{3}node_subscribers\0\u{3}node_threads\0\u{3}node_created_ns\0\u{1}kinds\0\u{3}node_deltas\0\u{3}base_time_ns\0\u{3}time_deltas\0\u{1}demands\0\u{1}others\0\u{1}causes\0\u{3}text_events\0\u{1}texts\0\u{3}last_values\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}sequence\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{1}trailer\0\u{3}node_location_counts\0\u{3}location_files\0\u{3}location_lines\0\u{3}location_functions\0\u{3}location_images\0\u{3}location_offsets\0\u{3}located_nodes\0\u{1}located\0\u{3}cause_deltas\0\u{3}event_threads\0\u{3}self_ns\0\u{3}total_ns\0\u{3}value_runs\0\u{3}int_deltas\0\u{1}uints\0\u{1}doubles\0\u{1}floats\0\u{1}bools\0\u{3}kind_runs\0\u{3}cause_runs\0\u{3}thread_runs\0\u{3}timed_values\0\u{4}\u{c}node_made_for_events\0\u{3}node_publishers\0\u{3}node_subject_sources\0\u{3}stage_code\0")
 
   fileprivate class _StorageClass {
     var _resetStrings: Bool = false
@@ -2785,6 +2971,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
     var _nodeMadeForEvents: [UInt64] = []
     var _nodePublishers: [UInt64] = []
     var _nodeSubjectSources: [UInt32] = []
+    var _stageCode: Pipescope_V1_StageCodeColumns? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2846,6 +3033,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
       _nodeMadeForEvents = source._nodeMadeForEvents
       _nodePublishers = source._nodePublishers
       _nodeSubjectSources = source._nodeSubjectSources
+      _stageCode = source._stageCode
     }
   }
 
@@ -2915,6 +3103,7 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         case 60: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._nodeMadeForEvents) }()
         case 61: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._nodePublishers) }()
         case 62: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._nodeSubjectSources) }()
+        case 63: try { try decoder.decodeSingularMessageField(value: &_storage._stageCode) }()
         default: break
         }
       }
@@ -3080,6 +3269,9 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
       if !_storage._nodeSubjectSources.isEmpty {
         try visitor.visitPackedUInt32Field(value: _storage._nodeSubjectSources, fieldNumber: 62)
       }
+      try { if let v = _storage._stageCode {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 63)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -3140,10 +3332,55 @@ nonisolated extension Pipescope_V1_PackedBatch: SwiftProtobuf.Message, SwiftProt
         if _storage._nodeMadeForEvents != rhs_storage._nodeMadeForEvents {return false}
         if _storage._nodePublishers != rhs_storage._nodePublishers {return false}
         if _storage._nodeSubjectSources != rhs_storage._nodeSubjectSources {return false}
+        if _storage._stageCode != rhs_storage._stageCode {return false}
         return true
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_StageCodeColumns: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".StageCodeColumns"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}code\0\u{3}built_by\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedUInt64Field(value: &self.nodes) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._code) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._builtBy) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.nodes.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.nodes, fieldNumber: 1)
+    }
+    try { if let v = self._code {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._builtBy {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_StageCodeColumns, rhs: Pipescope_V1_StageCodeColumns) -> Bool {
+    if lhs.nodes != rhs.nodes {return false}
+    if lhs._code != rhs._code {return false}
+    if lhs._builtBy != rhs._builtBy {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -15,6 +15,9 @@ enum StalledRule: LintRule {
     static let advice = "upstream: make the stage holding the wait send, or cancel the pipeline; "
         + "demand: its subscriber must request more; subscription: a custom publisher must call receive(subscription:)."
     static let readsWaits = true
+    /// The stage holding the wait is a source that does not send (a `Future` never
+    /// fulfilled): the line to change is its code, or what built it.
+    static let pointsAtCode = true
 
     /// Whether `wait` is on the program's own input: a subject nobody sends to.
     static func waitsForItsInput(_ wait: Wait, in graph: Graph) -> Bool {
