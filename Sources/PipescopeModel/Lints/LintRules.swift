@@ -15,6 +15,7 @@ public enum LintRules {
         NeverCompletesRule.self,
         OwnerLeakRule.self,
         ContractViolationRule.self,
+        PileUpRule.self,
     ]
 
     /// The rule whose kind is spelled `name` (`-A`, `--dump-on`); nil for none.
