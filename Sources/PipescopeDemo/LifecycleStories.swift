@@ -15,6 +15,11 @@ import Pipescope
 ///   subscribe (the contract-violation lint).
 /// - **demand violation**: a hand-written publisher that ignores its subscriber's demand
 ///   (the demand-violation lint).
+/// - **screen reopened**: a messages screen opened again every 2.1 s subscribes to the
+///   inbox each time and stores the subscription in a bag nobody empties; the filter of
+///   each keeps its own messages, so every old one flows and none ends. A minute in, the
+///   live pipelines from that one line are a pile (the pile-up lint); after 120 openings
+///   the bag is emptied and the pile starts again.
 ///
 /// Driven by ``tick(_:)`` on the demo's serial queue.
 final class LifecycleStories: @unchecked Sendable {
@@ -23,6 +28,7 @@ final class LifecycleStories: @unchecked Sendable {
     private var leakedTask: Task<Void, Never>?
     private var kept: [AnyCancellable] = []
     private let ticks = PassthroughSubject<Int, Never>()
+    private let messages = MessagesScreen()
 
     /// The stories that run once and stay: the broken promise and the demand violation.
     func start() {
@@ -37,6 +43,7 @@ final class LifecycleStories: @unchecked Sendable {
     /// Called every 300 ms with the demo's step number.
     func tick(_ step: Int) {
         ticks.send(step)
+        messages.tick(step)
         switch step % 40 {
         case 2: profile = ProfileScreen(ticks: ticks)
         case 14: profile = nil  // the screen closes: its bag cancels both pipelines
@@ -80,6 +87,33 @@ private final class FeedScreen: @unchecked Sendable {
         } else {
             bag.watch(task, name: "feed refresh (not tied)")
         }
+    }
+}
+
+/// Story: subscriptions that pile up. Each opening subscribes the screen to the inbox
+/// anew and keeps the new subscription beside the old ones; the fix is to cancel the old
+/// one first (`current?.cancel(); current = inbox.filter { … }.sink { … }`).
+private final class MessagesScreen: @unchecked Sendable {
+    private let inbox = PassthroughSubject<Int, Never>()
+    private var subscriptions: [AnyCancellable] = []
+    private var opened = 0
+
+    /// Called every 300 ms: two messages arrive a second or so, each for the screen open
+    /// last, and the screen is opened again every seventh step.
+    func tick(_ step: Int) {
+        if step % 2 == 0 { inbox.send(opened) }
+        guard step % 7 == 1 else { return }
+        if opened == 120 {
+            subscriptions.removeAll()  // much later the app empties the bag: they all end
+            opened = 0
+        }
+        opened += 1
+        open(opened)
+    }
+
+    private func open(_ screen: Int) {
+        inbox.filter { $0 == screen }.pipescopeName("story: messages screen reopened").sink { _ in }
+            .store(in: &subscriptions)
     }
 }
 
