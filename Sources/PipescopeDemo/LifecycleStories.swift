@@ -21,6 +21,11 @@ import Pipescope
 ///   query lands last (the out-of-order lint), beside the same search with
 ///   `switchToLatest` (``SearchStory``).
 /// - **one request, subscribed twice**: ``RepeatedWorkStory`` (the repeated-work lint).
+/// - **screen reopened**: a messages screen opened again every 2.1 s subscribes to the
+///   inbox each time and stores the subscription in a bag nobody empties; the filter of
+///   each keeps its own messages, so every old one flows and none ends. A minute in, the
+///   live pipelines from that one line are a pile (the pile-up lint); after 120 openings
+///   the bag is emptied and the pile starts again.
 ///
 /// Driven by ``tick(_:)`` on the demo's serial queue.
 final class LifecycleStories: @unchecked Sendable {
@@ -32,6 +37,7 @@ final class LifecycleStories: @unchecked Sendable {
     private let slowStage = SlowStageStory()
     private let search = SearchStory()
     private let repeatedWork = RepeatedWorkStory()
+    private let messages = MessagesScreen()
 
     /// The stories that run once and stay: the broken promise, the demand violation, and
     /// the two searches.
@@ -52,6 +58,7 @@ final class LifecycleStories: @unchecked Sendable {
         slowStage.tick(step)
         search.tick(step)
         repeatedWork.tick(step)
+        messages.tick(step)
         switch step % 40 {
         case 2: profile = ProfileScreen(ticks: ticks)
         case 14: profile = nil  // the screen closes: its bag cancels both pipelines
@@ -95,6 +102,33 @@ private final class FeedScreen: @unchecked Sendable {
         } else {
             bag.watch(task, name: "feed refresh (not tied)")
         }
+    }
+}
+
+/// Story: subscriptions that pile up. Each opening subscribes the screen to the inbox
+/// anew and keeps the new subscription beside the old ones; the fix is to cancel the old
+/// one first (`current?.cancel(); current = inbox.filter { … }.sink { … }`).
+private final class MessagesScreen: @unchecked Sendable {
+    private let inbox = PassthroughSubject<Int, Never>()
+    private var subscriptions: [AnyCancellable] = []
+    private var opened = 0
+
+    /// Called every 300 ms: two messages arrive a second or so, each for the screen open
+    /// last, and the screen is opened again every seventh step.
+    func tick(_ step: Int) {
+        if step % 2 == 0 { inbox.send(opened) }
+        guard step % 7 == 1 else { return }
+        if opened == 120 {
+            subscriptions.removeAll()  // much later the app empties the bag: they all end
+            opened = 0
+        }
+        opened += 1
+        open(opened)
+    }
+
+    private func open(_ screen: Int) {
+        inbox.filter { $0 == screen }.pipescopeName("story: messages screen reopened").sink { _ in }
+            .store(in: &subscriptions)
     }
 }
 

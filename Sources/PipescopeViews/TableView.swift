@@ -107,8 +107,10 @@ public enum TableView {
     /// The name in `width` columns, cut in the middle so that it keeps what names it: whole
     /// if it fits, else its source, `…`, and as many of its last operators as fit, the
     /// subscriber at least (`PassthroughSubject → … → Filter → Sink`, `Just → … → Sink`);
-    /// narrower, the source's own name is cut, never the subscriber's
-    /// (`PassthroughSu… → … → Sink`). Only when even that does not fit is the end lost.
+    /// narrower, a pipeline named after the function that built it keeps that function
+    /// (`DemoProgram.startUpload …`), and otherwise the source's own name is cut, never the
+    /// subscriber's (`PassthroughSu… → … → Sink`). Only when even that does not fit is the
+    /// end lost.
     static func shortened(_ name: PipelineName, width: Int, theme: Theme) -> String {
         let whole = name.text
         let fits = { (s: String) in theme.text(s).terminalWidth <= width }
@@ -120,6 +122,9 @@ public enum TableView {
                 if fits(text) { return text }
             }
         }
+        // The function that built it tells pipelines apart better than their sink (most
+        // end in `Sink`): `DemoProgram.startUpload …`.
+        if name.built, fits(parts[0] + " …") { return parts[0] + " …" }
         let tail = " → " + (parts.count > 2 ? ["…", name.sink] : [name.sink]).joined(separator: " → ")
         let room = width - theme.text(tail).terminalWidth - theme.text("…").terminalWidth
         guard room >= 3 else { return whole }

@@ -51,7 +51,7 @@ struct ExplainCommand: ParsableCommand {
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
         let waits = lints.waits(graph, now: now)
         guard let stage else {
-            let report = WaitReport(graph, waits: waits)
+            let report = WaitReport(graph, waits: waits, lints: lints.linter.lints(graph, now: now, waits: waits))
             print(json ? report.json : report.text)
             return
         }

@@ -80,13 +80,14 @@ final class DemoTerminalTests: XCTestCase {
 
     func testDemoAt80x24() throws { try checkDemo(width: 80, height: 24) }
 
-    /// At 80x24 the table keeps each pipeline's source and sink, and the help wraps its
+    /// At 80x24 the table keeps the function that built each pipeline (the ticker's,
+    /// `DemoProgram.start → TimerPublisher → … → Sink`, is cut to it), and the help wraps its
     /// long lines, scrolls to its end, and says that quitting stops the demo.
     func testTheTableAndTheHelpAt80x24SayWhatIsTrue() throws {
         let session = try TerminalSession(width: 80, height: 24)
         defer { session.kill() }
         session.type(Programs.pipescope)
-        session.expect("sorted by RATE", "TimerPublisher → … → Sink", timeout: Self.firstScreen)
+        session.expect("sorted by RATE", "DemoProgram.start …", timeout: Self.firstScreen)
         session.tmux.sendKeys("?")
         session.expect("Keys", "│        move through history)", "│        downstream", "scroll 1-")
         session.tmux.sendKeys("End")

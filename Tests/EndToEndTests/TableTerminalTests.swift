@@ -191,10 +191,11 @@ final class TableTerminalTests: XCTestCase {
         let (session, _) = try start()
         defer { session.kill() }
         // The parser pipeline fails a few seconds in.
-        let table = session.tmux.waitFor({ $0.split(separator: "\n").contains { $0.contains("TryMap") && $0.contains("failed") } },
+        // (Its row is named after the function that built it: `DemoProgram.startParser → … → Sink`.)
+        let table = session.tmux.waitFor({ $0.split(separator: "\n").contains { $0.contains("startParser") && $0.contains("failed") } },
                                          timeout: 30) ?? session.tmux.lastScreen
         // The failed one: a live parser's row may come first (sorted by rate), and fail later.
-        let tryMap = try XCTUnwrap(tableID(of: "TryMap", in: table, status: "failed"), table)
+        let tryMap = try XCTUnwrap(tableID(of: "startParser", in: table, status: "failed"), table)
         session.showTree()
         XCTAssertTrue(select(tryMap, in: session), "could not select #\(tryMap):\n\(session.tmux.lastScreen)")
         session.tmux.sendKeys("x")

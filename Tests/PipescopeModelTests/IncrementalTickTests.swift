@@ -10,11 +10,16 @@ import XCTest
 /// a computation from every stage gives.
 final class IncrementalTickTests: XCTestCase {
     func testIncrementalLintsWaitsAndRowsEqualAFullRecomputeAfterEveryMessage() {
+        var pileUps = 0
         for seed in 1...40 as ClosedRange<UInt64> {
             var stream = RandomStream(seed: seed)
             var state = AppState(targetName: "random", pid: 1)
             state.warnings.linter.stalledAfter = 1
             state.warnings.linter.neverCompletesAfter = 4
+            // Small enough that places pile up and stop within a stream (its stages share
+            // four lines), so `pile-up`'s tally kept root by root is checked too.
+            state.warnings.linter.pileUpAfter = 3
+            state.warnings.linter.pileUpCount = 2
             state.retention = Retention(seconds: 3, maxEndedPipelines: 4, maxEndedInner: 1)
             _ = reduce(&state, .attached(process: "random", pid: 1))
             for step in 0..<160 {
@@ -32,6 +37,7 @@ final class IncrementalTickTests: XCTestCase {
                     XCTAssertEqual(state.warnings.lints, fresh.lints, context)
                     XCTAssertEqual(state.warnings.groups, fresh.groups, context)
                     XCTAssertEqual(state.warnings.nodes, Set(fresh.lints.map(\.node)), context)
+                    pileUps += fresh.lints.filter { $0.kind == .pileUp }.count
                     // Pruning looked only at the stages that ended: the same graph as the
                     // prune that walks every stage.
                     var pruned = liveBefore
@@ -61,6 +67,7 @@ final class IncrementalTickTests: XCTestCase {
                 }
             }
         }
+        XCTAssertGreaterThan(pileUps, 0, "the streams made places pile up (and the tally was checked)")
     }
 
     func testATickWithoutEventsRecomputesOnlyThePipelinesFallenDue() {

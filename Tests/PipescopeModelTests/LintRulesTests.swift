@@ -24,9 +24,10 @@ final class LintRulesTests: XCTestCase {
         // The spellings JSON, exports, golden screens and users' `-A` rely on, in the order
         // one stage's lints are listed (a new lint may go anywhere among them).
         let stable: [LintKind] = [.unretainedCancellable, .demandViolation, .afterTerminal, .stalled, .neverCompletes,
-                                  .ownerLeak, .contractViolation]
+                                  .ownerLeak, .contractViolation, .pileUp]
         XCTAssertEqual(stable.map(\.rawValue), ["unretained-cancellable", "demand-violation", "after-terminal",
-                                                "stalled", "never-completes", "owner-leak", "contract-violation"])
+                                                "stalled", "never-completes", "owner-leak", "contract-violation",
+                                                "pile-up"])
         XCTAssertEqual(kinds.filter(stable.contains), stable)
     }
 
@@ -175,6 +176,23 @@ final class LintRulesTests: XCTestCase {
             cases.append(Timed(kind: .stalled, graph: graph, linter: only(.stalled, stalledAfter: threshold),
                                before: lastTime(graph), label: "subscription after \(threshold) s"))
         }
+        do {
+            // Pipelines made at one line, a random time apart: the oldest (root 1) gets the
+            // lint once the window passes since its making, and its message changes as
+            // each later one leaves the window.
+            var (b, threshold) = start()
+            let count = 3 + Int(random.below(8))
+            for i in 0..<count {
+                b.subscribe(NodeID(i * 2 + 1), op: "Filter", subscriber: "Sink", location: BatchBuilder.at("Screen.swift", 42))
+                b.subscribe(NodeID(i * 2 + 2), parent: NodeID(i * 2 + 1), op: "PassthroughSubject", subscriber: "Filter")
+            }
+            let graph = Graph.folding(b.build())
+            var linter = only(.pileUp)
+            linter.pileUpAfter = threshold
+            linter.pileUpCount = count
+            cases.append(Timed(kind: .pileUp, graph: graph, linter: linter, before: lastTime(graph),
+                               label: "\(count) after \(threshold) s"))
+        }
         return cases
     }
 
@@ -182,7 +200,8 @@ final class LintRulesTests: XCTestCase {
     /// as the inspector's tick asks it (``PipelineLints``): the earliest over its stages.
     func due(_ rule: any LintRule.Type, root: NodeID, of graph: Graph, now: Int64, linter: Linter) -> Int64 {
         let (waits, waitsDue) = Waits.pipeline(root, of: graph, now: now, after: linter.stalledAfter)
-        let context = LintContext(graph: graph, now: now, linter: linter, waits: waits, waitsDue: waitsDue)
+        let context = LintContext(graph: graph, now: now, linter: linter, waits: waits, waitsDue: waitsDue,
+                                  places: PlaceTally(graph))
         var due = Int64.max
         var stack = [root]
         while let id = stack.popLast(), let stage = graph[id] {
@@ -214,7 +233,8 @@ final class LintRulesTests: XCTestCase {
                 let between = timed.before + Int64(random.below(UInt64(appears - timed.before)))
                 XCTAssertEqual(due(rule, root: 1, of: timed.graph, now: between, linter: timed.linter), appears, context)
                 // The tick's share falls due no later.
-                let share = PipelineLints(root: 1, of: timed.graph, now: timed.before, linter: timed.linter)
+                let share = PipelineLints(root: 1, of: timed.graph, now: timed.before, linter: timed.linter,
+                                          places: PlaceTally(timed.graph))
                 XCTAssertLessThanOrEqual(share.due, appears, context)
                 // Once there, the lint holds still until the rule next falls due.
                 let shown = lints(timed.kind, timed.graph, at: appears, linter: timed.linter)

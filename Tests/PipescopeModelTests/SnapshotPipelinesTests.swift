@@ -46,7 +46,7 @@ final class SnapshotPipelinesTests: XCTestCase {
         let graph = Graph.folding(batch())
         let rows = try pipelines(graph)
         let first = rows[0]
-        XCTAssertEqual(first["name"] as? String, "PassthroughSubject → Map → Sink")
+        XCTAssertEqual(first["name"] as? String, "Feed.start → PassthroughSubject → Map → Sink", "named after its builder")
         XCTAssertEqual(first["location"] as? String, "Feed.swift:88")
         XCTAssertEqual(first["status"] as? String, "active")
         XCTAssertEqual(first["stages"] as? Int, 2)

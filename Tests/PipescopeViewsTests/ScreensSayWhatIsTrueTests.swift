@@ -41,6 +41,12 @@ final class ScreensSayWhatIsTrueTests: XCTestCase {
         }
         let just = PipelineName(parts: ["Just", "Map", "Filter", "Sink"], named: false)
         XCTAssertEqual(TableView.shortened(just, width: 15, theme: .plainUnicode), "Just → … → Sink")
+        // Named after the function that built it, a narrow cell keeps the function.
+        let built = PipelineName(parts: ["DemoProgram.startUpload", "PassthroughSubject", "Scan", "Map", "Sink"],
+                                 named: false, built: true)
+        XCTAssertEqual(TableView.shortened(built, width: 40, theme: .plainUnicode), "DemoProgram.startUpload → … → Map → Sink")
+        XCTAssertEqual(TableView.shortened(built, width: 27, theme: .plainUnicode), "DemoProgram.startUpload …")
+        XCTAssertEqual(TableView.shortened(built, width: 20, theme: .plainUnicode), "DemoProg… → … → Sink")
         let two = PipelineName(parts: ["PassthroughSubject", "Sink"], named: false)
         XCTAssertEqual(TableView.shortened(two, width: 20, theme: .plainUnicode), "PassthroughS… → Sink")
         // In ASCII the theme spells `…` and `→` wider, and the cut makes room for them.

@@ -22,7 +22,12 @@ func tableBenchmarks() {
         while byName.table.sort != .name { _ = reduce(&byName, .action(.sortNext)) }
         return byName
     }
-    let working = (0..<5).map { _ in TableBench.Working() }
+    let located = Fixture {
+        let state = TableBench.state(pipelines: 10_000, places: 100)
+        print("table: \(state.table.rows.count) rows made at 100 places, \(state.warnings.lints.count) lints")
+        return state
+    }
+    let working = (0..<6).map { _ in TableBench.Working() }
     Benchmark("table/sort and render 10k pipelines 120x40", configuration: .init(scalingFactor: .one)) { benchmark in
         // `>` sorts by the next column: the rows are sorted again, then drawn.
         TableBench.frames(benchmark, working[0], from: fixture) { state in _ = reduce(&state, .action(.sortNext)) }
@@ -52,17 +57,25 @@ func tableBenchmarks() {
         TableBench.frames(benchmark, working[3], from: fixture) { state in
             working[3].now += 1_000_000_000
             working[3].frame += 1
-            let now = working[3].now, frame = working[3].frame
-            var batch = EventBatch()
-            for i in 0..<1_000 {
-                let p = (frame * 100 + UInt64(i % 100)) * 7_919 % 10_000
-                batch.events.append(StageEvent(.value, node: p * 3 + 1, time: now - 500_000_000 + Int64(i), text: String(i)))
-            }
-            _ = reduce(&state, .batch(batch))
-            _ = reduce(&state, .tick(nanos: now))
+            _ = reduce(&state, .batch(TableBench.busySecond(frame: working[3].frame, now: working[3].now)))
+            _ = reduce(&state, .tick(nanos: working[3].now))
         }
     } setup: {
         _ = fixture.value
+    }
+    Benchmark("table/batch (1,000 values on 100 pipelines), tick and render 10k pipelines at 100 places 120x40",
+              configuration: .init(scalingFactor: .one)) { benchmark in
+        // The same busy second on pipelines that each have a location, 100 a place: the
+        // lints keep them counted by place (`pile-up`: a touched pipeline's place is
+        // looked up; none piles up, all having been made in the fixture's first 10 s).
+        TableBench.frames(benchmark, working[5], from: located) { state in
+            working[5].now += 1_000_000_000
+            working[5].frame += 1
+            _ = reduce(&state, .batch(TableBench.busySecond(frame: working[5].frame, now: working[5].now)))
+            _ = reduce(&state, .tick(nanos: working[5].now))
+        }
+    } setup: {
+        _ = located.value
     }
     Benchmark("table/render 10k pipelines 120x40", configuration: .init(scalingFactor: .one)) { benchmark in
         TableBench.frames(benchmark, working[4], from: fixture) { _ in }
@@ -100,16 +113,29 @@ enum TableBench {
         }
     }
 
+    /// 1,000 values on 100 of the 10,000 pipelines, a different 100 each frame.
+    static func busySecond(frame: UInt64, now: Int64) -> EventBatch {
+        var batch = EventBatch()
+        for i in 0..<1_000 {
+            let p = (frame * 100 + UInt64(i % 100)) * 7_919 % 10_000
+            batch.events.append(StageEvent(.value, node: p * 3 + 1, time: now - 500_000_000 + Int64(i), text: String(i)))
+        }
+        return batch
+    }
+
     /// `pipelines` pipelines of three stages (`PassthroughSubject → Map → Filter → Sink`),
     /// each delivering a different number of values over the last minute, so every column
-    /// has something to sort; on the table, after a tick.
-    static func state(pipelines: Int) -> AppState {
+    /// has something to sort; on the table, after a tick. With `places`, each root has a
+    /// location, pipeline `p` at place `p % places`.
+    static func state(pipelines: Int, places: Int? = nil) -> AppState {
         var batch = EventBatch()
         for p in 0..<UInt64(pipelines) {
             let root = p * 3 + 1
             let created = t0 + Int64(p) * 1_000_000
+            let location = places.map { SourceLocation(file: "/src/App/Screen\(Int(p) % $0).swift", line: 42,
+                                                       function: "Screen\(Int(p) % $0).open(item:)") }
             batch.append(NodeInfo(id: root, parent: nil, operatorName: "Filter", publisherType: "Filter<Map<PassthroughSubject<Int, Never>, Int>>",
-                                  subscriber: "Sink", thread: "main", createdNanos: created))
+                                  subscriber: "Sink", thread: "main", createdNanos: created, location: location))
             batch.append(NodeInfo(id: root + 1, parent: root, operatorName: "Map", publisherType: "Map<PassthroughSubject<Int, Never>, Int>",
                                   subscriber: "Filter", thread: "main", createdNanos: created))
             batch.append(NodeInfo(id: root + 2, parent: root + 1, operatorName: "PassthroughSubject",

@@ -36,6 +36,8 @@ extension AppState {
         private var shares: [NodeID: PipelineLints] = [:]
         /// ``groups``, kept pipeline by pipeline.
         private var grouped = LintGroups()
+        /// The pipelines by place, kept root by root while `pile-up` runs (empty otherwise).
+        private var places = PlaceTally()
         /// What the shares were computed with and at (nil: nothing yet).
         private var basis: (linter: Linter, now: Int64)?
 
@@ -66,6 +68,12 @@ extension AppState {
             for (root, share) in shares where share.due <= now || (releasing && share.owner.map(changes.owners.contains) == true) {
                 dirty.insert(root)
             }
+            // A place's pipelines changed: its holder's `pile-up` lint may have (the count
+            // is in its message), and a new holder takes the lint over.
+            if linter.readsPlaces {
+                for root in gone { dirty.formUnion(places.remove(root: root)) }
+                for root in touched { dirty.formUnion(places.update(root: root, in: graph)) }
+            }
             // Only roots are pipelines: a stage adopted or pruned since is gone, even when due.
             dirty = dirty.filter { root in
                 guard let node = graph[root], node.parent == nil else {
@@ -86,7 +94,7 @@ extension AppState {
                 changed.insert(root)
             }
             for root in dirty {
-                let fresh = PipelineLints(root: root, of: graph, now: now, linter: linter)
+                let fresh = PipelineLints(root: root, of: graph, now: now, linter: linter, places: places)
                 let old = shares.updateValue(fresh, forKey: root)
                 let lintsDiffer = old?.lints ?? [] != fresh.lints
                 // Lints that stay the same can still group differently (a location arrived).
@@ -113,8 +121,9 @@ extension AppState {
             shares.removeAll(keepingCapacity: true)
             grouped.removeAll()
             var merged = Waits()
+            places = linter.readsPlaces ? PlaceTally(graph) : PlaceTally()
             for root in graph.roots {
-                let share = PipelineLints(root: root, of: graph, now: now, linter: linter)
+                let share = PipelineLints(root: root, of: graph, now: now, linter: linter, places: places)
                 merged.replace(nil, with: share.waits, now: now)
                 shares[root] = share
                 grouped.replace(root: root, old: nil, with: share)

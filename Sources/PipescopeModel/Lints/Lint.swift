@@ -56,6 +56,17 @@ public struct Linter: Sendable, Equatable {
     /// Milliseconds of a stage's own code per value that make the value slow: a frame at
     /// 60 Hz by default (`--slow-after`, the `slow-stage` lint).
     public var slowAfter: Double = 16
+    /// `pile-up`: at least ``pileUpCount`` live pipelines made at one place, the oldest
+    /// made more than this many seconds ago, none made there ended within it and some
+    /// made within it. A minute: long enough that a burst (a list of rows subscribing
+    /// at once, a screen's setup) has settled, and that a screen opened by hand again and
+    /// again shows in it; and as long as ended pipelines stay in the graph
+    /// (``Retention/seconds``), so an end within it is seen.
+    public var pileUpAfter: Double = 60
+    /// `pile-up`: how many live pipelines from one place are a pile. Ten: fewer is the
+    /// handful of subscriptions a screen or a model keeps on purpose (one per field, per
+    /// tab), while a leak passes it within minutes.
+    public var pileUpCount = 10
     /// Lints turned off (`-A name`).
     public var allowed: Set<LintKind> = [] {
         didSet { rules = Self.running(besides: allowed) }
@@ -76,18 +87,21 @@ public struct Linter: Sendable, Equatable {
     /// Equal when they find the same lints: ``rules`` follows from ``allowed``.
     public static func == (a: Linter, b: Linter) -> Bool {
         a.stalledAfter == b.stalledAfter && a.neverCompletesAfter == b.neverCompletesAfter && a.slowAfter == b.slowAfter
-            && a.allowed == b.allowed
+            && a.pileUpAfter == b.pileUpAfter && a.pileUpCount == b.pileUpCount && a.allowed == b.allowed
     }
 
     /// Whether a running rule reads the pipelines' verdicts.
     var readsWaits: Bool { rules.contains { $0.readsWaits } }
+    /// Whether a running rule reads the pipelines counted by place.
+    var readsPlaces: Bool { rules.contains { $0.readsPlaces } }
 
     /// The lints of `graph` at `now`, in stage order, each stage's in the rules' order;
     /// `waits` are the verdicts at `now` when the caller has them already (computed here
     /// with ``stalledAfter`` otherwise, when a running rule reads them).
     public func lints(_ graph: Graph, now: Int64, waits: Waits? = nil) -> [Lint] {
         let verdicts = readsWaits ? (waits ?? Waits(graph, now: now, after: stalledAfter)) : Waits()
-        let context = LintContext(graph: graph, now: now, linter: self, waits: verdicts)
+        let context = LintContext(graph: graph, now: now, linter: self, waits: verdicts,
+                                  places: readsPlaces ? PlaceTally(graph) : PlaceTally())
         var found: [Lint] = []
         for id in graph.nodes.keys.sorted() {
             guard let n = graph[id] else { continue }

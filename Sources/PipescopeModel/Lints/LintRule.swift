@@ -38,6 +38,9 @@ public protocol LintRule: Sendable {
     /// sends, a slow closure): its `"at"` (``Graph/lineToChange(_:ownCode:)``) is then the
     /// stage's code, or the function that built it, rather than where it was subscribed.
     static var pointsAtCode: Bool { get }
+    /// Whether ``check(_:in:)`` reads ``LintContext/places``: the pipelines are counted
+    /// by place only when a running rule does.
+    static var readsPlaces: Bool { get }
     /// The messages of this lint on `stage` as of ``LintContext/now``: none while the
     /// stage keeps the rule, one per mistake otherwise.
     static func check(_ stage: NodeSummary, in context: LintContext) -> [String]
@@ -51,6 +54,7 @@ public protocol LintRule: Sendable {
 extension LintRule {
     public static var readsWaits: Bool { false }
     public static var pointsAtCode: Bool { false }
+    public static var readsPlaces: Bool { false }
     public static func due(_ stage: NodeSummary, in context: LintContext) -> Int64 { .max }
 }
 
@@ -70,15 +74,19 @@ public struct LintContext: Sendable {
     /// known for one pipeline's; `.max` for the whole graph's, which nothing asks to fall
     /// due.
     public let waitsDue: Int64
+    /// The pipelines counted by where they were made (the whole graph's, whoever asks);
+    /// empty when no running rule reads them.
+    let places: PlaceTally
     /// The waiting pipelines by the stage that holds each wait, in root order.
     private let held: [NodeID: [(root: NodeID, wait: Wait)]]
 
-    init(graph: Graph, now: Int64, linter: Linter, waits: Waits, waitsDue: Int64 = .max) {
+    init(graph: Graph, now: Int64, linter: Linter, waits: Waits, waitsDue: Int64 = .max, places: PlaceTally = PlaceTally()) {
         self.graph = graph
         self.now = now
         self.linter = linter
         self.waits = waits
         self.waitsDue = waitsDue
+        self.places = places
         var held: [NodeID: [(root: NodeID, wait: Wait)]] = [:]
         for (root, wait) in waits.pipelines.sorted(by: { $0.key < $1.key }) {
             held[wait.at, default: []].append((root, wait))

@@ -18,6 +18,7 @@ public enum LintRules {
         SlowStageRule.self,
         OutOfOrderRule.self,
         RepeatedWorkRule.self,
+        PileUpRule.self,
     ]
 
     /// The rule whose kind is spelled `name` (`-A`, `--dump-on`); nil for none.

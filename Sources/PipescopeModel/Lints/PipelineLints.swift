@@ -10,10 +10,12 @@ import PipescopeGraph
 /// one-shot publisher becoming `never-completes`).
 ///
 /// Everything else in a pipeline's share changes only with its stages' events, or, for
-/// `owner-leak`, its root's owner's release (``owner``).
+/// `owner-leak`, its root's owner's release (``owner``), or, for `pile-up`, a change to
+/// the pipelines of its place (``PlaceTally``: the warnings recompute the share of the
+/// place's holder then).
 ///
 /// ```swift
-/// let share = PipelineLints(root: 1, of: graph, now: now, linter: linter)
+/// let share = PipelineLints(root: 1, of: graph, now: now, linter: linter, places: PlaceTally(graph))
 /// share.lints         // in stage order, as Linter.lints(_:now:waits:) lists them
 /// share.due           // recompute at this time even if no event comes (.max: never)
 /// ```
@@ -31,9 +33,9 @@ struct PipelineLints: Sendable {
     /// lookup each, not the names of two stages put together and hashed.
     var keys: [LintGroup.Key]
 
-    init(root: NodeID, of graph: Graph, now: Int64, linter: Linter) {
+    init(root: NodeID, of graph: Graph, now: Int64, linter: Linter, places: PlaceTally) {
         let (waits, waitsDue) = Waits.pipeline(root, of: graph, now: now, after: linter.stalledAfter)
-        let context = LintContext(graph: graph, now: now, linter: linter, waits: waits, waitsDue: waitsDue)
+        let context = LintContext(graph: graph, now: now, linter: linter, waits: waits, waitsDue: waitsDue, places: places)
         // The verdicts are part of the share whether or not a rule reads them.
         var due = waitsDue
         var ids: [NodeID] = []

@@ -11,10 +11,14 @@ import PipescopeGraph
 /// #31 Timer → Sink  flowing
 /// ```
 /// As JSON: `{"pipelines": [{"root": 12, "name": "Future → Map → Sink", "wait":
-/// {"reason": "upstream", "seconds": 41.2, "at": 13}, "at": {"file": …, "line": 40, "function": …}}, …]}`,
-/// `wait` null while flowing; a wait through a `zip` adds `"combiner"` (``SnapshotJSON``'s
-/// `CombinerJSON`); the pipeline's `at` is the line to change (``Wait/lineToChange(in:)``),
-/// null while flowing or when unknown.
+/// {"reason": "upstream", "seconds": 41.2, "at": 13}, "at": {"file": …, "line": 40, "function": …}}, …],
+/// "pileUps": […]}`, `wait` null while flowing; a wait through a `zip` adds `"combiner"`
+/// (``SnapshotJSON``'s `CombinerJSON`); the pipeline's `at` is the line to change
+/// (``Wait/lineToChange(in:)``), null while flowing or when unknown.
+///
+/// Places whose pipelines pile up (the `pile-up` lints: a verdict on many pipelines, not
+/// on one) come first, one line each, `⚠ pile-up at #5: 215 live pipelines made at …`;
+/// in JSON `"pileUps": [{"root": 5, "message": "…"}]`.
 public struct WaitReport: Sendable {
     public struct Entry: Sendable, Equatable {
         public var root: NodeID
@@ -24,12 +28,17 @@ public struct WaitReport: Sendable {
 
     /// The active pipelines, in the order printed.
     public let entries: [Entry]
+    /// The `pile-up` lints, printed before the pipelines.
+    public let pileUps: [Lint]
     private let graph: Graph
     private let now: Int64
 
-    public init(_ graph: Graph, waits: Waits) {
+    /// The report on `graph` with its `waits`; `lints`: the graph's lints at the same
+    /// moment (only the `pile-up` ones are reported).
+    public init(_ graph: Graph, waits: Waits, lints: [Lint] = []) {
         self.graph = graph
         now = waits.now
+        pileUps = lints.filter { $0.kind == .pileUp }
         let active = graph.roots.filter { graph[$0].map { !$0.status.isTerminal } ?? false }
         entries = active.map { Entry(root: $0, name: PipelineName(root: $0, in: graph).text, wait: waits.pipeline($0)) }
             .sorted { a, b in
@@ -44,8 +53,9 @@ public struct WaitReport: Sendable {
 
     /// One line per pipeline; "no active pipelines" when there are none.
     public var text: String {
-        guard !entries.isEmpty else { return "no active pipelines" }
-        return entries.map { "#\($0.root) \($0.name)  " + verdict($0) }.joined(separator: "\n")
+        let piles = pileUps.map { "⚠ pile-up at #\($0.node): \($0.message)" }
+        guard !entries.isEmpty else { return (piles + ["no active pipelines"]).joined(separator: "\n") }
+        return (piles + entries.map { "#\($0.root) \($0.name)  " + verdict($0) }).joined(separator: "\n")
     }
 
     /// The verdict in words: `waits ↑ #13 Future (main.swift:41) 41s`, `held: demand 0
@@ -67,7 +77,14 @@ public struct WaitReport: Sendable {
 
     /// `{"pipelines": [{"root": ID, "name": TEXT, "wait": null or {"reason", "seconds", "at"}}]}`.
     public var json: String {
-        struct Document: Encodable { var pipelines: [Pipeline] }
+        struct Document: Encodable {
+            var pipelines: [Pipeline]
+            var pileUps: [PileUp]
+        }
+        struct PileUp: Encodable {
+            var root: NodeID
+            var message: String
+        }
         struct Pipeline: Encodable {
             var root: NodeID
             var name: String
@@ -86,7 +103,7 @@ public struct WaitReport: Sendable {
             Pipeline(root: entry.root, name: entry.name,
                      wait: entry.wait.map { SnapshotJSON.WaitJSON($0, now: now, of: entry.root, in: graph) },
                      at: entry.wait?.lineToChange(in: graph).map(SnapshotJSON.LocationJSON.init))
-        })
+        }, pileUps: pileUps.map { PileUp(root: $0.node, message: $0.message) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(document)) ?? Data("{}".utf8)

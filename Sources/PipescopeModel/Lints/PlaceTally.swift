@@ -1,0 +1,148 @@
+import PipescopeGraph
+
+/// The pipelines of each place: for every root that has a source location (where the
+/// program subscribed it), whether it is live or when it ended, kept by that location.
+/// What the `pile-up` lint judges (``PileUpRule``): the one lint that reads across
+/// pipelines.
+///
+/// **Incremental.** The inspector's tick keeps one tally from tick to tick and hands it
+/// each root its events touched (``update(root:in:)``) or that went
+/// (``remove(root:)``); each answers the pipelines whose share of the lints must be
+/// recomputed for it: the holders (``holder(at:)``) of the places the change moved, before
+/// and after. So a tick costs a dictionary look-up per touched root, and a scan of a
+/// place's pipelines only when that place changed. ``init(_:)`` counts a whole graph (a
+/// snapshot, the cursor in history, `snapshot`, `explain`, export): the same tally.
+///
+/// ```swift
+/// var places = PlaceTally(graph)
+/// places.holder(at: here)                       // the oldest live pipeline made here
+/// places.pileUp(at: here, now: now, linter: linter)?.live   // 215
+/// ```
+struct PlaceTally: Sendable, Equatable {
+    /// One root's part: its place, when it was made and when it ended (nil: live).
+    struct Entry: Sendable, Equatable {
+        var place: SourceLocation
+        var created: Int64
+        var ended: Int64?
+    }
+
+    /// One place's pipelines.
+    struct Place: Sendable, Equatable {
+        /// The live ones, with when each was made.
+        var live: [NodeID: Int64] = [:]
+        /// The ended ones still in the graph, with when each ended.
+        var ended: [NodeID: Int64] = [:]
+        /// The oldest live one (the earliest made, the lowest id of those made at once):
+        /// the pipeline the place's lint is on, kept so a tick need not look for it.
+        var holder: (id: NodeID, created: Int64)?
+
+        static func == (a: Place, b: Place) -> Bool {
+            a.live == b.live && a.ended == b.ended && a.holder?.id == b.holder?.id
+        }
+
+        mutating func add(_ id: NodeID, _ entry: Entry) {
+            if let end = entry.ended {
+                ended[id] = end
+                return
+            }
+            live[id] = entry.created
+            if holder.map({ (entry.created, id) < ($0.created, $0.id) }) ?? true { holder = (id, entry.created) }
+        }
+
+        mutating func drop(_ id: NodeID) {
+            ended[id] = nil
+            guard live.removeValue(forKey: id) != nil, holder?.id == id else { return }
+            holder = nil
+            for (other, created) in live where holder.map({ (created, other) < ($0.created, $0.id) }) ?? true {
+                holder = (other, created)
+            }
+        }
+    }
+
+    private(set) var entries: [NodeID: Entry] = [:]
+    private(set) var places: [SourceLocation: Place] = [:]
+
+    init() {}
+
+    /// The tally of every pipeline of `graph`.
+    init(_ graph: Graph) {
+        for root in graph.roots { _ = update(root: root, in: graph) }
+    }
+
+    /// The entry `graph` gives `root`: nil when it is no pipeline (gone, or under another
+    /// stage now) or has no place.
+    private static func entry(of root: NodeID, in graph: Graph) -> Entry? {
+        guard let node = graph[root], node.parent == nil, let place = node.location else { return nil }
+        return Entry(place: place, created: node.createdNanos, ended: node.status.isTerminal ? node.endedNanos ?? node.createdNanos : nil)
+    }
+
+    /// Brings `root`'s part up to `graph`; returns the pipelines whose share of the lints
+    /// this changes (the holders of the places it left or joined, before and after).
+    mutating func update(root: NodeID, in graph: Graph) -> [NodeID] {
+        let fresh = Self.entry(of: root, in: graph)
+        let old = entries[root]
+        if fresh == old { return [] }
+        var holders: [NodeID] = []
+        if let old { holders += move(root, from: old.place) { $0.drop(root) } }
+        entries[root] = fresh
+        if let fresh { holders += move(root, from: fresh.place) { $0.add(root, fresh) } }
+        return holders
+    }
+
+    /// Forgets `root` (pruned, or adopted under another stage); returns what
+    /// ``update(root:in:)`` returns.
+    mutating func remove(root: NodeID) -> [NodeID] {
+        guard let old = entries.removeValue(forKey: root) else { return [] }
+        return move(root, from: old.place) { $0.drop(root) }
+    }
+
+    /// Changes one place, and says whose share that changes: its holder before and after.
+    private mutating func move(_ root: NodeID, from place: SourceLocation, _ change: (inout Place) -> Void) -> [NodeID] {
+        var p = places[place] ?? Place()
+        let before = p.holder?.id
+        change(&p)
+        let after = p.holder?.id
+        places[place] = p.live.isEmpty && p.ended.isEmpty ? nil : p
+        return [before, after].compactMap { $0 }
+    }
+
+    /// The oldest live pipeline made at `place`: the one its `pile-up` lint is on.
+    func holder(at place: SourceLocation) -> NodeID? { places[place]?.holder?.id }
+
+    /// A place whose live pipelines keep growing in number, as of one moment.
+    struct PileUp: Equatable {
+        /// Live pipelines made there.
+        var live: Int
+        /// How many of them were made within ``Linter/pileUpAfter`` (none ended in it,
+        /// so the count grew by that much).
+        var grown: Int
+    }
+
+    /// Whether `place` piles up at `now`: at least ``Linter/pileUpCount`` live pipelines
+    /// made there, the oldest more than ``Linter/pileUpAfter`` ago, none made there ended
+    /// within that time, and at least one made within it. Nil otherwise.
+    func pileUp(at place: SourceLocation, now: Int64, linter: Linter) -> PileUp? {
+        guard let p = places[place], p.live.count >= linter.pileUpCount, let oldest = p.holder?.created else { return nil }
+        let window = Self.nanos(linter.pileUpAfter)
+        guard now - oldest > window, !p.ended.values.contains(where: { now - $0 <= window }) else { return nil }
+        let grown = p.live.values.reduce(0) { $0 + (now - $1 <= window ? 1 : 0) }
+        return grown > 0 ? PileUp(live: p.live.count, grown: grown) : nil
+    }
+
+    /// The earliest time after `now` at which ``pileUp(at:now:linter:)`` may answer
+    /// otherwise with no event: when a pipeline's making or ending leaves the window
+    /// (`.max` while too few are live for time alone to matter).
+    func due(at place: SourceLocation, now: Int64, linter: Linter) -> Int64 {
+        guard let p = places[place], p.live.count >= linter.pileUpCount else { return .max }
+        let window = Self.nanos(linter.pileUpAfter)
+        var due = Int64.max
+        for time in p.live.values where now - time <= window { due = min(due, time &+ window &+ 1) }
+        for time in p.ended.values where now - time <= window { due = min(due, time &+ window &+ 1) }
+        return due
+    }
+
+    static func nanos(_ seconds: Double) -> Int64 {
+        let n = seconds * 1e9
+        return n >= Double(Int64.max) ? .max : Int64(max(0, n))
+    }
+}
