@@ -74,7 +74,8 @@ final class ListCommandTests: XCTestCase {
         let session = try TerminalSession(width: 100, height: 30, environment: environment)
         defer { session.kill() }
         session.type("\(Programs.pipescope) attach")
-        session.expect("PassthroughSub", "pid \(program.pid)", timeout: 30)
+        // The example's pipelines are named after the function that built them.
+        session.expect("buildPipelines", "pid \(program.pid)", timeout: 30)
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")
     }

@@ -20,6 +20,11 @@ int pipescope_return_addresses(uintptr_t *out, int max, uintptr_t low, uintptr_t
 /// or two (the main thread's reads /proc/self/maps), so callers keep the answer per thread.
 int pipescope_thread_stack(uintptr_t *low, uintptr_t *high);
 
+/// How many bytes of a loaded binary's executable segment there are from `address` to the
+/// segment's end; 0 when `address` is in no loaded binary's executable segment. Takes the
+/// dynamic loader's lock (dl_iterate_phdr): for the symbol thread, never a program's.
+size_t pipescope_code_bytes_after(uintptr_t address);
+
 // MARK: - DWARF line programs
 
 /// One sequence of a line table: the code in [low, high) is described by the line
