@@ -15,7 +15,8 @@ final class AttachTerminalTests: XCTestCase {
         let session = try TerminalSession(width: 100, height: 30)
         defer { session.kill() }
         session.type("\(Programs.pipescope) attach \(program.socketPath)")
-        session.expect("PassthroughSub", "pipescope-example (pid \(program.pid))", "LIVE", "Sequence → Sink",
+        // Its pipelines, named after the function that built them: `buildPipelines → Sequence → Sink`.
+        session.expect("buildPipelines", "pipescope-example (pid \(program.pid))", "LIVE", "Sequence → Sink",
                        "finished", "cancelled", timeout: 30)
         session.tmux.sendKeys("q")
         session.expect("EXIT=0")

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCombineDispatch
 @preconcurrency import OpenCombine
 @testable import PipescopeLocations
 @testable import PipescopeProbe
@@ -81,5 +82,24 @@ final class UnretainedCancellableTests: RecordedProbeTestCase {
         XCTAssertEqual(found.map(\.kind), [.unretainedCancellable])
         XCTAssertEqual(found.map(\.node), [probe.graph.roots.min()!])
         withExtendedLifetime(kept) {}
+    }
+
+    /// A dropped sink behind `delay`: the value the scheduler delivers after the cancel is
+    /// no value it got, and the delay sending it then is OpenCombine's race, not the
+    /// program's mistake (an app's fire-and-forget analytics call).
+    func testADroppedSinkBehindADelayIsNamedOnceAndTheLateValueIsNot() {
+        _ = Just(1).delay(for: .milliseconds(5), scheduler: DispatchQueue.global()).sink { _ in }
+        XCTAssertTrue(settleLocations(), "locations still pending after a minute")
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while probe.graph.nodes.values.allSatisfy({ $0.afterEnd < 2 }), Date() < deadline {
+            _ = recorder.flush()
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let delay = probe.graph.nodes.values.first { $0.operatorName == "Delay" }
+        XCTAssertEqual(delay?.afterEnd, 2, "the scheduled value and finish arrived after the cancel")
+        XCTAssertEqual(delay?.values, 1)
+        let found = lints()
+        XCTAssertEqual(found.map(\.kind), [.unretainedCancellable])
+        XCTAssertEqual(found.map(\.node), probe.graph.roots)
     }
 }

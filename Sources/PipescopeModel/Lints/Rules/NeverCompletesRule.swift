@@ -13,6 +13,9 @@ enum NeverCompletesRule: LintRule {
             + "still active after \(Int(Linter().neverCompletesAfter)) s"
     }
     static let advice = "its promise is never fulfilled, or its upstream never finishes."
+    /// The line to change is the code that made the promise (its `Future`'s builder, such
+    /// as the `flatMap` closure that returned it), not where the pipeline was subscribed.
+    static let pointsAtCode = true
 
     /// Publishers that deliver one value or completion and finish.
     static let oneShot: Set<String> = ["Future", "DataTaskPublisher", "Just", "Deferred", "First", "Last"]

@@ -27,6 +27,8 @@ enum SlowStageRule: LintRule {
     static var summary: String {
         "a stage whose own code took longer than --slow-after (a frame, \(Int(Linter().slowAfter)) ms) for several values"
     }
+    /// The line to change is the slow closure's (``NodeSummary/code``).
+    static let pointsAtCode = true
     static let advice = "Each value waits for it on the thread that delivers it: move the work off that thread "
         + "(receive(on:) a background queue before it, and back to the main queue after), or do less per value."
 
@@ -61,10 +63,10 @@ enum SlowStageRule: LintRule {
         return (over, h.count, h.p50, h.max)
     }
 
-    /// Where the code to change is: today the stage's location (where its pipeline was
-    /// subscribed); the one call to switch to the closure's own place once stages carry it.
+    /// Where the code to change is: the stage's closure (its code place), else where its
+    /// pipeline was subscribed.
     static func place(of id: NodeID, in graph: Graph) -> String? {
-        graph.location(of: id)?.location.short
+        graph.lineToChange(id, ownCode: true)?.short
     }
 
     static func message(code: String, _ slow: (count: Int, of: Int, p50: Int64, max: Int64), over: String) -> String {
