@@ -28,7 +28,9 @@ extension Graph {
     mutating func index(publisherOf node: NodeSummary) {
         guard node.publisher != 0 else { return }
         var ids = publishers.removeValue(forKey: node.publisher) ?? []
-        ids.removeAll { nodes[$0].map { $0.status.isTerminal } ?? true }
+        // By time, not status: a graph loaded from a snapshot indexes stages that ended
+        // after `node` subscribed, and those ran at the same time as it.
+        ids.removeAll { id in nodes[id].map { ($0.endedNanos ?? .max) <= node.createdNanos } ?? true }
         ids.append(node.id)
         publishers[node.publisher] = ids
     }

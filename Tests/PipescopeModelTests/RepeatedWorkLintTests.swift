@@ -80,6 +80,23 @@ final class RepeatedWorkLintTests: RecordedProbeTestCase {
         requests.fulfil()
     }
 
+    /// An inspector that attaches after both requests ended loads them from a snapshot,
+    /// ended: the pair still ran at the same time, and is still named.
+    func testAPairThatEndedBeforeASnapshotIsNamedFromIt() throws {
+        let requests = self.requests
+        let request = Deferred { Future<Int, Never> { requests.promises.append($0) } }.eraseToAnyPublisher()
+        var kept: [AnyCancellable] = []
+        request.map { $0 + 1 }.sink { _ in }.store(in: &kept)
+        request.filter { $0 > 0 }.sink { _ in }.store(in: &kept)
+        requests.fulfil()
+        XCTAssertEqual(repeated().count, 1)
+        var loaded = Graph()
+        loaded.load(probe.graph.snapshot())
+        let fromSnapshot = Linter().lints(loaded, now: Int64(Date().timeIntervalSince1970 * 1e9))
+            .filter { $0.kind == .repeatedWork }
+        XCTAssertEqual(fromSnapshot.map(\.message), repeated().map(\.message))
+    }
+
     /// One `Future` subscribed twice runs its closure once and shares the result.
     func testOneFutureSubscribedTwiceIsNot() {
         let requests = self.requests
