@@ -144,7 +144,7 @@ package final class CodeLocator: @unchecked Sendable {
                 if publisherSide { return .found(nil) }
                 continue
             }
-            let code = Self.location(frame)
+            let code = SourceLocation(frame)
             return .found(StageCode(node: node, code: code, builtBy: inner ? Self.builder(of: code) : nil))
         }
         return unknown.isEmpty ? .found(nil) : .waiting(for: unknown)
@@ -205,10 +205,5 @@ package final class CodeLocator: @unchecked Sendable {
                 cache[address] = resolved
             }
         }
-    }
-
-    private static func location(_ frame: SymbolFrame) -> SourceLocation {
-        SourceLocation(file: frame.file, line: frame.line, function: frame.name, image: frame.image,
-                       offset: frame.offset)
     }
 }

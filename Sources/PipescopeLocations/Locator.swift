@@ -179,9 +179,9 @@ package final class Locator: @unchecked Sendable {
                 for (frame, origin) in cache[address]?.frames ?? [] {
                     switch origin {
                     case .pipescope: sawPipescope = true
-                    case .program: found.append(Self.location(frame))
-                    case .unknown where sawPipescope: found.append(Self.location(frame))
-                    case .dependency where found.isEmpty: firstDependency = firstDependency ?? Self.location(frame)
+                    case .program: found.append(SourceLocation(frame))
+                    case .unknown where sawPipescope: found.append(SourceLocation(frame))
+                    case .dependency where found.isEmpty: firstDependency = firstDependency ?? SourceLocation(frame)
                     case .dependency: break scan
                     default: break
                     }
@@ -215,10 +215,5 @@ package final class Locator: @unchecked Sendable {
                 cache[address] = resolved
             }
         }
-    }
-
-    private static func location(_ frame: SymbolFrame) -> SourceLocation {
-        SourceLocation(file: frame.file, line: frame.line, function: frame.name, image: frame.image,
-                       offset: frame.offset)
     }
 }

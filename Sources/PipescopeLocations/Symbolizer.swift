@@ -1,4 +1,5 @@
 import Foundation
+import PipescopeGraph
 #if canImport(Runtime)
 // `Backtrace(architecture:frames:images:)` (a backtrace from addresses captured
 // elsewhere) is SPI; the rest is the Runtime module's public API. This file is the
@@ -23,6 +24,14 @@ struct SymbolFrame: Hashable, Sendable {
     /// Code the compiler made (reabstraction and witness thunks, partial-apply
     /// forwarders): never the program's own line.
     var isThunk: Bool
+}
+
+extension SourceLocation {
+    /// Where `frame` is, as the graph keeps it: what the call stacks' locations and the
+    /// stages' code places are made of.
+    init(_ frame: SymbolFrame) {
+        self.init(file: frame.file, line: frame.line, function: frame.name, image: frame.image, offset: frame.offset)
+    }
 }
 
 /// Turns return addresses into ``SymbolFrame``s: function names from the binary's symbol
