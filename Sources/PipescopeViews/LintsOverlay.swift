@@ -39,14 +39,17 @@ public enum LintsOverlay {
         let first = min(max(0, firstRow), groups.count - 1)
         var shown = first
         for row in rows[first...] {
+            guard y < inner.maxY - 1 else { break }
             let count = row.heading.count + row.message.count
-            // The first row shown is drawn as far as it fits, however small the box.
-            guard y + count <= inner.maxY - 1 || (shown == first && y < inner.maxY - 1) else { break }
             let text = row.heading.enumerated().map { ($0 == 0 ? " " : "   ") + $1 } + row.message.map { "   " + $0 }
+            // Every row is drawn as far as it fits, so no room is left blank while rows
+            // remain; a row cut short after the first is not counted as shown, so the next
+            // page (PgDn) starts with it whole.
             for (i, line) in text.enumerated() where y + i < inner.maxY - 1 {
                 buffer.putTruncated(line, x: inner.x, y: y + i, maxWidth: inner.width,
                                     style: i < row.heading.count ? warn : .plain, glyphs: theme.glyphs)
             }
+            if y + count > inner.maxY - 1, shown != first { break }
             y += count
             shown += 1
         }

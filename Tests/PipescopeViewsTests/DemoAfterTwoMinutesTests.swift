@@ -196,4 +196,28 @@ final class WarningsScrollTests: XCTestCase {
         }
         XCTAssertEqual(seen, Set(0..<12), "rows never shown while paging: \(Set(0..<12).subtracting(seen).sorted())")
     }
+
+    /// The room below the last whole row is not left blank while rows remain: the next row
+    /// is drawn as far as it fits, and is not counted as shown, so a page down starts
+    /// with it whole.
+    func testARowThatDoesNotFitIsBegunAndThePageStartsWithIt() throws {
+        var state = twelveMistakes(named: ", the settings panel's profile picture loader")
+        func screen() -> [String] { ViewFixtures.render(state, width: 80, height: 24, theme: .plainUnicode).lines() }
+        let lines = screen()
+        let footer = try XCTUnwrap(lines.first { $0.contains("rows 1-") }, lines.joined(separator: "\n"))
+        let range = try XCTUnwrap(footer.range(of: #"rows 1-[0-9]+/"#, options: .regularExpression))
+        let shown = try XCTUnwrap(Int(footer[range].dropFirst("rows 1-".count).dropLast()))
+        XCTAssertLessThan(shown, 12)
+        // Rows are newest first: the one after the last whole row is screen 11 - shown.
+        let next = "⚠ unretained-cancellable at #\(100 + (11 - shown) * 10) screen \(11 - shown),"
+        XCTAssertTrue(lines.contains { $0.contains(next) }, "begun:\n" + lines.joined(separator: "\n"))
+        _ = reduce(&state, .action(.pageDown))
+        let page = screen()
+        let pageFooter = try XCTUnwrap(page.first { $0.contains("rows ") }, page.joined(separator: "\n"))
+        let pageRange = try XCTUnwrap(pageFooter.range(of: #"rows [0-9]+-"#, options: .regularExpression))
+        let pageFirst = try XCTUnwrap(Int(pageFooter[pageRange].dropFirst("rows ".count).dropLast()))
+        XCTAssertLessThanOrEqual(pageFirst, shown + 1, "the page does not start past the row that was cut")
+        XCTAssertGreaterThan(pageFirst, 1)
+        XCTAssertTrue(page.contains { $0.contains(next) }, page.joined(separator: "\n"))
+    }
 }
