@@ -5,8 +5,9 @@ import Pipescope
 /// Story: **one request, subscribed twice** (the `repeated-work` lint). A profile screen
 /// refreshes every 6 s. Its request is a `Deferred { Future { … } }`, a cold publisher:
 /// each subscription runs the closure again. The screen subscribes it twice, once for the
-/// name and once for the avatar, so every refresh makes two requests, answered 3 s
-/// later. The lint names both subscribe sites; `.share()` on the request would make one.
+/// name and once for the avatar, so every refresh makes two requests, answered 1.5 s
+/// later: sooner than `--stall-after` (2 s), so the only warning is the one this story
+/// tells. The lint names both subscribe sites; `.share()` on the request would make one.
 final class RepeatedWorkStory: @unchecked Sendable {
     private var kept: [AnyCancellable] = []
     private let answers = DispatchQueue(label: "pipescope.demo.profile-requests")
@@ -23,7 +24,7 @@ final class RepeatedWorkStory: @unchecked Sendable {
         let request = Deferred {
             Future<String, Never> { promise in
                 let answer = Promise(fulfil: promise)
-                answers.asyncAfter(deadline: .now() + 3) { answer.fulfil(.success("ada")) }
+                answers.asyncAfter(deadline: .now() + .milliseconds(1500)) { answer.fulfil(.success("ada")) }
             }
         }
         request.map { "name: \($0)" }
