@@ -91,13 +91,15 @@ final class UnretainedCancellableTests: RecordedProbeTestCase {
         _ = Just(1).delay(for: .milliseconds(5), scheduler: DispatchQueue.global()).sink { _ in }
         XCTAssertTrue(settleLocations(), "locations still pending after a minute")
         let deadline = Date(timeIntervalSinceNow: 10)
-        while probe.graph.nodes.values.allSatisfy({ $0.afterEnd < 2 }), Date() < deadline {
+        while probe.graph.nodes.values.allSatisfy({ $0.afterEnd == 0 }), Date() < deadline {
             _ = recorder.flush()
             Thread.sleep(forTimeInterval: 0.01)
         }
         let delay = probe.graph.nodes.values.first { $0.operatorName == "Delay" }
-        XCTAssertEqual(delay?.afterEnd, 2, "the scheduled value and finish arrived after the cancel")
-        XCTAssertEqual(delay?.values, 1)
+        // What the delay had scheduled (its value, its finish, or both: it races the
+        // cancel, and a slow machine such as TSan's changes which) arrived after the cancel.
+        XCTAssertGreaterThan(delay?.afterEnd ?? 0, 0, "something scheduled arrived after the cancel")
+        XCTAssertLessThanOrEqual(delay?.values ?? 0, delay?.afterEnd ?? 0, "no value before the cancel")
         let found = lints()
         XCTAssertEqual(found.map(\.kind), [.unretainedCancellable])
         XCTAssertEqual(found.map(\.node), probe.graph.roots)
