@@ -26,6 +26,9 @@ public struct Recording {
     public var lastEventNanos: Int64 = 0
     /// Events in the batches read (all of them, unless the file is cut off or damaged).
     public var eventsRead = 0
+    /// Snapshots read whole: 0 for a file that ends before its first one is, which then
+    /// has nothing to show (``RecordingEnd/nothingToShow(path:snapshotRead:)``).
+    public var snapshotsRead = 0
     /// Bytes of the file up to the end of the last complete message read.
     public var bytesRead = 0
     /// How the recording ends: closed by its writer, or where and why reading stopped
@@ -77,6 +80,7 @@ public struct Recording {
                 recording.pid = pid
                 recording.messages.append(.replaying(file: name, process: process, pid: pid))
             case .snapshot, .batch:
+                if case .snapshot = message { recording.snapshotsRead += 1 }
                 if case .batch(let b) = message {
                     recording.eventsRead += b.events.count
                     if let t = b.events.last?.time { recording.lastEventNanos = max(recording.lastEventNanos, t) }

@@ -19,6 +19,9 @@ public enum RecordingExport {
         /// Perfetto: values whose cause was written too long before them (more than a
         /// batch earlier) or is not drawn, so they have no arrow.
         public var causesMissed = 0
+        /// Snapshots read whole: 0 when the recording ends before its first one is, so the
+        /// trace has no stage (``RecordingEnd/nothingToShow(path:snapshotRead:)``).
+        public var snapshots = 0
     }
 
     /// Reads every message of `recording` (on a thread of its own, a few messages ahead:

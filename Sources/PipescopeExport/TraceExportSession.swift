@@ -13,6 +13,8 @@ public final class TraceExportSession {
     public let path: String
     public let format: TraceFormat
     private let output: any TraceOutput
+    /// Snapshots taken so far (``RecordingExport/Result/snapshots``).
+    private var snapshots = 0
 
     /// Creates the output (its format from its name unless given). Throws
     /// ``TraceWriteError`` when it cannot be written.
@@ -27,6 +29,7 @@ public final class TraceExportSession {
 
     /// Takes the next message of the recording, in order.
     public func consume(_ message: Message) throws {
+        if case .snapshot = message { snapshots += 1 }
         try output.consume(message)
     }
 
@@ -36,7 +39,9 @@ public final class TraceExportSession {
     /// Ends the trace, saying where the recording stopped when it was cut short, and
     /// puts the file in place.
     public func finish(stop: RecordingEnd, source: String = "") throws -> RecordingExport.Result {
-        try output.finish(stop: stop, source: source)
+        var result = try output.finish(stop: stop, source: source)
+        result.snapshots = snapshots
+        return result
     }
 }
 

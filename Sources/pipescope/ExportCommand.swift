@@ -73,6 +73,14 @@ enum TraceExportRun {
     /// (`record --perfetto`), whose time was the recording's.
     static func finished(_ result: RecordingExport.Result, recording path: String, to output: String, started: Date?) -> Outcome {
         let summary = result.summary
+        let anyStage = summary.stages + summary.endedBeforeRecording > 0
+        guard result.snapshots > 0, result.stop == .complete || anyStage else {
+            // A trace with no stage in it would read as a program that made no pipeline.
+            if output != "-" { try? FileManager.default.removeItem(atPath: output) }
+            report(result.stop.nothingToShow(path: path, snapshotRead: result.snapshots > 0)
+                + (output != "-" ? " Nothing was written to \(output)." : ""))
+            return Outcome(failed: true)
+        }
         let target = output == "-" ? "standard output" : output
         let took = started.map { " in " + String(format: "%.1f s", Date().timeIntervalSince($0)) } ?? ""
         var lines = [

@@ -28,7 +28,9 @@ struct ReplayCommand: ParsableCommand {
             if recording.damage != nil { throw ExitCode(1) }
             return
         }
-        var loop = InspectorLoop(replaying: recording.messages, targetName: recording.process)
+        // Where a cut-short recording ends, on screen as well as (after quitting) on standard error.
+        let note = Self.endNote(recording, path: file).map { Message.notice(Notice(text: $0, isError: true)) }
+        var loop = InspectorLoop(replaying: recording.messages + (note.map { [$0] } ?? []), targetName: recording.process)
         loop.linter = lints.linter
         loop.withoutTerminal = "For output a script can read: `pipescope replay \(file) --json`, or --print for a tree."
         if case .failed(let message) = loop.run() { fail(message) }
@@ -47,12 +49,18 @@ extension ReplayCommand {
         } catch {
             fail("\(error)")
         }
-        let lastEventAt = recording.lastEventNanos > 0 ? Recording.clockTime(recording.lastEventNanos) : nil
-        if let note = recording.end.note(path: path, events: recording.eventsRead, lastEventAt: lastEventAt,
-                                         doing: "Replaying") {
-            self.note(note)
+        // Nothing of the program to show: say what the file holds rather than open an empty one.
+        if recording.snapshotsRead == 0 || (recording.end != .complete && recording.finalGraph.nodes.isEmpty) {
+            fail(recording.end.nothingToShow(path: path, snapshotRead: recording.snapshotsRead > 0))
         }
+        if let note = endNote(recording, path: path) { self.note(note) }
         return recording
+    }
+
+    /// How far `recording` reaches and why it stops there, unless it is complete.
+    private static func endNote(_ recording: Recording, path: String) -> String? {
+        let lastEventAt = recording.lastEventNanos > 0 ? Recording.clockTime(recording.lastEventNanos) : nil
+        return recording.end.note(path: path, events: recording.eventsRead, lastEventAt: lastEventAt, doing: "Replaying")
     }
 
     private static func note(_ text: String) {

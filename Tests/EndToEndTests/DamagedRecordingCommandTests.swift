@@ -50,25 +50,60 @@ final class DamagedRecordingCommandTests: XCTestCase {
         let file = directory + "/whole.pipescope"
         let status = try Programs.runExampleToExit(environment: [
             "PIPESCOPE_SOCKET": directory + "/whole.sock", "PIPESCOPE_RECORD": file,
-            "EXAMPLE_SEND_LIMIT": "40", "EXAMPLE_RATE": "2000", "EXAMPLE_EXIT": "1",
+            "EXAMPLE_SEND_LIMIT": "40", "EXAMPLE_RATE": "200", "EXAMPLE_EXIT": "1",
         ])
         XCTAssertEqual(status, 0)
         let bytes = try XCTUnwrap(FileManager.default.contents(atPath: file))
         XCTAssertGreaterThan(bytes.count, RecordingFormat.magic.count)
+        let snapshotEnds = try Self.firstSnapshotEnd(of: Array(bytes))
 
-        for round in 0..<12 {
-            let offset = Int.random(in: RecordingFormat.magic.count..<bytes.count)
-            let cut = directory + "/cut-\(round).pipescope"
+        // Every tenth of the file, and random places: a cut that keeps a stage replays what
+        // it holds (status 0, the note of where it ends, the stages); one inside the first
+        // snapshot, or before any batch that makes a stage (the example records from its
+        // start, so its first snapshot has none), has nothing to show and says so (status
+        // 1, no trace left behind). Never "0 stages" and status 0.
+        let tenths = (1...9).map { bytes.count * $0 / 10 }
+        let random = (0..<6).map { _ in Int.random(in: RecordingFormat.magic.count..<bytes.count) }
+        var shown = 0
+        for offset in tenths + random + [snapshotEnds - 1, snapshotEnds] {
+            let cut = directory + "/cut-\(offset).pipescope"
             try bytes.prefix(offset).write(to: URL(fileURLWithPath: cut))
             let (replay, export) = try both(cut)
+            if offset < snapshotEnds {
+                XCTAssertEqual([replay.status, export.status], [1, 1], "cut at \(offset) of \(bytes.count)")
+                let said = "pipescope: \(cut) ends inside its first snapshot (the program's graph, which a recording "
+                    + "starts with): "
+                XCTAssertTrue(replay.stderr.hasPrefix(said), "cut at \(offset): \(replay.stderr)")
+                XCTAssertTrue(replay.stderr.hasSuffix("No stage can be shown. A copy cut short (an interrupted transfer, "
+                                                      + "`head -c`)? Copy the whole file again.\n"), replay.stderr)
+                XCTAssertEqual(replay.stdout, "")
+                XCTAssertTrue(export.stderr.hasPrefix(said), export.stderr)
+                XCTAssertTrue(export.stderr.hasSuffix(" Nothing was written to \(cut).json.\n"), export.stderr)
+                XCTAssertFalse(FileManager.default.fileExists(atPath: cut + ".json"), "no empty trace is left")
+                continue
+            }
+            XCTAssertFalse(replay.stdout.contains(" 0 stages"), "cut at \(offset): \(replay.stdout)")
+            if replay.status == 1 {
+                let said = "pipescope: \(cut) holds no stage: its first snapshot had none (no pipeline yet when "
+                    + "recording began), and it ends "
+                XCTAssertTrue(replay.stderr.hasPrefix(said), "cut at \(offset): \(replay.stderr)")
+                XCTAssertEqual(export.status, 1, export.stderr)
+                XCTAssertTrue(export.stderr.hasPrefix(said), export.stderr)
+                continue
+            }
+            shown += 1
             XCTAssertEqual([replay.status, export.status], [0, 0], "cut at \(offset): \(replay.stderr)")
             let note = "pipescope: \(cut): the recording ends after "
             XCTAssertTrue(replay.stderr.hasPrefix(note), "cut at \(offset): \(replay.stderr)")
             XCTAssertTrue(replay.stderr.contains("; the program stopped while writing"), replay.stderr)
+            XCTAssertTrue(replay.stdout.contains("Sink"), "cut at \(offset): its stages are shown: \(replay.stdout)")
             XCTAssertTrue(export.stderr.contains(String(note.dropFirst("pipescope: ".count))), export.stderr)
+        }
+        XCTAssertGreaterThan(shown, 0, "the later tenths replay the pipelines they hold")
 
+        for round in 0..<12 {
             var damaged = bytes
-            let at = Int.random(in: RecordingFormat.magic.count..<bytes.count)
+            let at = Int.random(in: snapshotEnds..<bytes.count)
             damaged[at] = damaged[at] &+ UInt8.random(in: 1...255)
             let corrupt = directory + "/corrupt-\(round).pipescope"
             try damaged.write(to: URL(fileURLWithPath: corrupt))
@@ -81,5 +116,15 @@ final class DamagedRecordingCommandTests: XCTestCase {
                               read.replay.stderr)
             }
         }
+    }
+
+    /// The byte where the recording's first snapshot ends: a cut before it has no stage.
+    private static func firstSnapshotEnd(of bytes: [UInt8]) throws -> Int {
+        var reader = try RecordingReader(bytes: bytes)
+        while let message = try reader.next() {
+            if case .snapshot? = message.body { return reader.bytesRead }
+        }
+        XCTFail("the recording has no snapshot")
+        return bytes.count
     }
 }

@@ -85,6 +85,52 @@ public enum RecordingEnd: Equatable, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// The sentence for standard error when what a recording holds before it stops has no
+    /// stage to show: it ends inside its first snapshot (a recording starts with one, the
+    /// program's whole graph), or that snapshot had no stage and the cut comes before any
+    /// batch that makes one. What the file holds, why, and what to do; `replay` and
+    /// `export` then exit non-zero rather than show or write an empty program. (A complete
+    /// recording of a program that made no pipeline is no such case.)
+    ///
+    /// ```swift
+    /// RecordingEnd.truncated(bytes: 1_946, afterMessages: 1, atByte: 54).nothingToShow(path: "cut.pipescope", snapshotRead: false)
+    /// // "cut.pipescope ends inside its first snapshot (the program's graph, which a recording
+    /// //  starts with): 1946 bytes of it, after byte 54, and nothing after. No stage can be shown. …"
+    /// ```
+    public func nothingToShow(path: String, snapshotRead: Bool) -> String {
+        let nothing = "No stage can be shown."
+        let copy = "A copy cut short (an interrupted transfer, `head -c`)? Copy the whole file again."
+        if snapshotRead {
+            let stops: String
+            switch self {
+            case .complete: return "\(path) holds no stage: the program made no pipeline while it was recorded."
+            case .unfinished(_, let byte): stops = "after byte \(byte), without its end mark"
+            case .truncated(let bytes, _, let byte): stops = "inside a batch: the last \(bytes) bytes, after byte \(byte)"
+            case .damaged(let reason, _, let byte): stops = "at damage: at byte \(byte), \(reason)"
+            case .beingWritten(_, let byte):
+                return "\(path) is still being written and holds no stage yet (\(byte) bytes so far): its first snapshot "
+                    + "had none and no pipeline has been made since. Run the command again in a moment."
+            }
+            return "\(path) holds no stage: its first snapshot had none (no pipeline yet when recording began), and it "
+                + "ends \(stops), before any batch that makes one. \(nothing) \(copy)"
+        }
+        switch self {
+        case .complete:
+            return "\(path) holds no snapshot: its writer closed it before writing one. \(nothing)"
+        case .unfinished(_, let byte):
+            return "\(path) ends after byte \(byte), before its first snapshot (the program's graph, which a recording "
+                + "starts with). \(nothing) \(copy)"
+        case .truncated(let bytes, _, let byte):
+            return "\(path) ends inside its first snapshot (the program's graph, which a recording starts with): "
+                + "\(bytes) byte\(bytes == 1 ? "" : "s") of it, after byte \(byte), and nothing after. \(nothing) \(copy)"
+        case .damaged(let reason, _, let byte):
+            return "\(path) is damaged before its first snapshot is whole: at byte \(byte), \(reason). \(nothing)"
+        case .beingWritten(_, let byte):
+            return "\(path) is still being written and its first snapshot is not whole yet (\(byte) bytes so far). "
+                + "\(nothing) Run the command again in a moment."
+        }
+    }
+
     /// The sentence for standard error, the same from every command: how far the recording
     /// reaches (`events`, the last at `lastEventAt`), why it stops there, and what the command
     /// `doing` ("Replaying", "Exported") does with it. Nil for a complete recording.

@@ -81,6 +81,10 @@ public enum Message: Sendable {
     case snapshot(GraphSnapshot)
     case batch(EventBatch)
     case disconnected(String)
+    /// Something for the person to read on the status line: a replay's note of where its
+    /// recording ends (cut short, still being written), which standard error alone would
+    /// show only after the inspector quits.
+    case notice(Notice)
     /// Wall-clock time, sent by the app loop a few times a second.
     case tick(nanos: Int64)
     /// The terminal's size and what its layout gives each part (the views know the

@@ -89,6 +89,8 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.session.rate.record(batch.events.count)
     case .acknowledged(_, let ok, let text):
         state.session.notice = Notice(text: text, isError: !ok)
+    case .notice(let notice):
+        state.session.notice = notice
     case .disconnected(let why):
         if state.session.isReplay { break }
         state.session.connection = .disconnected(why)
