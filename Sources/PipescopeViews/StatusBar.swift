@@ -118,7 +118,7 @@ public enum HintBar {
                      .forward, .adopt, .feeds, .owned, .contractBroken, .delivered:
                     what = "\(event.kind.word) at \(subject)"
                 }
-                text += theme.text(" · event \(cursor): \(what), \(Format.time(event.time))")
+                text += theme.text(" · event \(event.id): \(what), \(Format.time(event.time))")
             } else {
                 text += " · before the first event kept"
             }

@@ -96,6 +96,23 @@ final class EventLogRowsTests: XCTestCase {
         XCTAssertTrue(line.hasPrefix(" history · event 10: owner \"ProfileScreen\" released, 12:00:00.009"), line)
     }
 
+    /// One number per event: the history line says the number `e` says, the probe's,
+    /// not the event's place in the history (they differ whenever the history does not
+    /// start at the program's first event: an attach after it started).
+    func testTheHistoryLineAndExplainGiveTheEventTheSameNumber() {
+        var b = BatchBuilder()
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map", "PassthroughSubject"])
+        b.value(1, "7")
+        b.value(1, "8")
+        var state = ViewFixtures.connected(b.build(sequence: 5_000))
+        _ = reduce(&state, .action(.history(-1)))
+        var buffer = ScreenBuffer(width: 140, height: 1)
+        HintBar.render(state, theme: .plainUnicode, area: Rect(x: 0, y: 0, width: 140, height: 1), into: &buffer)
+        let line = buffer.lines()[0]
+        XCTAssertTrue(line.hasPrefix(" history · event 4999: value at #1 Map"), line)
+        XCTAssertEqual(Explanation.of(state).title, "Where #1 Map's value (event 4999) came from")
+    }
+
     func testNoRowOfTheDemoShapesIsStageZeroOrUnknown() {
         let lines = rows(ViewFixtures.grouped(), width: 120, height: 400)
         XCTAssertFalse(lines.isEmpty)
