@@ -7,7 +7,8 @@ struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract: "Open a recording in the inspector, offline.",
-        discussion: "With --print or --json, print the recording's final graph instead (the same formats as `snapshot`).")
+        discussion: "With --print or --json, print the recording's final graph instead (the same formats as `snapshot`); "
+            + "with --at K as well, the graph as it was right after event K.")
 
     @Argument(help: "A file made by `pipescope record` or PIPESCOPE_RECORD.")
     var file: String
@@ -18,10 +19,32 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Print the final graph as JSON (like `snapshot --json`) and exit.")
     var json = false
 
+    @Option(name: .customLong("at"), help: ArgumentHelp(
+        "With --print or --json: the state as it was right after event K (the number the history line, e and "
+            + "explain give), judged at that event's time, instead of the final state.", valueName: "K"))
+    var event: UInt64?
+
     @OptionGroup var lints: LintOptions
+
+    func validate() throws {
+        if event != nil, !(json || print) {
+            throw ValidationError("--at is for --print and --json; in the inspector, g and [ ] move through the history.")
+        }
+    }
 
     func run() throws {
         let recording = Self.load(file)
+        if let event {
+            guard let (graph, at) = recording.graph(upTo: event) else {
+                let range = recording.eventRange.map { "its events are numbered \($0.lowerBound) to \($0.upperBound)" }
+                    ?? "it holds no event"
+                fail("\(file) has no event \(event): \(range).")
+            }
+            let title = recording.title + " at event \(event), " + Recording.clockTime(at.time)
+            Swift.print(lints.report(graph, title: title, now: at.time, json: json))
+            if recording.damage != nil { throw ExitCode(1) }
+            return
+        }
         if json || print {
             Swift.print(lints.report(recording.finalGraph, title: recording.title, now: recording.lastEventNanos, json: json))
             // Printed up to the damage, as `export` exports up to it: less than was recorded.

@@ -54,6 +54,19 @@ final class ReducerDataTests: XCTestCase {
     }
 
     /// History evicts oldest first, a checkpoint span (512 events) at a time.
+    /// A replay's note of where its recording ends is on the status line from the start,
+    /// after the recording's messages, not only on standard error after quitting.
+    func testANoticeMessageIsShownUntilTheNextKey() {
+        var state = AppState(targetName: "app")
+        _ = reduce(&state, .replaying(file: "cut.pipescope", process: "app", pid: 7))
+        _ = reduce(&state, .batch(batch(events: 3)))
+        let note = Notice(text: "cut.pipescope: the recording ends after 3 events", isError: true)
+        _ = reduce(&state, .notice(note))
+        XCTAssertEqual(state.session.notice, note)
+        _ = reduce(&state, .action(.moveDown))
+        XCTAssertNil(state.session.notice, "a key clears it, as any notice")
+    }
+
     func testHistoryIsBoundedOldestEvictedFirst() {
         var state = AppState(targetName: "demo")
         _ = reduce(&state, .action(.toggleTable))  // these tests are about the tree
