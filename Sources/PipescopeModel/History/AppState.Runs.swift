@@ -125,6 +125,10 @@ extension AppState {
     /// event into the end of the run before it, forward past an earlier run's end into
     /// the start of the next.
     mutating func moveThroughRuns(by delta: Int) {
+        if runs.viewing == nil, let stages = scopedStages() {
+            moveThroughPipeline(by: delta, stages: stages)
+            return
+        }
         let at = cursor.position ?? cursor.log.end
         if delta < 0, at <= cursor.log.start, let previous = previousRun {
             showRun(previous)

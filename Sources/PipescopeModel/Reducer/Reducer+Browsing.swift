@@ -53,7 +53,12 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
         if state.session.isReplay, action != .togglePause {
             // As live: the typed count, else one for n and ten for N.
             let typed = state.session.countPrefix
-            state.cursor.move(by: typed > 0 ? typed : action == .step ? 1 : 10)
+            let count = typed > 0 ? typed : action == .step ? 1 : 10
+            if let stages = state.scopedStages() {
+                state.moveThroughPipeline(by: count, stages: stages)
+            } else {
+                state.cursor.move(by: count)
+            }
             state.session.countPrefix = 0
             return []
         }
@@ -300,7 +305,16 @@ private func moveInTime(columns: Int, _ state: inout AppState) {
     let log = state.cursor.log
     let here = state.cursor.position ?? log.end
     let target = state.timelineEnd + Int64(columns) * state.timeline.scale
-    let to = columns < 0 ? min(log.position(atOrBefore: target), here - 1)
+    var to = columns < 0 ? min(log.position(atOrBefore: target), here - 1)
         : max(log.position(atOrAfter: target), here + 1)
+    if let stages = state.scopedStages() {
+        // One pipeline shown: the nearest of its events that way.
+        let step = columns < 0 ? -1 : 1
+        guard let near = state.position(from: to - step, by: step, among: stages) else {
+            state.moveThroughPipeline(by: step, stages: stages)
+            return
+        }
+        to = near
+    }
     state.cursor.move(to: to)
 }
