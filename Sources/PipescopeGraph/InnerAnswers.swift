@@ -55,6 +55,13 @@ public struct InnerAnswers: Hashable, Sendable {
         public var stage: NodeID
         /// When it answered.
         public var time: Int64
+
+        public init(stale: Input, fresh: Input, stage: NodeID, time: Int64) {
+            self.stale = stale
+            self.fresh = fresh
+            self.stage = stage
+            self.time = time
+        }
     }
 
     /// The newest inputs, oldest first: at most ``inputLimit``.
@@ -74,6 +81,16 @@ public struct InnerAnswers: Hashable, Sendable {
     public static let inputLimit = 64
 
     public init() {}
+
+    /// A record as a snapshot carries it (``Graph/snapshot()`` keeps only the inputs a
+    /// live inner publisher was made for); `inputs` past ``inputLimit`` keep the newest.
+    public init(inputs: [Input], newest: Input?, lateCount: Int, lastLate: Late?, fromCollection: Bool) {
+        self.inputs = Array(inputs.suffix(Self.inputLimit))
+        self.newest = newest
+        self.lateCount = lateCount
+        self.lastLate = lastLate
+        self.fromCollection = fromCollection
+    }
 
     /// Input number `event`, as kept; its number alone when it is no longer kept.
     public func input(_ event: EventID) -> Input {
@@ -128,6 +145,22 @@ extension Graph {
     static func isStreamSource(_ operatorName: String) -> Bool {
         operatorName.hasSuffix("Subject") || operatorName.hasPrefix("Published") || operatorName.contains("Timer")
             || operatorName.contains("Notification")
+    }
+
+    /// The ``InnerAnswers`` of flatMap `node` as a snapshot carries them: the inputs that
+    /// an inner publisher still live was made for, the only ones a later answer can name
+    /// (an ended inner sends nothing more). A late answer already seen keeps both inputs'
+    /// words in ``InnerAnswers/lastLate``, and the newest answered in
+    /// ``InnerAnswers/newest``, so the rest of the 64 inputs' words need not travel.
+    func awaitedAnswers(of node: NodeSummary) -> InnerAnswers? {
+        guard var answers = node.innerAnswers else { return nil }
+        var awaited = Set<EventID>()
+        for child in node.children {
+            guard let inner = nodes[child], inner.madeFor != 0, !inner.status.isTerminal else { continue }
+            awaited.insert(inner.madeFor)
+        }
+        answers.inputs.removeAll { !awaited.contains($0.event) }
+        return answers
     }
 
     /// Stage `id` and every stage upstream of it.
