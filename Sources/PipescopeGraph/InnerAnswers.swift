@@ -97,6 +97,13 @@ public struct InnerAnswers: Hashable, Sendable {
         inputs.last { $0.event == event } ?? Input(event: event)
     }
 
+    /// The words of input `event` wherever this record still has them: the inputs kept,
+    /// the newest answered, the last late answer's two; ``EventValue/none`` otherwise.
+    public func words(of event: EventID) -> EventValue {
+        let known = inputs.reversed() + [newest, lastLate?.stale, lastLate?.fresh].compactMap { $0 }
+        return known.first { $0.event == event && !$0.value.isEmpty }?.value ?? .none
+    }
+
     mutating func received(_ input: Input) {
         if inputs.count == Self.inputLimit { inputs.removeFirst() }
         inputs.append(input)
@@ -145,6 +152,20 @@ extension Graph {
     static func isStreamSource(_ operatorName: String) -> Bool {
         operatorName.hasSuffix("Subject") || operatorName.hasPrefix("Published") || operatorName.contains("Timer")
             || operatorName.contains("Notification")
+    }
+
+    /// The words of the value inner publisher `id` was made for (``NodeSummary/madeFor``),
+    /// when its parent is a `flatMap` that still has them (``InnerAnswers/words(of:)``);
+    /// ``EventValue/none`` otherwise, and for a stage made for no value.
+    ///
+    /// ```swift
+    /// // queries.flatMap { search($0) }; queries.send("s")
+    /// graph.madeForWords(of: future)   // .text("s")
+    /// ```
+    public func madeForWords(of id: NodeID) -> EventValue {
+        guard let node = nodes[id], node.madeFor != 0, let parent = node.parent,
+              let answers = nodes[parent]?.innerAnswers else { return .none }
+        return answers.words(of: node.madeFor)
     }
 
     /// The ``InnerAnswers`` of flatMap `node` as a snapshot carries them: the inputs that
