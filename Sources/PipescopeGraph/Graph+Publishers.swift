@@ -12,10 +12,16 @@ extension Graph {
         publisher == 0 ? [] : publishers[publisher] ?? []
     }
 
-    /// The other stages subscribed to the same publisher as stage `id`, oldest first.
+    /// The other stages subscribed to the same publisher as stage `id` while it lived,
+    /// oldest first. The publisher's number is an address, free again once all its stages
+    /// ended: a stage subscribed after `id` ended is another publisher's.
     public func samePublisher(as id: NodeID) -> [NodeID] {
         guard let node = nodes[id] else { return [] }
-        return stages(subscribedTo: node.publisher).filter { $0 != id }
+        let end = node.endedNanos ?? .max
+        return stages(subscribedTo: node.publisher).filter { other in
+            guard other != id, let o = nodes[other] else { return false }
+            return o.createdNanos < end && (o.endedNanos ?? .max) > node.createdNanos
+        }
     }
 
     /// Stages that ended before `node` subscribed leave the list: none of them can have

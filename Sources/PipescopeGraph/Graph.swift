@@ -104,6 +104,15 @@ public struct Graph: Sendable, Equatable {
                 roots.append(state.id)
             }
         }
+        // An inner that joined a stream (a subject: ``MergeRole/stream``) is known at its
+        // first value, by its subtree; one from the wire that had values before the snapshot
+        // is known by its subtree now. Else a room's later messages would count as late
+        // answers.
+        for state in snapshot.nodes where state.values > 0 && state.mergeRole == .none {
+            guard let i = nodes.index(forKey: state.id), nodes.values[i].mergeRole == .inner,
+                  Self.isJoinedStream(state.id, in: self) else { continue }
+            nodes.values[i].mergeRole = .stream
+        }
         for state in snapshot.nodes {
             if let owner = state.subscriptionOwner { link(state.id, sharing: owner) }
             if let target = state.forwardsTo { forward(state.id, to: target) }
@@ -276,10 +285,13 @@ public struct Graph: Sendable, Equatable {
         return node.status.isTerminal && node.children.allSatisfy { isEnded($0) }
     }
 
-    /// The whole graph as a snapshot: what ``load(_:)`` turns back into this graph.
+    /// The whole graph as a snapshot: what ``load(_:)`` turns back into this graph, but
+    /// for a flatMap's ``InnerAnswers``, which keep only the inputs a live inner publisher
+    /// was made for (``awaitedAnswers(of:)``).
     public func snapshot() -> GraphSnapshot {
         let stages = nodes.keys.sorted().compactMap { id -> NodeSummary? in
             guard var node = nodes[id] else { return nil }
+            if node.innerAnswers?.inputs.isEmpty == false { node.innerAnswers = awaitedAnswers(of: node) }
             // Derived from the other stages' fields; load(_:) rebuilds them.
             node.children = []
             node.sharers = []

@@ -55,6 +55,13 @@ public struct InnerAnswers: Hashable, Sendable {
         public var stage: NodeID
         /// When it answered.
         public var time: Int64
+
+        public init(stale: Input, fresh: Input, stage: NodeID, time: Int64) {
+            self.stale = stale
+            self.fresh = fresh
+            self.stage = stage
+            self.time = time
+        }
     }
 
     /// The newest inputs, oldest first: at most ``inputLimit``.
@@ -75,9 +82,26 @@ public struct InnerAnswers: Hashable, Sendable {
 
     public init() {}
 
+    /// A record as a snapshot carries it (``Graph/snapshot()`` keeps only the inputs a
+    /// live inner publisher was made for); `inputs` past ``inputLimit`` keep the newest.
+    public init(inputs: [Input], newest: Input?, lateCount: Int, lastLate: Late?, fromCollection: Bool) {
+        self.inputs = Array(inputs.suffix(Self.inputLimit))
+        self.newest = newest
+        self.lateCount = lateCount
+        self.lastLate = lastLate
+        self.fromCollection = fromCollection
+    }
+
     /// Input number `event`, as kept; its number alone when it is no longer kept.
     public func input(_ event: EventID) -> Input {
         inputs.last { $0.event == event } ?? Input(event: event)
+    }
+
+    /// The words of input `event` wherever this record still has them: the inputs kept,
+    /// the newest answered, the last late answer's two; ``EventValue/none`` otherwise.
+    public func words(of event: EventID) -> EventValue {
+        let known = inputs.reversed() + [newest, lastLate?.stale, lastLate?.fresh].compactMap { $0 }
+        return known.first { $0.event == event && !$0.value.isEmpty }?.value ?? .none
     }
 
     mutating func received(_ input: Input) {
@@ -128,6 +152,36 @@ extension Graph {
     static func isStreamSource(_ operatorName: String) -> Bool {
         operatorName.hasSuffix("Subject") || operatorName.hasPrefix("Published") || operatorName.contains("Timer")
             || operatorName.contains("Notification")
+    }
+
+    /// The words of the value inner publisher `id` was made for (``NodeSummary/madeFor``),
+    /// when its parent is a `flatMap` that still has them (``InnerAnswers/words(of:)``);
+    /// ``EventValue/none`` otherwise, and for a stage made for no value.
+    ///
+    /// ```swift
+    /// // queries.flatMap { search($0) }; queries.send("s")
+    /// graph.madeForWords(of: future)   // .text("s")
+    /// ```
+    public func madeForWords(of id: NodeID) -> EventValue {
+        guard let node = nodes[id], node.madeFor != 0, let parent = node.parent,
+              let answers = nodes[parent]?.innerAnswers else { return .none }
+        return answers.words(of: node.madeFor)
+    }
+
+    /// The ``InnerAnswers`` of flatMap `node` as a snapshot carries them: the inputs that
+    /// an inner publisher still live was made for, the only ones a later answer can name
+    /// (an ended inner sends nothing more). A late answer already seen keeps both inputs'
+    /// words in ``InnerAnswers/lastLate``, and the newest answered in
+    /// ``InnerAnswers/newest``, so the rest of the 64 inputs' words need not travel.
+    func awaitedAnswers(of node: NodeSummary) -> InnerAnswers? {
+        guard var answers = node.innerAnswers else { return nil }
+        var awaited = Set<EventID>()
+        for child in node.children {
+            guard let inner = nodes[child], inner.madeFor != 0, !inner.status.isTerminal else { continue }
+            awaited.insert(inner.madeFor)
+        }
+        answers.inputs.removeAll { !awaited.contains($0.event) }
+        return answers
     }
 
     /// Stage `id` and every stage upstream of it.

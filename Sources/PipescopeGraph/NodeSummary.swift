@@ -219,7 +219,10 @@ public struct NodeSummary: Hashable, Sendable {
     /// For a `flatMap`: what its inner publishers answered, in the order of the values
     /// they were made for (``InnerAnswers``); nil for other stages and before its first
     /// input.
-    public var innerAnswers: InnerAnswers? { box.fields.answers?.value }
+    public var innerAnswers: InnerAnswers? {
+        get { box.fields.answers?.value }
+        set { fields.answers = newValue.map(AnswersBox.init) }
+    }
 
     /// Its part in its parent's merge, when its parent is a `flatMap`.
     var mergeRole: MergeRole {

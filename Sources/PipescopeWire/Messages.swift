@@ -13,6 +13,7 @@ public typealias WireEventKind = Pipescope_V1_EventKind
 public typealias WireNodeInfo = Pipescope_V1_NodeInfo
 public typealias WireNodeState = Pipescope_V1_NodeState
 public typealias WireTimeHistogram = Pipescope_V1_TimeHistogram
+public typealias WireInnerAnswers = Pipescope_V1_InnerAnswersState
 public typealias WireSourceLocation = Pipescope_V1_SourceLocation
 public typealias WireStatus = Pipescope_V1_Status
 public typealias WireCancelCause = Pipescope_V1_CancelCause

@@ -82,6 +82,7 @@ extension NodeSummary {
             t.sink = TimeHistogram(wire: s.sinkTime)
             times = t
         }
+        if s.hasInnerAnswers { innerAnswers = InnerAnswers(wire: s.innerAnswers) }
     }
 
     public var wire: WireNodeState {
@@ -113,6 +114,7 @@ extension NodeSummary {
             s.withDownstreamTime = times.withDownstream.wire
             s.sinkTime = times.sink.wire
         }
+        if let innerAnswers { s.innerAnswers = innerAnswers.wire }
         return s
     }
 }

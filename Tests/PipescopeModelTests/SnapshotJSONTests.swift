@@ -10,7 +10,7 @@ final class SnapshotJSONTests: XCTestCase {
     private let nodeKeys: Set<String> = [
         "id", "parent", "operator", "publisherType", "subscriber", "status", "demand", "values", "lastValue",
         "cause", "error", "sharedWith", "orphaned", "feeds", "owner", "location", "frames", "locationFrom", "wait",
-        "time", "code", "built_by",
+        "time", "code", "built_by", "publisher", "samePublisher", "subjectSource", "madeFor",
     ]
 
     private func parse(_ graph: Graph) throws -> (document: [String: Any], nodes: [[String: Any]]) {

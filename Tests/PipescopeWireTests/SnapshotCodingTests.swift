@@ -53,6 +53,29 @@ final class SnapshotCodingTests: XCTestCase {
         XCTAssertEqual(loaded.owner(of: 1)?.name, "ViewModel")
     }
 
+    /// A flatMap's record of its answers (NodeState.inner_answers) comes back as it went,
+    /// a scalar's words as text (equal to the number); a stage from an older probe, which
+    /// has none, reads as none.
+    func testAFlatMapsAnswersSurviveTheWire() throws {
+        var node = NodeSummary(info: BatchFixtures.info(id: 1, op: "FlatMap", subscriber: "Sink"))
+        let s = InnerAnswers.Input(event: 12, value: .text("s"), causedBy: 3)
+        let shoe = InnerAnswers.Input(event: 20, value: .int(42))
+        node.innerAnswers = InnerAnswers(inputs: [s, InnerAnswers.Input(event: 25)], newest: shoe, lateCount: 2,
+                                         lastLate: InnerAnswers.Late(stale: s, fresh: shoe, stage: 5, time: 1_000),
+                                         fromCollection: true)
+        let bytes: [UInt8] = try node.wire.serializedBytes()
+        let back = NodeSummary(wire: try WireNodeState(serializedBytes: bytes))
+        XCTAssertEqual(back.innerAnswers, node.innerAnswers)
+        XCTAssertEqual(back.innerAnswers?.newest?.value.text, "42")
+        XCTAssertEqual(back.innerAnswers?.inputs.map(\.value), [.text("s"), .none])
+
+        var older = node.wire
+        older.clearInnerAnswers()
+        XCTAssertNil(NodeSummary(wire: older).innerAnswers)
+        XCTAssertNil(NodeSummary(wire: NodeSummary(info: BatchFixtures.info(id: 2, op: "Map", subscriber: "Sink")).wire)
+            .innerAnswers, "a stage without a record sends none")
+    }
+
     func testFailedStageWithEmptyErrorKeepsAnEmptyError() throws {
         var state = WireNodeState()
         state.info = BatchFixtures.info(id: 1, op: "TryMap", subscriber: "Sink").wire

@@ -46,6 +46,14 @@ import PipescopeGraph
 /// `code` (or `built_by`) when its own code is the mistake (`stalled`: a source that
 /// never sends), else where it was subscribed; null when neither is known.
 ///
+/// `publisher` identifies the publisher the stage was subscribed to: one number for every
+/// stage subscribed to one publisher (one `Future`, copies of one `AnyPublisher` or
+/// `Deferred`), null when its type gives none (most operators); `samePublisher` lists the
+/// other stages subscribed to that publisher while this one lived (the repeated-work
+/// lint's evidence). `subjectSource` is true when that publisher is a subject or erases
+/// one. `madeFor`, for an inner publisher, is the event it was made for, `{"event": 41,
+/// "value": "s"}`, `value` null when its words are not known; null for other stages.
+///
 /// `time` is how long the stage's own operator took per value it received, in
 /// nanoseconds, without the stages downstream that it called: `{"count": N, "p50": N,
 /// "p99": N, "max": N}` (percentiles within 12%, count and max exact); null for a source
@@ -152,6 +160,13 @@ public enum SnapshotJSON {
         /// Where its own code is, and (an inner publisher) what built it.
         var code: LocationJSON?
         var builtBy: BuiltByJSON?
+        /// Which publisher it was subscribed to (nil: its type gives none), and the other
+        /// stages subscribed to that one publisher (the repeated-work lint's evidence).
+        var publisher: UInt64?
+        var samePublisher: [NodeID]
+        var subjectSource: Bool
+        /// The event an inner publisher was made for, with its words when known.
+        var madeFor: MadeForJSON?
         var wait: WaitJSON?
         /// Its operator's own time per value received; a root's sink's time.
         var time: TimeJSON?
@@ -180,6 +195,10 @@ public enum SnapshotJSON {
             locationFrom = placed?.from
             code = n.code.map(LocationJSON.init)
             builtBy = graph.builtBy(of: n.id).map(BuiltByJSON.init)
+            publisher = n.publisher == 0 ? nil : n.publisher
+            samePublisher = graph.samePublisher(as: n.id)
+            subjectSource = n.subjectSource
+            madeFor = n.madeFor == 0 ? nil : MadeForJSON(event: n.madeFor, words: graph.madeForWords(of: n.id))
             // The whole group that passes one subscription object, without this stage.
             let owner = n.subscriptionOwner ?? n.id
             sharedWith = ([owner] + (graph[owner]?.sharers ?? [])).filter { $0 != n.id }.sorted()
@@ -190,7 +209,7 @@ public enum SnapshotJSON {
         enum CodingKeys: String, CodingKey {
             case id, parent, `operator`, publisherType, subscriber, status, demand, values, lastValue, undescribedSince
             case cause, error, sharedWith, orphaned, feeds, owner, location, frames, locationFrom, wait
-            case time, sinkTime, code
+            case time, sinkTime, code, publisher, samePublisher, subjectSource, madeFor
             case builtBy = "built_by"
         }
 
@@ -217,6 +236,10 @@ public enum SnapshotJSON {
             try c.encode(locationFrom, forKey: .locationFrom)
             try c.encode(code, forKey: .code)
             try c.encode(builtBy, forKey: .builtBy)
+            try c.encode(publisher, forKey: .publisher)  // null when unknown, not omitted
+            try c.encode(samePublisher, forKey: .samePublisher)
+            try c.encode(subjectSource, forKey: .subjectSource)
+            try c.encode(madeFor, forKey: .madeFor)
             try c.encode(wait, forKey: .wait)  // null while flowing or ended, not omitted
             try c.encode(time, forKey: .time)
             if parent == nil { try c.encode(sinkTime, forKey: .sinkTime) }
@@ -295,6 +318,27 @@ public enum SnapshotJSON {
             if location.function == nil, let offset = location.offset {
                 try c.encode("0x" + String(offset, radix: 16), forKey: .offset)
             }
+        }
+    }
+
+    /// `{"event": 41, "value": "s"}`: the event an inner publisher was made for (the
+    /// upstream value a `flatMap` made it for, the failure a `catch` did), `value` its
+    /// words, null when not known (not described, or no longer kept).
+    struct MadeForJSON: Encodable, Equatable {
+        var event: EventID
+        var value: String?
+
+        init(event: EventID, words: EventValue) {
+            self.event = event
+            value = words.isEmpty ? nil : words.text
+        }
+
+        enum CodingKeys: String, CodingKey { case event, value }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(event, forKey: .event)
+            try c.encode(value, forKey: .value)  // null, not omitted
         }
     }
 

@@ -878,11 +878,128 @@ public nonisolated struct Pipescope_V1_NodeState: @unchecked Sendable {
     set {_uniqueStorage()._undescribedSince = newValue}
   }
 
+  /// A flatMap's record of what its inner publishers answered, in the order of the values
+  /// they were made for (the out-of-order lint's evidence); absent for other stages and
+  /// before its first input. The fold learns it from events an inspector that attaches
+  /// later never sees, so it travels with the stage. (Added to version 5 without a
+  /// version bump: older readers skip it, and a stage without it starts a new record.)
+  public var innerAnswers: Pipescope_V1_InnerAnswersState {
+    get {_storage._innerAnswers ?? Pipescope_V1_InnerAnswersState()}
+    set {_uniqueStorage()._innerAnswers = newValue}
+  }
+  /// Returns true if `innerAnswers` has been explicitly set.
+  public var hasInnerAnswers: Bool {_storage._innerAnswers != nil}
+  /// Clears the value of `innerAnswers`. Subsequent reads from it will return its default value.
+  public mutating func clearInnerAnswers() {_uniqueStorage()._innerAnswers = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// What a flatMap's inner publishers answered (InnerAnswers in PipescopeGraph). Enough to
+/// name a late answer already seen (newest, last_late with both inputs' words) and to judge
+/// the next one as the probe does (newest, the inputs still awaited, from_collection).
+public nonisolated struct Pipescope_V1_InnerAnswersState: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The inputs an inner publisher still live was made for, oldest first: the only ones a
+  /// later answer can name (an ended inner sends nothing more). The probe keeps the newest
+  /// 64 inputs; the rest are named by number only, in the probe as here.
+  public var inputs: [Pipescope_V1_AnswerInput] = []
+
+  /// The newest input answered so far; absent before the first answer.
+  public var newest: Pipescope_V1_AnswerInput {
+    get {_newest ?? Pipescope_V1_AnswerInput()}
+    set {_newest = newValue}
+  }
+  /// Returns true if `newest` has been explicitly set.
+  public var hasNewest: Bool {self._newest != nil}
+  /// Clears the value of `newest`. Subsequent reads from it will return its default value.
+  public mutating func clearNewest() {self._newest = nil}
+
+  /// How many answers came after an answer to a newer input, and the last of them.
+  public var lateCount: UInt64 = 0
+
+  public var lastLate: Pipescope_V1_LateAnswer {
+    get {_lastLate ?? Pipescope_V1_LateAnswer()}
+    set {_lastLate = newValue}
+  }
+  /// Returns true if `lastLate` has been explicitly set.
+  public var hasLastLate: Bool {self._lastLate != nil}
+  /// Clears the value of `lastLate`. Subsequent reads from it will return its default value.
+  public mutating func clearLastLate() {self._lastLate = nil}
+
+  /// The inputs are a collection's elements (a Sequence or Record upstream): not versions.
+  public var fromCollection: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _newest: Pipescope_V1_AnswerInput? = nil
+  fileprivate var _lastLate: Pipescope_V1_LateAnswer? = nil
+}
+
+/// A value the flatMap's upstream delivered to it.
+public nonisolated struct Pipescope_V1_AnswerInput: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// its event number
+  public var event: UInt64 = 0
+
+  /// its words; "" when it was not described
+  public var value: String = String()
+
+  /// what it was delivered inside of; 0 for none or unknown
+  public var causedBy: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// An answer to `stale` that came after the answer to the newer `fresh`.
+public nonisolated struct Pipescope_V1_LateAnswer: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var stale: Pipescope_V1_AnswerInput {
+    get {_stale ?? Pipescope_V1_AnswerInput()}
+    set {_stale = newValue}
+  }
+  /// Returns true if `stale` has been explicitly set.
+  public var hasStale: Bool {self._stale != nil}
+  /// Clears the value of `stale`. Subsequent reads from it will return its default value.
+  public mutating func clearStale() {self._stale = nil}
+
+  public var fresh: Pipescope_V1_AnswerInput {
+    get {_fresh ?? Pipescope_V1_AnswerInput()}
+    set {_fresh = newValue}
+  }
+  /// Returns true if `fresh` has been explicitly set.
+  public var hasFresh: Bool {self._fresh != nil}
+  /// Clears the value of `fresh`. Subsequent reads from it will return its default value.
+  public mutating func clearFresh() {self._fresh = nil}
+
+  /// the inner publisher that answered late
+  public var stage: UInt64 = 0
+
+  public var timeNs: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _stale: Pipescope_V1_AnswerInput? = nil
+  fileprivate var _fresh: Pipescope_V1_AnswerInput? = nil
 }
 
 /// Durations in nanoseconds, four buckets per power of two: bucket b (8 or more) counts
@@ -2160,7 +2277,7 @@ nonisolated extension Pipescope_V1_SourceLocation: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NodeState"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}info\0\u{1}status\0\u{1}cause\0\u{1}error\0\u{1}requested\0\u{1}values\0\u{3}has_last_value\0\u{3}last_value\0\u{3}subscription_owner\0\u{3}ended_ns\0\u{3}forwards_to\0\u{1}orphaned\0\u{1}feeds\0\u{3}after_end\0\u{3}last_value_ns\0\u{3}recent_requests\0\u{1}owner\0\u{3}owner_name\0\u{3}contract_broken\0\u{3}own_time\0\u{3}with_downstream_time\0\u{3}sink_time\0\u{4}\u{2}last_described_ns\0\u{3}undescribed_since\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}info\0\u{1}status\0\u{1}cause\0\u{1}error\0\u{1}requested\0\u{1}values\0\u{3}has_last_value\0\u{3}last_value\0\u{3}subscription_owner\0\u{3}ended_ns\0\u{3}forwards_to\0\u{1}orphaned\0\u{1}feeds\0\u{3}after_end\0\u{3}last_value_ns\0\u{3}recent_requests\0\u{1}owner\0\u{3}owner_name\0\u{3}contract_broken\0\u{3}own_time\0\u{3}with_downstream_time\0\u{3}sink_time\0\u{4}\u{2}last_described_ns\0\u{3}undescribed_since\0\u{3}inner_answers\0")
 
   fileprivate class _StorageClass {
     var _info: Pipescope_V1_NodeInfo? = nil
@@ -2187,6 +2304,7 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
     var _sinkTime: Pipescope_V1_TimeHistogram? = nil
     var _lastDescribedNs: Int64 = 0
     var _undescribedSince: Int64 = 0
+    var _innerAnswers: Pipescope_V1_InnerAnswersState? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2221,6 +2339,7 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
       _sinkTime = source._sinkTime
       _lastDescribedNs = source._lastDescribedNs
       _undescribedSince = source._undescribedSince
+      _innerAnswers = source._innerAnswers
     }
   }
 
@@ -2263,6 +2382,7 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
         case 22: try { try decoder.decodeSingularMessageField(value: &_storage._sinkTime) }()
         case 24: try { try decoder.decodeSingularInt64Field(value: &_storage._lastDescribedNs) }()
         case 25: try { try decoder.decodeSingularInt64Field(value: &_storage._undescribedSince) }()
+        case 26: try { try decoder.decodeSingularMessageField(value: &_storage._innerAnswers) }()
         default: break
         }
       }
@@ -2347,6 +2467,9 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
       if _storage._undescribedSince != 0 {
         try visitor.visitSingularInt64Field(value: _storage._undescribedSince, fieldNumber: 25)
       }
+      try { if let v = _storage._innerAnswers {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 26)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2380,10 +2503,154 @@ nonisolated extension Pipescope_V1_NodeState: SwiftProtobuf.Message, SwiftProtob
         if _storage._sinkTime != rhs_storage._sinkTime {return false}
         if _storage._lastDescribedNs != rhs_storage._lastDescribedNs {return false}
         if _storage._undescribedSince != rhs_storage._undescribedSince {return false}
+        if _storage._innerAnswers != rhs_storage._innerAnswers {return false}
         return true
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_InnerAnswersState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".InnerAnswersState"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}inputs\0\u{1}newest\0\u{3}late_count\0\u{3}last_late\0\u{3}from_collection\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.inputs) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._newest) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.lateCount) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._lastLate) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.fromCollection) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.inputs.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.inputs, fieldNumber: 1)
+    }
+    try { if let v = self._newest {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if self.lateCount != 0 {
+      try visitor.visitSingularUInt64Field(value: self.lateCount, fieldNumber: 3)
+    }
+    try { if let v = self._lastLate {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    if self.fromCollection != false {
+      try visitor.visitSingularBoolField(value: self.fromCollection, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_InnerAnswersState, rhs: Pipescope_V1_InnerAnswersState) -> Bool {
+    if lhs.inputs != rhs.inputs {return false}
+    if lhs._newest != rhs._newest {return false}
+    if lhs.lateCount != rhs.lateCount {return false}
+    if lhs._lastLate != rhs._lastLate {return false}
+    if lhs.fromCollection != rhs.fromCollection {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_AnswerInput: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AnswerInput"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}event\0\u{1}value\0\u{3}caused_by\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.event) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.value) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.causedBy) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.event != 0 {
+      try visitor.visitSingularUInt64Field(value: self.event, fieldNumber: 1)
+    }
+    if !self.value.isEmpty {
+      try visitor.visitSingularStringField(value: self.value, fieldNumber: 2)
+    }
+    if self.causedBy != 0 {
+      try visitor.visitSingularUInt64Field(value: self.causedBy, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_AnswerInput, rhs: Pipescope_V1_AnswerInput) -> Bool {
+    if lhs.event != rhs.event {return false}
+    if lhs.value != rhs.value {return false}
+    if lhs.causedBy != rhs.causedBy {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_LateAnswer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".LateAnswer"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}stale\0\u{1}fresh\0\u{1}stage\0\u{3}time_ns\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._stale) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._fresh) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.stage) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.timeNs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._stale {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._fresh {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if self.stage != 0 {
+      try visitor.visitSingularUInt64Field(value: self.stage, fieldNumber: 3)
+    }
+    if self.timeNs != 0 {
+      try visitor.visitSingularInt64Field(value: self.timeNs, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_LateAnswer, rhs: Pipescope_V1_LateAnswer) -> Bool {
+    if lhs._stale != rhs._stale {return false}
+    if lhs._fresh != rhs._fresh {return false}
+    if lhs.stage != rhs.stage {return false}
+    if lhs.timeNs != rhs.timeNs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
