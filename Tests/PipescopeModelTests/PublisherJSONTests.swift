@@ -127,4 +127,20 @@ final class PublisherJSONTests: RecordedProbeTestCase {
                        "{\"madeFor\":{\"event\":\(future.madeFor),\"value\":null},\"publisher\":\(number(future.publisher)),"
                        + "\"samePublisher\":[],\"subjectSource\":false}")
     }
+
+    /// A subject subscribed by a pile-up: each of its 40 stages lists the oldest 16 others,
+    /// not all 39 (at 10,000 that would be 10⁸ ids).
+    func testSamePublisherListsTheOldestSixteen() throws {
+        let bus = PassthroughSubject<Int, Never>()
+        for _ in 0..<40 { bus.sink { _ in }.store(in: &kept) }
+        recorder.flush()
+        let graph = probe.graph
+        let subjects = stages(graph, "PassthroughSubject")
+        XCTAssertEqual(subjects.count, 40)
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(SnapshotJSON.render(graph).utf8)) as? [String: Any])
+        let nodes = try XCTUnwrap(document["nodes"] as? [[String: Any]])
+        let last = try XCTUnwrap(nodes.first { $0["id"] as? Int == Int(subjects[39].id) })
+        XCTAssertEqual(last["samePublisher"] as? [Int], subjects.prefix(16).map { Int($0.id) })
+        XCTAssertEqual(graph.samePublisher(as: subjects[39].id).count, 39, "the graph itself knows them all")
+    }
 }

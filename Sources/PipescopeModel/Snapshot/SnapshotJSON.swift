@@ -69,6 +69,9 @@ import PipescopeGraph
 /// by id), LAST MINUTE's sparkline has no key, and `lastEventNanos` is the newest time
 /// the graph itself holds (a value, an end, a request, the making of a stage).
 public enum SnapshotJSON {
+    /// The most stages a node's `samePublisher` lists (the oldest).
+    static let samePublisherLimit = 16
+
     ///
     /// `locationsPending` (given by `pipescope snapshot`, left out by `replay --json`): true
     /// when the program was still resolving where some stages were made, so that their
@@ -196,7 +199,9 @@ public enum SnapshotJSON {
             code = n.code.map(LocationJSON.init)
             builtBy = graph.builtBy(of: n.id).map(BuiltByJSON.init)
             publisher = n.publisher == 0 ? nil : n.publisher
-            samePublisher = graph.samePublisher(as: n.id)
+            // The first few: a subject that a pile-up subscribed 10,000 times would
+            // otherwise list 10,000 ids in each of 10,000 stages.
+            samePublisher = Array(graph.samePublisher(as: n.id).prefix(SnapshotJSON.samePublisherLimit))
             subjectSource = n.subjectSource
             madeFor = n.madeFor == 0 ? nil : MadeForJSON(event: n.madeFor, words: graph.madeForWords(of: n.id))
             // The whole group that passes one subscription object, without this stage.
