@@ -87,4 +87,23 @@ final class PipelineStepTests: XCTestCase {
         XCTAssertEqual(cursorEvent(s)?.kind, .subscribe, "nothing of #5 before it: the cursor stays")
         XCTAssertEqual(s.session.notice?.text, "no earlier event of pipeline #5 is kept (Esc shows every pipeline)")
     }
+
+    /// `f` lists the selected stage's events only: the cursor steps through those.
+    func testWithTheLogOnOneStageTheCursorStepsThroughItsEvents() throws {
+        var s = state()
+        _ = reduce(&s, .action(.dismiss))       // back to the table
+        _ = reduce(&s, .action(.toggleTable))   // t: every pipeline's tree
+        XCTAssertNil(s.tree.scope)
+        _ = reduce(&s, .action(.home))
+        for _ in 0..<10 where s.selectedNode?.id != 1 { _ = reduce(&s, .action(.moveDown)) }
+        XCTAssertEqual(s.selectedNode?.id, 1, "the Timer's stage selected")
+        _ = reduce(&s, .action(.toggleLogFilter))
+        XCTAssertEqual(s.eventLog, .stage(1))
+        _ = reduce(&s, .action(.history(-3)))
+        XCTAssertEqual(cursorEvent(s)?.node, 1)
+        XCTAssertEqual(cursorEvent(s)?.value, .text("48"), "three of #1's events back from live: 50, 49, 48")
+        _ = reduce(&s, .action(.history(-100)))
+        _ = reduce(&s, .action(.history(-1)))
+        XCTAssertEqual(s.session.notice?.text, "no earlier event of #1 is kept (f lists every stage's)")
+    }
 }

@@ -1,21 +1,15 @@
 import PipescopeGraph
 
 extension AppState {
-    /// The stages of the pipeline shown alone (Enter on the table, or on a stage: the
-    /// tree's ``Tree/scope``), as far as the live graph and the graph at the cursor know
-    /// them; nil when every pipeline is shown.
+    /// The stages whose events the event log lists (``eventLog``): the selected stage's
+    /// (`f`), or the pipeline's shown alone (Enter on the table, or on a stage); nil when
+    /// it lists every event.
     ///
-    /// A one-pipeline view moves through that pipeline's events only: `[` `]`, the event
-    /// log's arrows and the timeline's `←` `→` skip the other pipelines' events, so the
-    /// cursor never lands on a value of a pipeline that is not on screen.
-    func scopedStages() -> Set<NodeID>? {
-        guard let root = tree.scope else { return nil }
-        var stages: Set<NodeID> = [root]
-        for graph in [cursor.liveGraph, cursor.graph] {
-            for id in graph.nodes.keys where Self.pipeline(of: id, in: graph) == root { stages.insert(id) }
-        }
-        return stages
-    }
+    /// The cursor moves through those events only: `[` `]`, the event log's arrows, the
+    /// timeline's `←` `→` and a replay's `n` skip the others, so it never lands on an
+    /// event of a pipeline that is not on screen, and the log always shows (highlighted)
+    /// the event it is on.
+    func scopedStages() -> Set<NodeID>? { eventLog.stages }
 
     /// The position `delta` of `stages`' events away from `position` (earlier when
     /// negative), or the last of them found that way; nil when there is none.
@@ -36,17 +30,23 @@ extension AppState {
         return found
     }
 
-    /// Moves the cursor `delta` events of the pipeline shown alone; past its newest event
-    /// it is live again. Says so when no earlier event of it is kept.
+    /// Moves the cursor `delta` of the events the log lists (`stages`'); past the newest
+    /// it is live again. Says so when no earlier one is kept.
     mutating func moveThroughPipeline(by delta: Int, stages: Set<NodeID>) {
         let at = cursor.position ?? cursor.log.end
         if let to = position(from: at, by: delta, among: stages) {
             cursor.move(to: to)
         } else if delta > 0 {
             cursor.goLive()
-        } else if let root = tree.scope {
-            session.notice = Notice(text: "no earlier event of pipeline #\(root) is kept (Esc shows every pipeline)",
-                                    isError: false)
+        } else {
+            switch eventLog {
+            case .all: break
+            case .pipeline(let root, _):
+                session.notice = Notice(text: "no earlier event of pipeline #\(root) is kept (Esc shows every pipeline)",
+                                        isError: false)
+            case .stage(let id):
+                session.notice = Notice(text: "no earlier event of #\(id) is kept (f lists every stage's)", isError: false)
+            }
         }
     }
 }

@@ -34,13 +34,19 @@ extension AppState {
         return .all
     }
 
-    /// Pipeline `root`'s stages in the graph on screen: the root and everything upstream.
+    /// Pipeline `root`'s stages: the root and everything upstream of it, in the graph on
+    /// screen and in the live graph (at a past moment, the stages it makes later are its
+    /// too: stepping forward lands on their first events).
     public func stages(of root: NodeID) -> Set<NodeID> {
         var found: Set<NodeID> = []
-        var stack = [root]
-        while let id = stack.popLast() {
-            guard let node = cursor.graph[id], found.insert(id).inserted else { continue }
-            stack.append(contentsOf: node.children)
+        for graph in [cursor.graph, cursor.liveGraph] {
+            var seen: Set<NodeID> = []
+            var stack = [root]
+            while let id = stack.popLast() {
+                guard let node = graph[id], seen.insert(id).inserted else { continue }
+                found.insert(id)
+                stack.append(contentsOf: node.children)
+            }
         }
         return found
     }
