@@ -30,6 +30,15 @@ struct CodeFields: Sendable {
     /// takes a sink's closure as the stage's code only when the publisher has none.
     static let sinkMarker = UInt.max
 
+    /// The pair (descriptor, this) says the publisher type is the program's
+    /// (``ProgramType``): its `receive(subscriber:)` is the stage's code. It comes before
+    /// the publisher's closures.
+    static let publisherTypeMarker = UInt.max - 1
+    /// The pair (descriptor, this) says a root's subscriber type is the program's: its
+    /// `receive(_:)` is the code, when the publisher runs none. It comes before the
+    /// subscriber's closures, after ``sinkMarker``.
+    static let subscriberTypeMarker = UInt.max - 2
+
     /// Words per field in ``read(_:into:)``: the function and the captured candidate.
     static let wordsPerField = 2
     /// Fields read at most per type (`handleEvents` has five).
