@@ -22,7 +22,7 @@ import PipescopeGraph
 /// is left, the stage's code is unknown and it gets none: never a guess.
 ///
 /// A publisher or a root's subscriber whose type is the program's own is named by a pair
-/// of its type's descriptor and a marker, before its closures: its method
+/// of a marker and its type's descriptor, before its closures: its method
 /// (``TypeMethods``: `receive(subscriber:)`, `receive(_:)`) is the stage's code, found
 /// once per type on the symbol thread. A type whose method is not found (a stripped
 /// binary) gives way to its closures, as if it had not been named.
@@ -34,9 +34,10 @@ package final class CodeLocator: @unchecked Sendable {
 
     /// A pair of words between the publisher's closures and a root's sink's (`CodeFields`).
     package static let sinkMarker = UInt.max
-    /// The pair (descriptor, this): the publisher's type is the program's (`CodeFields`).
+    /// The pair (this, descriptor): the publisher's type is the program's (`CodeFields`).
+    /// First, where a closure's pair has its function's address, which is never this.
     package static let publisherTypeMarker = UInt.max - 1
-    /// The pair (descriptor, this): a root's subscriber's type is the program's.
+    /// The pair (this, descriptor): a root's subscriber's type is the program's.
     package static let subscriberTypeMarker = UInt.max - 2
 
     /// A type of the program's, and which of its methods is wanted.
@@ -144,8 +145,8 @@ package final class CodeLocator: @unchecked Sendable {
                 continue
             }
             guard function != 0 else { continue }
-            if captured == Self.publisherTypeMarker || captured == Self.subscriberTypeMarker {
-                let key = TypeKey(descriptor: function, role: captured == Self.publisherTypeMarker ? .publisher : .subscriber)
+            if function == Self.publisherTypeMarker || function == Self.subscriberTypeMarker {
+                let key = TypeKey(descriptor: captured, role: function == Self.publisherTypeMarker ? .publisher : .subscriber)
                 guard let method = types[key] else {
                     unknownTypes.append(key)
                     continue

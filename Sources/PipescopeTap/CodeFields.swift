@@ -30,11 +30,12 @@ struct CodeFields: Sendable {
     /// takes a sink's closure as the stage's code only when the publisher has none.
     static let sinkMarker = UInt.max
 
-    /// The pair (descriptor, this) says the publisher type is the program's
+    /// The pair (this, descriptor) says the publisher type is the program's
     /// (``ProgramType``): its `receive(subscriber:)` is the stage's code. It comes before
-    /// the publisher's closures.
+    /// the publisher's closures. The marker is first, where a closure's pair has its
+    /// function's address, which is never this; its second word, a captured value, may be.
     static let publisherTypeMarker = UInt.max - 1
-    /// The pair (descriptor, this) says a root's subscriber type is the program's: its
+    /// The pair (this, descriptor) says a root's subscriber type is the program's: its
     /// `receive(_:)` is the code, when the publisher runs none. It comes before the
     /// subscriber's closures, after ``sinkMarker``.
     static let subscriberTypeMarker = UInt.max - 2

@@ -125,8 +125,8 @@ package final class Tap: _Introspection, @unchecked Sendable {
             let out = $0.baseAddress!
             var n = 0
             if types.publisherType != 0 {
-                out[0] = types.publisherType
-                out[1] = CodeFields.publisherTypeMarker
+                out[0] = CodeFields.publisherTypeMarker
+                out[1] = types.publisherType
                 n = 2
             }
             n += withUnsafePointer(to: publisher) { own.read(UnsafeRawPointer($0), into: out + n) }
@@ -137,8 +137,8 @@ package final class Tap: _Introspection, @unchecked Sendable {
                 out[n + 1] = CodeFields.sinkMarker
                 n += 2
                 if sinkType != 0 {
-                    out[n] = sinkType
-                    out[n + 1] = CodeFields.subscriberTypeMarker
+                    out[n] = CodeFields.subscriberTypeMarker
+                    out[n + 1] = sinkType
                     n += 2
                 }
                 n += withUnsafePointer(to: subscriber) { sink.read(UnsafeRawPointer($0), into: out + n) }
