@@ -5,6 +5,8 @@ import Foundation
 @testable import PipescopeTap
 import PipescopeGraph
 @testable import PipescopeModel
+import PipescopeViews
+import TerminalKit
 import XCTest
 
 // MARK: - The program's own publishers and subscribers, on known lines of this file
@@ -148,6 +150,22 @@ final class TypeCodeLocationTests: XCTestCase {
         XCTAssertEqual(at?["function"] as? String, "SilentTicker.receive<A>(subscriber:)")
         let node = ((document as? [String: Any])?["nodes"] as? [[String: Any]])?.first { ($0["id"] as? Int) == Int(ticker.id) }
         XCTAssertEqual((node?["code"] as? [String: Any])?["line"] as? Int, SilentTicker.receiveLine)
+        c.cancel()
+    }
+
+    func testTheDetailPaneSaysCodeAtTheCustomPublishersMethod() {
+        let c = SilentTicker().sink { _ in }
+        let graph = self.graph
+        var state = AppState(targetName: "tests", pid: 1)
+        _ = reduce(&state, .attached(process: "tests", pid: 1))
+        _ = reduce(&state, .action(.toggleTable))
+        _ = reduce(&state, .snapshot(graph.snapshot()))
+        state.tree.selection = stage(graph, "SilentTicker").id
+        var buffer = ScreenBuffer(width: 200, height: 50)
+        ScreenView.render(state, theme: .plainUnicode, into: &buffer)
+        let lines = buffer.lines()
+        let text = "code at TypeCodeLocationTests.swift:\(SilentTicker.receiveLine)  in SilentTicker.receive<A>(subscriber:)"
+        XCTAssertTrue(lines.contains { $0.contains(text) }, "no \"\(text)\" in\n" + lines.joined(separator: "\n"))
         c.cancel()
     }
 
