@@ -51,6 +51,19 @@ struct Generated: Publisher {
     }
 }
 
+/// An enum publisher of the program's: each case a canned answer.
+enum Canned: Publisher {
+    typealias Output = Int
+    typealias Failure = Never
+    case one
+
+    static let receiveLine = #line + 1
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subscriber.receive(subscription: IgnoringSubscription())
+        _ = subscriber.receive(1)
+    }
+}
+
 final class IgnoringSubscription: Subscription {
     func request(_ demand: Subscribers.Demand) {}
     func cancel() {}
@@ -173,6 +186,13 @@ final class TypeCodeLocationTests: XCTestCase {
         let c = Once(value: "a").sink { _ in }
         let graph = self.graph
         assertCode(stage(graph, "Once").code, line: onceReceiveLine, function: "Once.receive<A>(subscriber:)")
+        c.cancel()
+    }
+
+    func testAnEnumCustomPublisherIsItsReceiveSubscriber() {
+        let c = Canned.one.sink { _ in }
+        let graph = self.graph
+        assertCode(stage(graph, "Canned").code, line: Canned.receiveLine, function: "Canned.receive<A>(subscriber:)")
         c.cancel()
     }
 
