@@ -20,6 +20,12 @@ import PipescopeGraph
 /// word of any other closure is data, not code). A function of OpenCombine's (a sink's
 /// default completion, the closure `map(…).map(…)` fuses into) is skipped; when nothing
 /// is left, the stage's code is unknown and it gets none: never a guess.
+///
+/// A publisher or a root's subscriber whose type is the program's own is named by a pair
+/// of a marker and its type's descriptor, before its closures: its method
+/// (``TypeMethods``: `receive(subscriber:)`, `receive(_:)`) is the stage's code, found
+/// once per type on the symbol thread. A type whose method is not found (a stripped
+/// binary) gives way to its closures, as if it had not been named.
 package final class CodeLocator: @unchecked Sendable {
     package init() {}
 
@@ -28,6 +34,17 @@ package final class CodeLocator: @unchecked Sendable {
 
     /// A pair of words between the publisher's closures and a root's sink's (`CodeFields`).
     package static let sinkMarker = UInt.max
+    /// The pair (this, descriptor): the publisher's type is the program's (`CodeFields`).
+    /// First, where a closure's pair has its function's address, which is never this.
+    package static let publisherTypeMarker = UInt.max - 1
+    /// The pair (this, descriptor): a root's subscriber's type is the program's.
+    package static let subscriberTypeMarker = UInt.max - 2
+
+    /// A type of the program's, and which of its methods is wanted.
+    struct TypeKey: Hashable {
+        var descriptor: UInt
+        var role: TypeMethods.Role
+    }
 
     /// One new stage's code words, as the flush has them.
     package struct Stage {
@@ -52,7 +69,7 @@ package final class CodeLocator: @unchecked Sendable {
 
     private enum Lookup {
         case found(StageCode?)
-        case waiting(for: [UInt])
+        case waiting(for: [UInt], types: [TypeKey])
     }
 
     /// The first symbol frame at a function's entry, and whose code it is.
@@ -67,6 +84,9 @@ package final class CodeLocator: @unchecked Sendable {
     /// By function address.
     private var cache: [UInt: Resolved] = [:]
     private var requested: Set<UInt> = []
+    /// By type: its method's place (no frame when the binary does not name it).
+    private var types: [TypeKey: Resolved] = [:]
+    private var requestedTypes: Set<TypeKey> = []
     private var pending: [Pending] = []
 
     /// Whether stages flushed so far still wait for their code's place.
@@ -79,13 +99,15 @@ package final class CodeLocator: @unchecked Sendable {
         lock.withLock {
             var found: [StageCode] = []
             var missing: [UInt] = []
+            var missingTypes: [TypeKey] = []
             if !pending.isEmpty {
                 var still: [Pending] = []
                 for p in pending {
                     switch lookUp(p.words[...], inner: p.inner, node: p.node) {
                     case .found(let code): if let code { found.append(code) }
-                    case .waiting(let addresses):
+                    case .waiting(let addresses, let types):
                         missing += addresses
+                        missingTypes += types
                         still.append(p)
                     }
                 }
@@ -94,13 +116,14 @@ package final class CodeLocator: @unchecked Sendable {
             for stage in stages where !stage.words.isEmpty {
                 switch lookUp(stage.words, inner: stage.inner, node: stage.node) {
                 case .found(let code): if let code { found.append(code) }
-                case .waiting(let addresses):
+                case .waiting(let addresses, let types):
                     guard pending.count < Self.pendingLimit else { continue }
                     missing += addresses
+                    missingTypes += types
                     pending.append(Pending(node: stage.node, words: Array(stage.words), inner: stage.inner))
                 }
             }
-            request(missing)
+            request(missing, types: missingTypes)
             return found
         }
     }
@@ -108,6 +131,7 @@ package final class CodeLocator: @unchecked Sendable {
     /// The stage's code from the cache, or the addresses still to symbolize. Under the lock.
     private func lookUp(_ words: ArraySlice<UInt>, inner: Bool, node: NodeID) -> Lookup {
         var unknown: [UInt] = []
+        var unknownTypes: [TypeKey] = []
         var index = words.startIndex
         // The publisher's closures come first: one of them that is not the program's (a
         // closure OpenCombine made, as when it fuses two maps) leaves the stage's code
@@ -121,13 +145,25 @@ package final class CodeLocator: @unchecked Sendable {
                 continue
             }
             guard function != 0 else { continue }
+            if function == Self.publisherTypeMarker || function == Self.subscriberTypeMarker {
+                let key = TypeKey(descriptor: captured, role: function == Self.publisherTypeMarker ? .publisher : .subscriber)
+                guard let method = types[key] else {
+                    unknownTypes.append(key)
+                    continue
+                }
+                // A type whose method is not known gives way to its closures.
+                guard unknown.isEmpty, unknownTypes.isEmpty, method.origin == .program, let frame = method.frame else {
+                    continue
+                }
+                return .found(StageCode(node: node, code: SourceLocation(frame), builtBy: nil))
+            }
             guard let resolved = cache[function] else {
                 unknown.append(function)
                 continue
             }
             // Only the fields before the first unknown one decide: a later field's
             // closure must not win over an earlier one not symbolized yet.
-            guard unknown.isEmpty else { continue }
+            guard unknown.isEmpty, unknownTypes.isEmpty else { continue }
             var place = resolved
             if resolved.origin == .thunk {
                 guard captured != 0 else {
@@ -147,7 +183,7 @@ package final class CodeLocator: @unchecked Sendable {
             let code = SourceLocation(frame)
             return .found(StageCode(node: node, code: code, builtBy: inner ? Self.builder(of: code) : nil))
         }
-        return unknown.isEmpty ? .found(nil) : .waiting(for: unknown)
+        return unknown.isEmpty && unknownTypes.isEmpty ? .found(nil) : .waiting(for: unknown, types: unknownTypes)
     }
 
     /// The function a closure is in, from its name: "closure #1 in API.search(_:)" is in
@@ -164,16 +200,19 @@ package final class CodeLocator: @unchecked Sendable {
         return nil
     }
 
-    /// Gives the symbol thread the addresses not asked for yet. Under the lock.
-    private func request(_ addresses: [UInt]) {
+    /// Gives the symbol thread the addresses and types not asked for yet. Under the lock.
+    private func request(_ addresses: [UInt], types wanted: [TypeKey]) {
         let new = addresses.filter { requested.insert($0).inserted }
-        guard !new.isEmpty else { return }
+        let newTypes = wanted.filter { requestedTypes.insert($0).inserted }
+        guard !new.isEmpty || !newTypes.isEmpty else { return }
         let symbolizer = symbolizer
         worker.run { [weak self] in
-            // A function's entry is not a return address: the symbolizer looks at the
-            // byte before the address it is given, so it is given the next one.
             let resolved = new.map { Self.resolve($0, symbolizer: symbolizer) }
-            self?.store(Array(zip(new, resolved)))
+            let methods = newTypes.map { key in
+                TypeMethods.shared.method(of: key.descriptor, role: key.role)
+                    .map { Self.resolve($0, symbolizer: symbolizer) } ?? Resolved(frame: nil, origin: .unknown)
+            }
+            self?.store(Array(zip(new, resolved)), types: Array(zip(newTypes, methods)))
         }
     }
 
@@ -197,12 +236,17 @@ package final class CodeLocator: @unchecked Sendable {
         return resolved
     }
 
-    private func store(_ results: [(UInt, Resolved)]) {
+    private func store(_ results: [(UInt, Resolved)], types found: [(TypeKey, Resolved)]) {
         lock.withLock {
             if cache.count + results.count > Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
             for (address, resolved) in results {
                 requested.remove(address)
                 cache[address] = resolved
+            }
+            if types.count + found.count > Self.cacheLimit { types.removeAll(keepingCapacity: true) }
+            for (key, resolved) in found {
+                requestedTypes.remove(key)
+                types[key] = resolved
             }
         }
     }

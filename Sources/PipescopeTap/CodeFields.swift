@@ -30,6 +30,16 @@ struct CodeFields: Sendable {
     /// takes a sink's closure as the stage's code only when the publisher has none.
     static let sinkMarker = UInt.max
 
+    /// The pair (this, descriptor) says the publisher type is the program's
+    /// (``ProgramType``): its `receive(subscriber:)` is the stage's code. It comes before
+    /// the publisher's closures. The marker is first, where a closure's pair has its
+    /// function's address, which is never this; its second word, a captured value, may be.
+    static let publisherTypeMarker = UInt.max - 1
+    /// The pair (this, descriptor) says a root's subscriber type is the program's: its
+    /// `receive(_:)` is the code, when the publisher runs none. It comes before the
+    /// subscriber's closures, after ``sinkMarker``.
+    static let subscriberTypeMarker = UInt.max - 2
+
     /// Words per field in ``read(_:into:)``: the function and the captured candidate.
     static let wordsPerField = 2
     /// Fields read at most per type (`handleEvents` has five).

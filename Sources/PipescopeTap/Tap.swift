@@ -108,26 +108,39 @@ package final class Tap: _Introspection, @unchecked Sendable {
         frames.push(.subscribing(node: node, subscriber: key))
     }
 
-    /// Runs `body` with the code words of the publisher's closures, then (for a root) the
-    /// subscriber's (``CodeFields``), in a buffer on this stack: a few loads, no call
-    /// into the program, no retain. Empty when neither type keeps a closure.
+    /// Runs `body` with the code words of the publisher's type (when it is the
+    /// program's, ``ProgramType``) and closures, then, for a root, the subscriber's
+    /// (``CodeFields``), in a buffer on this stack: a few loads, no call into the program,
+    /// no retain. Empty when neither type is the program's or keeps a closure.
     @inline(__always)
     private static func withCode<P, S, R>(_ publisher: P, _ subscriber: S, types: TypeNames.Subscribe, root: Bool,
                                           enabled: Bool, _ body: (UnsafeBufferPointer<UInt>) -> R) -> R {
         let own = types.publisherCode, sink = root ? types.subscriberCode : .none
-        guard enabled, !own.offsets.isEmpty || !sink.offsets.isEmpty else {
+        let sinkType = root ? types.subscriberType : 0
+        guard enabled, !own.offsets.isEmpty || !sink.offsets.isEmpty || types.publisherType != 0 || sinkType != 0 else {
             return body(UnsafeBufferPointer(start: nil, count: 0))
         }
-        let capacity = (2 * CodeFields.maxFields + 1) * CodeFields.wordsPerField
+        let capacity = (2 * CodeFields.maxFields + 3) * CodeFields.wordsPerField
         return withUnsafeTemporaryAllocation(of: UInt.self, capacity: capacity) {
             let out = $0.baseAddress!
-            var n = withUnsafePointer(to: publisher) { own.read(UnsafeRawPointer($0), into: out) }
-            if !sink.offsets.isEmpty {
-                // The sink's closures follow the marker: they are the code only when the
-                // publisher's own closures are none (``CodeFields/sinkMarker``).
+            var n = 0
+            if types.publisherType != 0 {
+                out[0] = CodeFields.publisherTypeMarker
+                out[1] = types.publisherType
+                n = 2
+            }
+            n += withUnsafePointer(to: publisher) { own.read(UnsafeRawPointer($0), into: out + n) }
+            if !sink.offsets.isEmpty || sinkType != 0 {
+                // The sink's code follows the marker: it is the code only when the
+                // publisher's own is none (``CodeFields/sinkMarker``).
                 out[n] = 0
                 out[n + 1] = CodeFields.sinkMarker
                 n += 2
+                if sinkType != 0 {
+                    out[n] = CodeFields.subscriberTypeMarker
+                    out[n + 1] = sinkType
+                    n += 2
+                }
                 n += withUnsafePointer(to: subscriber) { sink.read(UnsafeRawPointer($0), into: out + n) }
             }
             return body(UnsafeBufferPointer(start: out, count: n))

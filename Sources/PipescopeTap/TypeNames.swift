@@ -10,6 +10,8 @@ final class TypeNames: @unchecked Sendable {
         let full: String
         /// How its outputs follow from its inputs, by its short name.
         let causes: CausePolicy
+        /// The type's descriptor when it is the program's own (``ProgramType``), else 0.
+        var programType: UInt = 0
     }
 
     /// What a subscribe's publisher and subscriber types say, whatever the instances.
@@ -35,6 +37,11 @@ final class TypeNames: @unchecked Sendable {
         let publisherCode: CodeFields
         /// Where the subscriber type keeps its closures: read for a root (a sink's).
         let subscriberCode: CodeFields
+        /// The publisher type's descriptor when it is the program's (``ProgramType``): its
+        /// `receive(subscriber:)` is the stage's code. 0 otherwise.
+        let publisherType: UInt
+        /// The same of the subscriber type: for a root, its `receive(_:)`.
+        let subscriberType: UInt
 
         enum Describe: Sendable {
             /// Calls `description` on the subscriber the pointer points to.
@@ -44,9 +51,12 @@ final class TypeNames: @unchecked Sendable {
 
         init(publisher: Names, isLabelled: Bool, publishesSubject: Bool, feedsSubject: Bool,
              identity: PublisherIdentity = .none, describe: Describe,
-             publisherCode: CodeFields = .none, subscriberCode: CodeFields = .none) {
+             publisherCode: CodeFields = .none, subscriberCode: CodeFields = .none,
+             publisherType: UInt = 0, subscriberType: UInt = 0) {
             self.publisherCode = publisherCode
             self.subscriberCode = subscriberCode
+            self.publisherType = publisherType
+            self.subscriberType = subscriberType
             self.publisher = publisher
             self.isLabelled = isLabelled
             self.publishesSubject = publishesSubject
@@ -112,15 +122,17 @@ final class TypeNames: @unchecked Sendable {
         let key = Pair(publisher: ObjectIdentifier(P.self), subscriber: ObjectIdentifier(S.self))
         if let hit = pairs.withLockedValue({ $0[key] }) { return hit }
         let subscriberNames = names(of: S.self)
+        let publisherNames = names(of: P.self)
         let facts = Subscribe(
-            publisher: names(of: P.self),
+            publisher: publisherNames,
             isLabelled: P.self is any PipescopeLabelled.Type,
             publishesSubject: P.self is AnyClass && P.self is any Subject.Type,
             feedsSubject: SubjectIdentity.feedsSubject(typeName: subscriberNames.full),
             identity: PublisherIdentity.of(P.self),
             describe: (S.self as? any CustomStringConvertible.Type).map { .description(Self.describer($0)) }
                 ?? .typeName(Self.shortName(String(describing: S.self))),
-            publisherCode: CodeFields(of: P.self), subscriberCode: CodeFields(of: S.self))
+            publisherCode: CodeFields(of: P.self), subscriberCode: CodeFields(of: S.self),
+            publisherType: publisherNames.programType, subscriberType: subscriberNames.programType)
         pairs.withLockedValue { $0[key] = facts }
         return facts
     }
@@ -148,8 +160,10 @@ final class TypeNames: @unchecked Sendable {
     func names(of type: Any.Type) -> Names {
         let key = ObjectIdentifier(type)
         if let hit = cache.withLockedValue({ $0[key] }) { return hit }
-        let short = Self.shortName(qualified: String(reflecting: type))
-        let names = Names(short: short, full: String(describing: type), causes: CausePolicy(operatorName: short))
+        let qualified = String(reflecting: type)
+        let short = Self.shortName(qualified: qualified)
+        let names = Names(short: short, full: String(describing: type), causes: CausePolicy(operatorName: short),
+                          programType: ProgramType.descriptor(of: type, qualifiedName: qualified))
         cache.withLockedValue { $0[key] = names }
         return names
     }

@@ -25,6 +25,13 @@ int pipescope_thread_stack(uintptr_t *low, uintptr_t *high);
 /// dynamic loader's lock (dl_iterate_phdr): for the symbol thread, never a program's.
 size_t pipescope_code_bytes_after(uintptr_t address);
 
+/// The loaded binary with a segment holding `address` (code or data, such as a type's
+/// descriptor): its load bias (what its symbols' values are offset by) in `*bias`, and
+/// its path in `*name` ("" for the program itself; valid while the binary stays
+/// loaded). Returns 1 if one holds it. Takes the dynamic loader's lock: for the symbol
+/// thread, never a program's.
+int pipescope_image_of(uintptr_t address, uintptr_t *bias, const char **name);
+
 // MARK: - DWARF line programs
 
 /// One sequence of a line table: the code in [low, high) is described by the line
