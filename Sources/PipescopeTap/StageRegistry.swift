@@ -172,32 +172,38 @@ package final class StageRegistry: @unchecked Sendable {
         return id
     }
 
-    func receive(subscription: any Subscription, subscriber: StageKey) {
+    /// Records that `subscriber`'s stage received `subscription`. Returns the stage when
+    /// the subscription is `Subscriptions.empty` (shared by every publisher that hands it
+    /// out, so a request on it names no stage: the tap gives the requests made while the
+    /// stage receives it to the stage itself, ``request(emptySubscriptionOf:demand:)``).
+    @discardableResult
+    func receive(subscription: any Subscription, subscriber: StageKey) -> NodeID? {
         receive(opened: subscription, subscriber: subscriber)
     }
 
     /// `receive(subscription:subscriber:)` with the subscription's type known: a class's
     /// object is its one word, with no trip through the runtime's `as AnyObject`.
-    private func receive<S: Subscription>(opened subscription: S, subscriber: StageKey) {
+    private func receive<S: Subscription>(opened subscription: S, subscriber: StageKey) -> NodeID? {
         let time = eventTicks()
         let subscriptionID = subscription.combineIdentifier
         let isEmpty = subscriptionID == Self.emptySubscription
         let object: AnyObject? = S.self is AnyClass && !isEmpty ? unsafeBitCast(subscription, to: AnyObject.self) : nil
         let asSubscriber = StageKey(id: subscriptionID, type: ObjectIdentifier(S.self))
-        withState { st in
+        return withState { st -> NodeID? in
             let node: NodeID, owner: NodeID
             if isEmpty {
-                guard let stage = st.stages.stage(subscriber) else { return }
+                guard let stage = st.stages.stage(subscriber) else { return nil }
                 (node, owner) = (stage.node, stage.node)
             } else {
                 guard let received = st.stages.received(subscriptionID, object: object, by: subscriber)
-                else { return }
+                else { return nil }
                 (node, owner) = received
             }
             _ = st.append(RawEvent(kind: .subscription, node: node, time: time, other: owner))
             if let orphan = st.stages.adoptOrphan(subscribedBy: asSubscriber, under: node) {
                 _ = st.append(RawEvent(kind: .adopt, node: orphan, time: time, other: node))
             }
+            return isEmpty ? node : nil
         }
     }
 
@@ -206,6 +212,18 @@ package final class StageRegistry: @unchecked Sendable {
     /// The stage of a subscriber, for showing what waits at the gate.
     func node(of subscriber: StageKey) -> NodeID? {
         state.withLockedValue { $0.stages.stage(subscriber)?.node }
+    }
+
+    /// A request on `Subscriptions.empty` made while stage `node` received it (its
+    /// subscriber asks at once, as `sink` does): the stage's own demand. The publisher that
+    /// handed it out sends what it sends whatever the demand, so without this the stage
+    /// would look as if its subscriber never asked.
+    func request(emptySubscriptionOf node: NodeID, demand: Subscribers.Demand) {
+        let time = eventTicks()
+        withState { st in
+            guard st.stages.isLive(node) else { return }
+            _ = st.append(RawEvent(kind: .request, node: node, time: time, demand: demand.wire))
+        }
     }
 
     func request(subscription: CombineIdentifier, demand: Subscribers.Demand) {

@@ -156,11 +156,24 @@ package final class Tap: _Introspection, @unchecked Sendable {
     // MARK: - Subscription, request, cancel
 
     package func willReceive<Downstream: Subscriber>(subscriber: Downstream, subscription: any Subscription) {
-        registry.receive(subscription: subscription, subscriber: StageKey(subscriber))
+        guard let empty = registry.receive(subscription: subscription, subscriber: StageKey(subscriber)) else { return }
+        ThreadFrames.with(key: frameKey) { $0.receivingEmpty = empty }
+    }
+
+    package func didReceive<Downstream: Subscriber>(subscriber: Downstream, subscription: any Subscription) {
+        guard subscription.combineIdentifier == StageRegistry.emptySubscription else { return }
+        ThreadFrames.with(key: frameKey) { $0.receivingEmpty = 0 }
     }
 
     package func willRequest(subscription: any Subscription, _ demand: Subscribers.Demand) {
-        registry.request(subscription: subscription.combineIdentifier, demand: demand)
+        let id = subscription.combineIdentifier
+        guard id == StageRegistry.emptySubscription else {
+            registry.request(subscription: id, demand: demand)
+            return
+        }
+        // Shared by every stage given it: the stage receiving it on this thread asked.
+        let node = ThreadFrames.with(key: frameKey) { $0.receivingEmpty }
+        if node != 0 { registry.request(emptySubscriptionOf: node, demand: demand) }
     }
 
     /// The outermost cancel on a thread says who started it: an owner releasing its

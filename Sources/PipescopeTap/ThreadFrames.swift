@@ -216,6 +216,12 @@ package final class ThreadFrames: @unchecked Sendable {
     /// makes are "by owner".
     @exclusivity(unchecked) package var releasingOwner = 0
 
+    /// The stage receiving `Subscriptions.empty` on this thread, while its subscriber's
+    /// `receive(subscription:)` runs (0: none): a request on the empty subscription then
+    /// is that stage's (``StageRegistry/request(emptySubscriptionOf:demand:)``). One deep:
+    /// a receive nested in another's gives the outer's later requests to nobody.
+    @exclusivity(unchecked) package var receivingEmpty: NodeID = 0
+
     // MARK: - The thread's stack, for capturing call stacks
 
     /// This thread's stack as [low, high), asked once (``CallStack``'s walk reads only

@@ -156,10 +156,10 @@ enum Shapes {
             return [c]
         }, expected: [
             "Retry<-Sink finished req=unlimited values=1",
-            "  Deferred<-Retry failed req=0 values=0 error=boom",
-            "    AnyPublisher<-Retry failed req=0 values=0 error=boom",
-            "  Deferred<-Retry failed req=0 values=0 error=boom",
-            "    AnyPublisher<-Retry failed req=0 values=0 error=boom",
+            "  Deferred<-Retry failed req=unlimited values=0 error=boom",
+            "    AnyPublisher<-Retry failed req=unlimited values=0 error=boom",
+            "  Deferred<-Retry failed req=unlimited values=0 error=boom",
+            "    AnyPublisher<-Retry failed req=unlimited values=0 error=boom",
             "  Deferred<-Retry finished req=unlimited values=1",
             "    AnyPublisher<-Retry finished req=unlimited values=1",
         ]),
@@ -311,8 +311,8 @@ enum Shapes {
             return [a, b, d]
         }, expected: [
             "Just<-Sink finished req=unlimited values=1",
-            "Empty<-Sink finished req=0 values=0",
-            "Fail<-Sink failed req=0 values=0 error=boom",
+            "Empty<-Sink finished req=unlimited values=0",
+            "Fail<-Sink failed req=unlimited values=0 error=boom",
         ]),
         ShapeCase(name: "current value subject", run: {
             let s = CurrentValueSubject<Int, Never>(1)
