@@ -12,6 +12,10 @@ import PipescopeGraph
 /// | Esc        | (a message is cleared first, by `reduce`)      | (one pipeline shown) back to the table |
 /// | `<` `>` `i` | sort by the previous / next column shown, invert | says they sort the table           |
 /// | `c`        | cancel the pipeline's root stage (confirmed)   | cancel the stage (confirmed)         |
+/// | `→` `←`    | open / close a folded row (`×N`, ``PlaceFolds``) | unfold / fold, open / close a group |
+///
+/// On a folded row Enter, `t` and `e` act on the pipeline the `pile-up` lint is on (its
+/// oldest live one), and `c` cancels nothing: it says to open the row and pick one.
 func switchScreens(_ action: Action, _ state: inout AppState) -> [Effect]? {
     switch (state.page, action) {
     case (.timeline, .toggleTimeline), (.timeline, .toggleTable):
@@ -35,7 +39,14 @@ func switchScreens(_ action: Action, _ state: inout AppState) -> [Effect]? {
         showTree(of: state.table.selected, scoped: false, &state)
     case (.table, .openPipeline):
         guard let root = state.table.selected else { return [] }
+        let fold = state.table.selectedRow?.fold
+        let row = state.table.selectedRow
         showTree(of: root, scoped: true, &state)
+        if let fold, let row {
+            state.session.notice = Notice(
+                text: "#\(root), the oldest live of the \(fold.count) pipelines from \(place(of: row)) "
+                    + "(on the table, → lists them all)", isError: false)
+        }
     case (.tree, .toggleTable):
         showTable(&state)
     case (.tree, .openPipeline):
@@ -69,6 +80,14 @@ private func browseTable(_ action: Action, _ state: inout AppState) -> [Effect]?
     case .invertSort: state.table.descending.toggle()
     case .cancelSelected:
         guard let root = state.table.selected else { return [] }
+        if let row = state.table.selectedRow, let fold = row.fold {
+            // One arbitrary member would be the wrong one as often as not, and all of them
+            // at once is rarely what a person debugging one screen means: pick one.
+            state.session.notice = Notice(
+                text: "this row is \(fold.count) pipelines from \(place(of: row)), nothing cancelled: "
+                    + "→ lists them, then c cancels the one selected", isError: false)
+            return []
+        }
         requestCancel(&state, of: root)
     case .startFilter:
         // The filter searches stages: it works on the whole tree.
@@ -80,12 +99,31 @@ private func browseTable(_ action: Action, _ state: inout AppState) -> [Effect]?
         // What the pipeline's sink got last: its root's last value.
         guard let root = state.table.selected else { return nil }
         state.layer = .explaining(Explanation.of(state, stage: root))
-    case .collapse, .expand, .focusNext, .focusPrevious, .toggleLogFilter:
+    case .expand:
+        guard let row = state.table.selectedRow, row.fold != nil, let place = row.place else { return [] }
+        // Open, or (already open) on to its first member, as `→` goes upstream in the tree.
+        if state.table.openPlaces.contains(place) {
+            state.table.select(row: at + 1)
+        } else {
+            state.table.openPlaces.insert(place)
+        }
+    case .collapse:
+        guard let row = state.table.selectedRow, row.fold != nil || row.isMember, let place = row.place,
+              state.table.openPlaces.contains(place) else { return [] }
+        state.table.select(.place(place))
+        state.table.openPlaces.remove(place)
+    case .focusNext, .focusPrevious, .toggleLogFilter:
         break
     default:
         return nil
     }
     return []
+}
+
+/// Where a folded row's pipelines were made, as a notice says it: "Feed.swift:42", or
+/// their name when the location has no short form.
+private func place(of row: PipelineRow) -> String {
+    row.location.isEmpty ? row.name.text : row.location
 }
 
 /// Shows the tree (all pipelines, or only `root`'s) with `root` selected.
