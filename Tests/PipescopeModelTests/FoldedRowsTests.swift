@@ -132,8 +132,7 @@ final class FoldedRowsTests: RecordedProbeTestCase {
         _ = reduce(&state, .action(.cancelSelected))
         XCTAssertEqual(state.layer, .browsing)
         XCTAssertEqual(state.session.notice?.text,
-                       "this row is 3 pipelines from FoldedRowsTests.swift:\(KeepingScreens.openLine), nothing cancelled: "
-                       + "→ lists them, then c cancels the one selected")
+                       "this row is 3 pipelines: → lists them, then c cancels one (nothing cancelled)")
 
         _ = reduce(&state, .action(.expand))
         XCTAssertEqual(state.table.rows.map(\.rowID), [.pipeline(log), place] + members.map { .pipeline($0) },
@@ -159,8 +158,7 @@ final class FoldedRowsTests: RecordedProbeTestCase {
         XCTAssertEqual(state.page, .tree)
         XCTAssertEqual(state.tree.scope, members[0])
         XCTAssertEqual(state.session.notice?.text,
-                       "#\(members[0]), the oldest live of the 3 pipelines from "
-                       + "FoldedRowsTests.swift:\(KeepingScreens.openLine) (on the table, → lists them all)")
+                       "#\(members[0]): the oldest live of the row's 3 pipelines (→ on the table lists them)")
         _ = reduce(&state, .action(.dismiss))
         _ = reduce(&state, .action(.dismiss))
         XCTAssertEqual(state.page, .table)
@@ -206,6 +204,25 @@ final class FoldedRowsTests: RecordedProbeTestCase {
         XCTAssertEqual(state.table.selection, .pipeline(first))
         XCTAssertEqual(state.table.rows.count, 2)
         XCTAssertTrue(state.table.rows.allSatisfy { $0.fold == nil && !$0.isMember })
+        withExtendedLifetime(screens) {}
+    }
+
+    func testFTurnsFoldingOffAndOn() throws {
+        let screens = KeepingScreens()
+        for screen in 0..<3 { screens.open(screen: screen) }
+        catchUp()
+        let members = screenRoots
+        let place = try XCTUnwrap(state.table.rows.first?.rowID)
+        XCTAssertEqual(state.table.rows.map(\.rowID), [place])
+        state.table.select(place)
+        _ = reduce(&state, .action(.toggleFolding))
+        XCTAssertEqual(Set(state.table.rows.map(\.id)), Set(members), "each on its own row")
+        XCTAssertTrue(state.table.rows.allSatisfy { $0.fold == nil && !$0.isMember })
+        XCTAssertEqual(state.table.selection, .pipeline(members[0]), "the folded row's first pipeline")
+        XCTAssertEqual(state.session.notice?.text, "each pipeline on its own row: F folds those from one place (×N)")
+        _ = reduce(&state, .action(.toggleFolding))
+        XCTAssertEqual(state.table.rows.map(\.rowID), [place])
+        XCTAssertEqual(state.table.selection, place, "back in the row it folds into")
         withExtendedLifetime(screens) {}
     }
 

@@ -51,6 +51,7 @@ final class FoldedTableRowsTests: XCTestCase {
             "│       ×3 ▸ Inbox.open(thread:) …     ● active                          7.0/s │",
             "│       #9 Feed.start → … → Map → Sink ● active                          2.0/s │",
         ], screen.joined(separator: "\n"))
+        XCTAssertTrue(screen[header - 1].hasPrefix("┌ Pipelines: 4 in 2 rows, sorted by RATE ▼"), screen[header - 1])
         // Its rate is its pipelines' together: 7 events each over 3 s (subscribe ×2,
         // subscription ×2, request, 2 values), 21 in all.
         XCTAssertEqual(state.table.rows.first?.rate ?? 0, 7, accuracy: 1e-9)

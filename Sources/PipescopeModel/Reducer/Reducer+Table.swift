@@ -13,6 +13,7 @@ import PipescopeGraph
 /// | `<` `>` `i` | sort by the previous / next column shown, invert | says they sort the table           |
 /// | `c`        | cancel the pipeline's root stage (confirmed)   | cancel the stage (confirmed)         |
 /// | `→` `←`    | open / close a folded row (`×N`, ``PlaceFolds``) | unfold / fold, open / close a group |
+/// | `F`        | fold pipelines from one place, or show each    | says it is the table's               |
 ///
 /// On a folded row Enter, `t` and `e` act on the pipeline the `pile-up` lint is on (its
 /// oldest live one), and `c` cancels nothing: it says to open the row and pick one.
@@ -40,12 +41,12 @@ func switchScreens(_ action: Action, _ state: inout AppState) -> [Effect]? {
     case (.table, .openPipeline):
         guard let root = state.table.selected else { return [] }
         let fold = state.table.selectedRow?.fold
-        let row = state.table.selectedRow
         showTree(of: root, scoped: true, &state)
-        if let fold, let row {
+        if let fold {
+            // Short enough for 80 columns: the title names the pipeline and the tree its place.
             state.session.notice = Notice(
-                text: "#\(root), the oldest live of the \(fold.count) pipelines from \(place(of: row)) "
-                    + "(on the table, → lists them all)", isError: false)
+                text: "#\(root): the oldest live of the row's \(fold.count) pipelines (→ on the table lists them)",
+                isError: false)
         }
     case (.tree, .toggleTable):
         showTable(&state)
@@ -56,6 +57,9 @@ func switchScreens(_ action: Action, _ state: inout AppState) -> [Effect]? {
         showTable(&state)
     case (.tree, .sortNext), (.tree, .sortPrevious), (.tree, .invertSort):
         state.session.notice = Notice(text: "sorting is for the pipelines table: t shows it", isError: false)
+    case (.tree, .toggleFolding), (.timeline, .toggleFolding):
+        state.session.notice = Notice(text: "F folds the pipelines table's rows: t shows it (the tree's groups open with →)",
+                                      isError: false)
     case (.table, _):
         return browseTable(action, &state)
     default:
@@ -80,12 +84,13 @@ private func browseTable(_ action: Action, _ state: inout AppState) -> [Effect]?
     case .invertSort: state.table.descending.toggle()
     case .cancelSelected:
         guard let root = state.table.selected else { return [] }
-        if let row = state.table.selectedRow, let fold = row.fold {
+        if let fold = state.table.selectedRow?.fold {
             // One arbitrary member would be the wrong one as often as not, and all of them
-            // at once is rarely what a person debugging one screen means: pick one.
+            // at once is rarely what a person debugging one screen means: pick one. (Short
+            // enough for 80 columns.)
             state.session.notice = Notice(
-                text: "this row is \(fold.count) pipelines from \(place(of: row)), nothing cancelled: "
-                    + "→ lists them, then c cancels the one selected", isError: false)
+                text: "this row is \(fold.count) pipelines: → lists them, then c cancels one (nothing cancelled)",
+                isError: false)
             return []
         }
         requestCancel(&state, of: root)
@@ -112,18 +117,17 @@ private func browseTable(_ action: Action, _ state: inout AppState) -> [Effect]?
               state.table.openPlaces.contains(place) else { return [] }
         state.table.select(.place(place))
         state.table.openPlaces.remove(place)
+    case .toggleFolding:
+        state.table.folding.toggle()
+        state.session.notice = Notice(
+            text: state.table.folding ? "pipelines from one place share a row (×N, → opens it): F shows each"
+                : "each pipeline on its own row: F folds those from one place (×N)", isError: false)
     case .focusNext, .focusPrevious, .toggleLogFilter:
         break
     default:
         return nil
     }
     return []
-}
-
-/// Where a folded row's pipelines were made, as a notice says it: "Feed.swift:42", or
-/// their name when the location has no short form.
-private func place(of row: PipelineRow) -> String {
-    row.location.isEmpty ? row.name.text : row.location
 }
 
 /// Shows the tree (all pipelines, or only `root`'s) with `root` selected.

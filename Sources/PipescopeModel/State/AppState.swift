@@ -126,12 +126,13 @@ public struct AppState: Sendable {
     struct TableView: Equatable {
         var page: Page
         var hideEnded: Bool
+        var folding: Bool
         var run: Int?
         var position: Int?
     }
 
     var tableView: TableView {
-        TableView(page: page, hideEnded: tree.hideEnded, run: runs.viewing, position: cursor.position)
+        TableView(page: page, hideEnded: tree.hideEnded, folding: table.folding, run: runs.viewing, position: cursor.position)
     }
 
     /// After a key that changed nothing the table is made from: its rows stay as last

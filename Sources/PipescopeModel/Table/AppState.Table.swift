@@ -21,6 +21,8 @@ extension AppState {
     public struct Table: Sendable {
         /// The selected row; nil until the table has a row.
         public internal(set) var selection: TableRowID?
+        /// Whether pipelines from one place share a row (`F` turns it off and on).
+        public internal(set) var folding = true
         /// The places whose folded rows are open (``PipelineRow/place``).
         public internal(set) var openPlaces: Set<Int> = [] { didSet { isUnsorted = true } }
         public internal(set) var sort: TableColumn = .rate { didSet { isUnsorted = true } }
@@ -62,6 +64,7 @@ extension AppState {
             var lints: Int
             var second: Int64
             var hideEnded: Bool
+            var folding: Bool
         }
 
         /// The selected row's position in `rows`.
@@ -108,7 +111,8 @@ extension AppState {
         mutating func refresh(cursor: HistoryCursor, warnings: Warnings, now: Int64, hideEnded: Bool,
                               changes: GraphChanges?) -> (gone: PipelineRow, now: PipelineRow?)? {
             let inputs = Inputs(graph: cursor.graphVersion, activity: activity.version,
-                                lints: warnings.version, second: now / 1_000_000_000, hideEnded: hideEnded)
+                                lints: warnings.version, second: now / 1_000_000_000, hideEnded: hideEnded,
+                                folding: folding)
             let rebuild = inputs != builtFrom
             guard rebuild || isUnsorted else { return nil }
             let incremental = builtFrom?.hideEnded == inputs.hideEnded
@@ -128,7 +132,7 @@ extension AppState {
                 lintsChanged = []
                 timed = unsorted.contains { $0.slowest != nil }
             }
-            let folded = rebuild ? PlaceFolds.fold(unsorted) : rows.built
+            let folded = rebuild ? (folding ? PlaceFolds.fold(unsorted) : unsorted) : rows.built
             rows = SortedRows(built: folded, positions: PlaceFolds.positions(folded, by: sort, descending: descending, open: openPlaces))
             if let selection, let at = rows.position(of: selection) {
                 selectedIndex = at
