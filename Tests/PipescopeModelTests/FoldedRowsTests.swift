@@ -226,6 +226,26 @@ final class FoldedRowsTests: RecordedProbeTestCase {
         withExtendedLifetime(screens) {}
     }
 
+    func testASelectedFoldedRowWhosePipelinesArePrunedSaysSo() throws {
+        let screens = KeepingScreens()
+        screens.startLog()
+        for screen in 0..<3 { screens.open(screen: screen) }
+        catchUp()
+        let log = try XCTUnwrap(logRoot)
+        let place = try XCTUnwrap(state.table.rows.first { $0.fold != nil }?.rowID)
+        state.table.select(place)
+        for kept in screens.kept { kept.cancel() }
+        state.retention = Retention(seconds: 0, maxEndedPipelines: 0)
+        catchUp()
+        _ = reduce(&state, .tick(nanos: now + 2_000_000_000))
+        XCTAssertEqual(state.table.rows.map(\.rowID), [.pipeline(log)])
+        XCTAssertEqual(state.table.selection, .pipeline(log))
+        XCTAssertEqual(state.session.notice?.text,
+                       "×3 KeepingScreens.open(screen:) → PassthroughSubject → Filter → Sink ended and were pruned: "
+                       + "selected #\(log) KeepingScreens.startLog → PassthroughSubject → Map → Sink")
+        withExtendedLifetime(screens) {}
+    }
+
     /// `snapshot --json`'s pipelines stay one entry per pipeline: folding is the table's.
     func testTheSnapshotRowsAreNotFolded() {
         let screens = KeepingScreens()
