@@ -65,35 +65,40 @@ enum PlaceFolds {
         guard !folds.isEmpty else { return out }
         for (place, members) in folds.sorted(by: { $0.key < $1.key }) {
             for i in members { out[i].isMember = true }
-            out.append(folded(members.map { rows[$0] }, place: place))
+            out.append(folded(members, of: rows, place: place))
         }
         return out
     }
 
-    /// The folded row of `members` (in the graph's order).
-    static func folded(_ members: [PipelineRow], place: Int) -> PipelineRow {
-        var row = members[0]
+    /// The folded row of the rows at `members` (in the graph's order) in `rows`, read in
+    /// place (a copy of each member would retain and release its strings: at 10,000
+    /// pipelines from 100 places, most of a fold).
+    static func folded(_ members: [Int], of rows: [PipelineRow], place: Int) -> PipelineRow {
+        var row = rows[members[0]]
         var rate = 0.0, values = 0, warnings = 0, stages = 0
         var created = Int64.max, last: Int64 = 0
         var status = row.status
-        var wait: PipelineRow?
+        var wait: Int?
         var slowest: SlowStage?
         var oldest: (id: NodeID, created: Int64)?
         var oldestLive: (id: NodeID, created: Int64)?
-        for m in members {
-            rate += m.rate
-            values &+= m.values
-            warnings += m.warnings
-            stages += m.stages
-            created = min(created, m.createdNanos)
-            last = max(last, m.lastEventNanos)
-            if severity(m.status) < severity(status) { status = m.status }
-            if let w = m.wait, wait?.wait.map({ w.sinceNanos < $0.sinceNanos }) ?? true { wait = m }
-            slowest = SlowStage.slower(slowest, m.slowest)
-            let age = (id: m.id, created: m.createdNanos)
-            if oldest.map({ (age.created, age.id) < ($0.created, $0.id) }) ?? true { oldest = age }
-            if !m.status.isTerminal, oldestLive.map({ (age.created, age.id) < ($0.created, $0.id) }) ?? true {
-                oldestLive = age
+        rows.withUnsafeBufferPointer { r in
+            for i in members {
+                rate += r[i].rate
+                values &+= r[i].values
+                warnings += r[i].warnings
+                stages += r[i].stages
+                created = min(created, r[i].createdNanos)
+                last = max(last, r[i].lastEventNanos)
+                if severity(r[i].status) < severity(status) { status = r[i].status }
+                if let w = r[i].wait, wait.flatMap({ r[$0].wait }).map({ w.sinceNanos < $0.sinceNanos }) ?? true { wait = i }
+                // The first of the costliest, as SlowStage.slower keeps it.
+                if let p50 = r[i].slowest?.p50, p50 > slowest?.p50 ?? .min { slowest = r[i].slowest }
+                let age = (id: r[i].id, created: r[i].createdNanos)
+                if oldest.map({ (age.created, age.id) < ($0.created, $0.id) }) ?? true { oldest = age }
+                if !r[i].status.isTerminal, oldestLive.map({ (age.created, age.id) < ($0.created, $0.id) }) ?? true {
+                    oldestLive = age
+                }
             }
         }
         row.id = oldestLive?.id ?? oldest?.id ?? row.id
@@ -104,12 +109,12 @@ enum PlaceFolds {
         row.createdNanos = created
         row.lastEventNanos = last
         row.status = status
-        row.wait = wait?.wait
-        row.waitHolder = wait?.waitHolder ?? ""
-        row.waitNanos = wait?.waitNanos
+        row.wait = wait.flatMap { rows[$0].wait }
+        row.waitHolder = wait.map { rows[$0].waitHolder } ?? ""
+        row.waitNanos = wait.flatMap { rows[$0].waitNanos }
         row.slowest = slowest
         row.isMember = false
-        row.fold = PlaceFold(count: members.count, members: members.map(\.id))
+        row.fold = PlaceFold(count: members.count, members: members.map { rows[$0].id })
         return row
     }
 
