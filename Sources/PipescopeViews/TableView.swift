@@ -12,12 +12,13 @@ import TerminalKit
 /// program made it), STATUS (the root's), STAGES, RATE (events per second over the last
 /// 3 seconds) with a sparkline of the last minute (5 s per cell), VALUES delivered to
 /// the subscriber, AGE, and LAST (time since its newest event). Narrow terminals drop
-/// columns in ``TableColumns``' order.
+/// columns in ``TableColumns``' order. The sorted column's header carries ▲ or ▼ (ASCII
+/// `^` `v`). The selected row is reversed.
 ///
 /// Pipelines from one place share a folded row (``PlaceFolds``): its ID column says how
-/// many (`×215`, bold), its name starts with `▸` (closed) or `▾` (open, ASCII `+` `-`), and
-/// while it is open its pipelines follow it, each an ordinary row with its name indented. The sorted column's header carries ▲ or ▼ (ASCII
-/// `^` `v`). The selected row is reversed.
+/// many (`×215`, bold), its name starts with `▸` (closed) or `▾` (open, ASCII `+` `-`), its
+/// sparkline is its pipelines' together, and while it is open its pipelines follow it,
+/// each an ordinary row with its name indented.
 ///
 /// The columns, their titles, widths, alignment and cell texts are
 /// ``TableColumn/allCases``; this view only adds how each looks (``cell(_:of:text:width:state:now:theme:)``).
