@@ -140,13 +140,19 @@ enum PlaceFolds {
         let keys = column.keys(rows)
         let ids = rows.map(\.id)
         var top: [Int] = []
-        top.reserveCapacity(rows.count)
         var members: [Int: [Int]] = [:]
-        for i in rows.indices {
-            if rows[i].isMember {
-                if let place = rows[i].place, open.contains(place) { members[place, default: []].append(i) }
-            } else {
-                top.append(i)
+        if rows.last?.fold == nil {
+            // Nothing folded (folded rows come last): every row is on screen, as before
+            // folding, with no pass over the rows to tell members apart.
+            top = Array(rows.indices)
+        } else {
+            top.reserveCapacity(rows.count)
+            for i in rows.indices {
+                if rows[i].isMember {
+                    if let place = rows[i].place, open.contains(place) { members[place, default: []].append(i) }
+                } else {
+                    top.append(i)
+                }
             }
         }
         func sort(_ order: inout [Int]) {
