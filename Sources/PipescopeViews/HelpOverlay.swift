@@ -20,7 +20,8 @@ import TerminalKit
 /// ```
 public enum HelpOverlay {
     /// The marks a tree row can carry, after the keys.
-    static let legend = "marks: ⚠ lint  ≡N shares #N's subscription  ◆ cursor  ▶ next at the gate  ×N group"
+    static let legend = "marks: ⚠ lint  ≡N shares #N's subscription  ◆ cursor  ▶ next at the gate  ×N group "
+        + "(table: N pipelines from one place, → opens)"
 
     /// Lines besides the scrolled ones and the footer: the box's two borders.
     static let borders = 2

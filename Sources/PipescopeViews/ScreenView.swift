@@ -62,11 +62,14 @@ public enum ScreenView {
         }
     }
 
-    /// "Pipelines: 12, sorted by RATE ▼", and how many ended ones `x` hides when set.
+    /// "Pipelines: 12, sorted by RATE ▼", and how many ended ones `x` hides when set;
+    /// "Pipelines: 20 in 18 rows" when some share a folded row (``PlaceFolds``).
     static func tableTitle(_ state: AppState, theme: Theme) -> String {
         let table = state.table
         let arrow = theme.glyphs.isUnicode ? (table.descending ? "▼" : "▲") : (table.descending ? "v" : "^")
-        var title = "Pipelines: \(table.rows.count)"
+        let pipelines = table.rows.pipelines
+        var title = "Pipelines: \(pipelines)"
+        if pipelines != table.rows.count { title += " in \(table.rows.count) rows" }
         if state.tree.hideEnded { title += " (ended hidden)" }
         return title + ", sorted by \(table.sort.spokenTitle) \(arrow)  (< > i)"
     }

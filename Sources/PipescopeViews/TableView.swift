@@ -15,6 +15,11 @@ import TerminalKit
 /// columns in ``TableColumns``' order. The sorted column's header carries ▲ or ▼ (ASCII
 /// `^` `v`). The selected row is reversed.
 ///
+/// Pipelines from one place share a folded row (``PlaceFolds``): its ID column says how
+/// many (`×215`, bold), its name starts with `▸` (closed) or `▾` (open, ASCII `+` `-`), its
+/// sparkline is its pipelines' together, and while it is open its pipelines follow it,
+/// each an ordinary row with its name indented.
+///
 /// The columns, their titles, widths, alignment and cell texts are
 /// ``TableColumn/allCases``; this view only adds how each looks (``cell(_:of:text:width:state:now:theme:)``).
 public enum TableView {
@@ -37,7 +42,7 @@ public enum TableView {
         for (line, row) in visible.enumerated() {
             let y = body.y + line
             renderRow(row, state: state, columns: columns, now: now, theme: theme, x: body.x, y: y, into: &buffer)
-            if row.id == table.selected {
+            if row.rowID == table.selection {
                 buffer.setStyle(Rect(x: body.x, y: y, width: body.width, height: 1)) { $0.reverse = true }
             }
         }
@@ -87,9 +92,13 @@ public enum TableView {
                      theme: Theme) -> (text: String, style: Style, ellipsis: Bool) {
         switch id {
         case .warnings: return (theme.text(text), Style(foreground: theme.colors ? .yellow : nil, bold: true), false)
-        case .id: return (text, theme.dim, false)
+        case .id: return row.fold != nil ? (theme.text(text), Style(bold: true), false) : (text, theme.dim, false)
         case .name:
-            return (theme.text(shortened(row.name, width: width, theme: theme)),
+            let lead = row.fold != nil
+                ? (state.table.isOpen(row) ? theme.glyphs.unfolded : theme.glyphs.folded) + " "
+                : row.isMember ? "  " : ""
+            let room = max(0, width - lead.terminalWidth)
+            return (lead + theme.text(shortened(row.name, width: room, theme: theme)),
                     row.name.named ? Style(bold: true) : .plain, true)
         case .location: return (fit(text, width: width, theme: theme), theme.dim, true)
         case .status: return (theme.glyph(row.status) + " " + text, theme.style(row.status), false)
@@ -98,7 +107,7 @@ public enum TableView {
         case .time: return (theme.text(text), .plain, true)
         case .rate: return (text, row.rate > 0 ? Style(bold: true) : theme.dim, false)
         case .lastMinute:
-            let counts = state.table.activity.counts(of: row.id, at: now)
+            let counts = activity(of: row, in: state.table, at: now)
             return (sparkline(counts, width: width, theme: theme), Style(foreground: theme.colors ? .cyan : nil), false)
         case .age, .lastEvent: return (text, theme.dim, false)
         }
@@ -129,6 +138,17 @@ public enum TableView {
         let room = width - theme.text(tail).terminalWidth - theme.text("…").terminalWidth
         guard room >= 3 else { return whole }
         return String(parts[0].prefix(room)) + "…" + tail
+    }
+
+    /// The last minute's events of `row`'s pipeline, or summed over a folded row's.
+    static func activity(of row: PipelineRow, in table: AppState.Table, at now: Int64) -> [UInt32] {
+        guard let fold = row.fold else { return table.activity.counts(of: row.id, at: now) }
+        var sum: [UInt32] = []
+        for member in fold.members {
+            let counts = table.activity.counts(of: member, at: now)
+            if sum.isEmpty { sum = counts } else { for i in sum.indices where i < counts.count { sum[i] &+= counts[i] } }
+        }
+        return sum
     }
 
     /// `counts` (oldest first) in `width` cells, each the sum of an equal slice, scaled to

@@ -16,6 +16,10 @@ final class TableTerminalTests: XCTestCase {
             $0.contains("sorted by RATE ▼") && TerminalSession.pid(in: $0) != nil
         }
         let pid = try XCTUnwrap(TerminalSession.pid(in: table), table)
+        // Each pipeline on its own row: these tests read pipelines' ids and counts, which a
+        // folded row (`×N`, pipelines from one place) has not.
+        session.tmux.sendKeys("F")
+        session.expect("each pipeline on its own row")
         // At 120 columns PIPELINE takes the room LOCATION would need, so the table's layout
         // stays the same when the locations arrive; the tree's helpers read the detail pane,
         // whatever its layout.

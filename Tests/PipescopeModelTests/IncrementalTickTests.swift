@@ -47,7 +47,8 @@ final class IncrementalTickTests: XCTestCase {
                 if state.page == .table, message.isAction, state.tableView == viewBefore {
                     // A key that changes nothing the table is made from leaves its rows
                     // as they were (sorted as the key says), for the next tick.
-                    let resorted = rowsBefore.sortedPositions(by: state.table.sort, descending: state.table.descending)
+                    let resorted = PlaceFolds.positions(rowsBefore, by: state.table.sort, descending: state.table.descending,
+                                                        open: state.table.openPlaces)
                     XCTAssertEqual(state.table.rows.map(\.id), resorted.map { rowsBefore[$0].id }, context)
                     XCTAssertEqual(state.table.rows.built, rowsBefore, context)
                 } else if state.page == .table, !message.isBatch {
@@ -55,6 +56,7 @@ final class IncrementalTickTests: XCTestCase {
                     full.sort = state.table.sort
                     full.descending = state.table.descending
                     full.activity = state.table.activity
+                    full.openPlaces = state.table.openPlaces
                     _ = full.refresh(cursor: state.cursor, warnings: state.warnings, now: state.timelineEnd,
                                  hideEnded: state.tree.hideEnded, changes: nil)
                     // How long a row has waited is read when the rows are rebuilt, and the

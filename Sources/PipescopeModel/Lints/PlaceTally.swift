@@ -69,10 +69,18 @@ struct PlaceTally: Sendable, Equatable {
         for root in graph.roots { _ = update(root: root, in: graph) }
     }
 
-    /// The entry `graph` gives `root`: nil when it is no pipeline (gone, or under another
-    /// stage now) or has no place.
+    /// The place of pipeline `root`: where the program subscribed its root, as the tap
+    /// recorded it. Nil when `root` is no pipeline (gone, or under another stage now) or
+    /// has no location. The one notion of "place": the `pile-up` lint counts by it and
+    /// the pipelines table folds by it (``PlaceFolds``), so the two agree.
+    static func place(of root: NodeID, in graph: Graph) -> SourceLocation? {
+        guard let node = graph[root], node.parent == nil else { return nil }
+        return node.location
+    }
+
+    /// The entry `graph` gives `root`: nil when it has no place (``place(of:in:)``).
     private static func entry(of root: NodeID, in graph: Graph) -> Entry? {
-        guard let node = graph[root], node.parent == nil, let place = node.location else { return nil }
+        guard let place = place(of: root, in: graph), let node = graph[root] else { return nil }
         return Entry(place: place, created: node.createdNanos, ended: node.status.isTerminal ? node.endedNanos ?? node.createdNanos : nil)
     }
 

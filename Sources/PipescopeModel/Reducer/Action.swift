@@ -48,6 +48,9 @@ public enum Action: Hashable, Sendable {
     case focusNext, focusPrevious
     /// Hide or show pipelines that have ended.
     case toggleEnded
+    /// The pipelines table: fold the pipelines from one place into one row (`×N`), or
+    /// show each on its own (``PlaceFolds``).
+    case toggleFolding
     /// Describe every value of the selected stage (or stop): by default only scalars
     /// and one value per stage per flush window get text.
     case toggleWatch

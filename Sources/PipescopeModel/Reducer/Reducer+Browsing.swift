@@ -104,7 +104,7 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
                 ? "\(hidden) ended stage\(hidden == 1 ? "" : "s") hidden: whole pipelines and ended inner stages (x shows them)"
                 : "ended stages shown", isError: false)
     case .filterType, .filterBackspace, .filterAccept, .toggleTable, .toggleTimeline, .openPipeline, .sortNext, .sortPrevious,
-         .invertSort:
+         .invertSort, .toggleFolding:
         break
     case .toggleHelp:
         state.layer = .help(Overlay())

@@ -12,6 +12,11 @@ import PipescopeGraph
 /// | Esc        | (a message is cleared first, by `reduce`)      | (one pipeline shown) back to the table |
 /// | `<` `>` `i` | sort by the previous / next column shown, invert | says they sort the table           |
 /// | `c`        | cancel the pipeline's root stage (confirmed)   | cancel the stage (confirmed)         |
+/// | `→` `←`    | open / close a folded row (`×N`, ``PlaceFolds``) | unfold / fold, open / close a group |
+/// | `F`        | fold pipelines from one place, or show each    | says it is the table's               |
+///
+/// On a folded row Enter, `t` and `e` act on the pipeline the `pile-up` lint is on (its
+/// oldest live one), and `c` cancels nothing: it says to open the row and pick one.
 func switchScreens(_ action: Action, _ state: inout AppState) -> [Effect]? {
     switch (state.page, action) {
     case (.timeline, .toggleTimeline), (.timeline, .toggleTable):
@@ -35,7 +40,14 @@ func switchScreens(_ action: Action, _ state: inout AppState) -> [Effect]? {
         showTree(of: state.table.selected, scoped: false, &state)
     case (.table, .openPipeline):
         guard let root = state.table.selected else { return [] }
+        let fold = state.table.selectedRow?.fold
         showTree(of: root, scoped: true, &state)
+        if let fold {
+            // Short enough for 80 columns: the title names the pipeline and the tree its place.
+            state.session.notice = Notice(
+                text: "#\(root): the oldest live of the row's \(fold.count) pipelines (→ on the table lists them)",
+                isError: false)
+        }
     case (.tree, .toggleTable):
         showTable(&state)
     case (.tree, .openPipeline):
@@ -45,6 +57,9 @@ func switchScreens(_ action: Action, _ state: inout AppState) -> [Effect]? {
         showTable(&state)
     case (.tree, .sortNext), (.tree, .sortPrevious), (.tree, .invertSort):
         state.session.notice = Notice(text: "sorting is for the pipelines table: t shows it", isError: false)
+    case (.tree, .toggleFolding), (.timeline, .toggleFolding):
+        state.session.notice = Notice(text: "F folds the pipelines table's rows: t shows it (the tree's groups open with →)",
+                                      isError: false)
     case (.table, _):
         return browseTable(action, &state)
     default:
@@ -69,6 +84,15 @@ private func browseTable(_ action: Action, _ state: inout AppState) -> [Effect]?
     case .invertSort: state.table.descending.toggle()
     case .cancelSelected:
         guard let root = state.table.selected else { return [] }
+        if let fold = state.table.selectedRow?.fold {
+            // One arbitrary member would be the wrong one as often as not, and all of them
+            // at once is rarely what a person debugging one screen means: pick one. (Short
+            // enough for 80 columns.)
+            state.session.notice = Notice(
+                text: "this row is \(fold.count) pipelines: → lists them, then c cancels one (nothing cancelled)",
+                isError: false)
+            return []
+        }
         requestCancel(&state, of: root)
     case .startFilter:
         // The filter searches stages: it works on the whole tree.
@@ -80,7 +104,25 @@ private func browseTable(_ action: Action, _ state: inout AppState) -> [Effect]?
         // What the pipeline's sink got last: its root's last value.
         guard let root = state.table.selected else { return nil }
         state.layer = .explaining(Explanation.of(state, stage: root))
-    case .collapse, .expand, .focusNext, .focusPrevious, .toggleLogFilter:
+    case .expand:
+        guard let row = state.table.selectedRow, row.fold != nil, let place = row.place else { return [] }
+        // Open, or (already open) on to its first member, as `→` goes upstream in the tree.
+        if state.table.openPlaces.contains(place) {
+            state.table.select(row: at + 1)
+        } else {
+            state.table.openPlaces.insert(place)
+        }
+    case .collapse:
+        guard let row = state.table.selectedRow, row.fold != nil || row.isMember, let place = row.place,
+              state.table.openPlaces.contains(place) else { return [] }
+        state.table.select(.place(place))
+        state.table.openPlaces.remove(place)
+    case .toggleFolding:
+        state.table.folding.toggle()
+        state.session.notice = Notice(
+            text: state.table.folding ? "pipelines from one place share a row (×N, → opens it): F shows each"
+                : "each pipeline on its own row: F folds those from one place (×N)", isError: false)
+    case .focusNext, .focusPrevious, .toggleLogFilter:
         break
     default:
         return nil

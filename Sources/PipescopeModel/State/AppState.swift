@@ -114,9 +114,12 @@ public struct AppState: Sendable {
         let changes = cursor.takeChanges(for: .table)
         if let (gone, now) = table.refresh(cursor: cursor, warnings: warnings, now: timelineEnd,
                                            hideEnded: tree.hideEnded, changes: changes) {
-            let what = cursor.position == nil ? "ended and was pruned" : "does not exist at this point in history"
-            let then = now.map { ": selected #\($0.id) \($0.name.text)" } ?? ""
-            session.notice = Notice(text: "#\(gone.id) \(gone.name.text) \(what)\(then)", isError: false)
+            let many = gone.fold != nil
+            let what = cursor.position == nil ? "ended and \(many ? "were" : "was") pruned"
+                : "\(many ? "do" : "does") not exist at this point in history"
+            // A row's ID cell names it: `#12`, or a folded row's `×5`.
+            let then = now.map { ": selected \(TableColumn.id.text($0, 0)) \($0.name.text)" } ?? ""
+            session.notice = Notice(text: "\(TableColumn.id.text(gone, 0)) \(gone.name.text) \(what)\(then)", isError: false)
         }
         table.keepSelectionOnScreen()
     }
@@ -126,12 +129,13 @@ public struct AppState: Sendable {
     struct TableView: Equatable {
         var page: Page
         var hideEnded: Bool
+        var folding: Bool
         var run: Int?
         var position: Int?
     }
 
     var tableView: TableView {
-        TableView(page: page, hideEnded: tree.hideEnded, run: runs.viewing, position: cursor.position)
+        TableView(page: page, hideEnded: tree.hideEnded, folding: table.folding, run: runs.viewing, position: cursor.position)
     }
 
     /// After a key that changed nothing the table is made from: its rows stay as last

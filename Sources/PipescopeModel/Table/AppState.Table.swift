@@ -1,12 +1,16 @@
 import PipescopeGraph
 
 extension AppState {
-    /// The pipelines table, the first screen: one row per pipeline, sorted by any column.
+    /// The pipelines table, the first screen: one row per pipeline, sorted by any column;
+    /// pipelines from one place fold into one row (`×215`, ``PlaceFolds``), which `→` opens.
     ///
-    /// The selection is a pipeline (its root's id), not a row number: it stays on the
-    /// same pipeline while rows re-sort, arrive and leave. When the selected pipeline
-    /// itself leaves (pruned, or not yet made at the history cursor), the row now at its
-    /// old position is selected and the reducer says so.
+    /// The selection is a row's identity (``TableRowID``: a pipeline's root, or a folded
+    /// row's place), not a row number: it stays on the same pipeline, or the same folded
+    /// row, while rows re-sort, arrive and leave. A selected pipeline that folds into a
+    /// closed row (a second one from its place came) selects that row, and a selected
+    /// folded row that comes apart (one pipeline left) selects the one left. When the
+    /// selected row itself leaves (pruned, or not yet made at the history cursor), the
+    /// row now at its old position is selected and the reducer says so.
     ///
     /// `rows` is derived, like ``Tree``'s: rebuilt by ``refresh(_:)`` only when one of its
     /// inputs changed since (the graph on screen, the counts of events, the lints, the
@@ -15,8 +19,12 @@ extension AppState {
     /// it: the next tick or key does, so a busy program costs a rebuild per tick, not
     /// per batch.
     public struct Table: Sendable {
-        /// The selected pipeline's root; nil until the table has a row.
-        public internal(set) var selected: NodeID?
+        /// The selected row; nil until the table has a row.
+        public internal(set) var selection: TableRowID?
+        /// Whether pipelines from one place share a row (`F` turns it off and on).
+        public internal(set) var folding = true
+        /// The places whose folded rows are open (``PipelineRow/place``).
+        public internal(set) var openPlaces: Set<Int> = [] { didSet { isUnsorted = true } }
         public internal(set) var sort: TableColumn = .rate { didSet { isUnsorted = true } }
         public internal(set) var descending = true { didSet { isUnsorted = true } }
         /// Per-pipeline event counts, folded from batches.
@@ -56,16 +64,40 @@ extension AppState {
             var lints: Int
             var second: Int64
             var hideEnded: Bool
+            var folding: Bool
         }
 
         /// The selected row's position in `rows`.
-        public var currentIndex: Int? { selected.flatMap { index(of: $0) } }
+        public var currentIndex: Int? { selection.flatMap { index(of: $0) } }
 
-        /// The row of pipeline `root`, if it has one (where it was last, else a scan:
-        /// cheaper than keeping a map of 10,000 rows up to date on every sort).
-        public func index(of root: NodeID) -> Int? {
-            if selectedIndex < rows.count, rows[selectedIndex].id == root { return selectedIndex }
-            return rows.position(of: root)
+        /// The selected row, if it is on screen.
+        public var selectedRow: PipelineRow? { currentIndex.map { rows[$0] } }
+
+        /// The pipeline the selected row stands for: its own, or for a folded row the one
+        /// the `pile-up` lint is on (its oldest live member, ``PlaceFolds``), which Enter,
+        /// `t` and `e` open.
+        public var selected: NodeID? {
+            switch selection {
+            case .pipeline(let root)?: return root
+            case .place?: return selectedRow?.id
+            case nil: return nil
+            }
+        }
+
+        /// The row of pipeline `root` on screen, if it has one (not inside a closed folded row).
+        public func index(of root: NodeID) -> Int? { index(of: .pipeline(root)) }
+
+        /// The row `id` on screen, if it has one (where it was last, else a scan: cheaper
+        /// than keeping a map of 10,000 rows up to date on every sort).
+        public func index(of id: TableRowID) -> Int? {
+            if selectedIndex < rows.count, rows[selectedIndex].rowID == id { return selectedIndex }
+            return rows.position(of: id)
+        }
+
+        /// Whether `row` is a folded row shown open.
+        public func isOpen(_ row: PipelineRow) -> Bool {
+            guard row.fold != nil, let place = row.place else { return false }
+            return openPlaces.contains(place)
         }
 
         /// Rebuilds the rows if an input changed. Returns the pipeline the user had
@@ -79,14 +111,15 @@ extension AppState {
         mutating func refresh(cursor: HistoryCursor, warnings: Warnings, now: Int64, hideEnded: Bool,
                               changes: GraphChanges?) -> (gone: PipelineRow, now: PipelineRow?)? {
             let inputs = Inputs(graph: cursor.graphVersion, activity: activity.version,
-                                lints: warnings.version, second: now / 1_000_000_000, hideEnded: hideEnded)
+                                lints: warnings.version, second: now / 1_000_000_000, hideEnded: hideEnded,
+                                folding: folding)
             let rebuild = inputs != builtFrom
             guard rebuild || isUnsorted else { return nil }
             let incremental = builtFrom?.hideEnded == inputs.hideEnded
             isUnsorted = false
             builtFrom = inputs
-            let previous = selected.flatMap { index(of: $0) }.map { rows[$0] }
-            let unsorted: [PipelineRow]
+            let previous = selectedRow
+            var unsorted: [PipelineRow] = []
             if rebuild {
                 let sources = PipelineRows.Sources(
                     graph: cursor.graph, lints: warnings.lints, lintsVersion: warnings.version,
@@ -98,31 +131,38 @@ extension AppState {
                 }
                 lintsChanged = []
                 timed = unsorted.contains { $0.slowest != nil }
-            } else {
-                unsorted = rows.built
             }
-            rows = SortedRows(built: unsorted, positions: unsorted.sortedPositions(by: sort, descending: descending))
-            if let selected, let at = rows.position(of: selected) {
+            let folded = rebuild ? (folding ? PlaceFolds.fold(unsorted) : unsorted) : rows.built
+            rows = SortedRows(built: folded, positions: PlaceFolds.positions(folded, by: sort, descending: descending, open: openPlaces))
+            if let selection, let at = rows.position(of: selection) {
+                selectedIndex = at
+                return nil
+            }
+            // Folded in, or come apart: the row that now stands for it.
+            if let selection, let home = rows.home(of: selection), let at = rows.position(of: home) {
+                self.selection = home
                 selectedIndex = at
                 return nil
             }
             guard !rows.isEmpty else {
-                selected = nil
+                selection = nil
                 return chosen ? previous.map { ($0, nil) } : nil
             }
             let replacement = rows[min(selectedIndex, rows.count - 1)]
-            selected = replacement.id
+            selection = replacement.rowID
             selectedIndex = min(selectedIndex, rows.count - 1)
             return chosen ? previous.map { ($0, replacement) } : nil
         }
 
-        /// Sorts the rows again if the sort changed since they were sorted, their
-        /// contents as last built (the next refresh brings those up to date).
+        /// Sorts the rows again if the sort changed since they were sorted, or a folded
+        /// row was opened or closed, their contents as last built (the next refresh brings
+        /// those up to date).
         mutating func sortAgain() {
             guard isUnsorted else { return }
             isUnsorted = false
-            rows = SortedRows(built: rows.built, positions: rows.built.sortedPositions(by: sort, descending: descending))
-            if let selected, let at = rows.position(of: selected) { selectedIndex = at }
+            rows = SortedRows(built: rows.built,
+                              positions: PlaceFolds.positions(rows.built, by: sort, descending: descending, open: openPlaces))
+            if let selection, let at = rows.position(of: selection) { selectedIndex = at }
         }
 
         /// The rows a fresh table shows for `graph`, built as ``refresh(_:)`` builds them and
@@ -167,15 +207,21 @@ extension AppState {
         mutating func select(row position: Int) {
             guard !rows.isEmpty else { return }
             let at = min(max(position, 0), rows.count - 1)
-            selected = rows[at].id
+            selection = rows[at].rowID
             selectedIndex = at
             chosen = true
         }
 
-        /// Selects pipeline `root` if it has a row.
+        /// Selects pipeline `root`'s row, or the closed folded row it is in.
         mutating func select(pipeline root: NodeID) {
-            guard let at = index(of: root) else { return }
-            selected = root
+            select(.pipeline(root))
+        }
+
+        /// Selects row `id`, or the row that stands for it (``SortedRows/home(of:)``), if
+        /// it has one.
+        mutating func select(_ id: TableRowID) {
+            guard let at = index(of: id) ?? rows.home(of: id).flatMap({ rows.position(of: $0) }) else { return }
+            selection = rows[at].rowID
             selectedIndex = at
             chosen = true
         }

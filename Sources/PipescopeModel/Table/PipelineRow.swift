@@ -37,6 +37,22 @@ public struct PipelineRow: Hashable, Sendable {
     /// numbers; nil: sorting compares the texts.
     public internal(set) var nameOrder: Int64?
     public internal(set) var locationOrder: Int64?
+    /// Its place and name as a number (a hash, ``PipelineRows``): pipelines with the same
+    /// number are from one place and fold into one row (``PlaceFolds``). Nil: its root has
+    /// no location, and it never folds.
+    public internal(set) var place: Int?
+    /// Set on a folded row: the pipelines it stands for. Its other fields are their
+    /// totals, and its ``id`` the one the `pile-up` lint is on (``PlaceFolds``).
+    public internal(set) var fold: PlaceFold?
+    /// A pipeline of a folded row: shown under it (indented) while it is open, else not.
+    public internal(set) var isMember = false
+
+    /// What the table's selection calls this row: a folded row is its place, so it
+    /// stays selected while its members come and go.
+    public var rowID: TableRowID {
+        if fold != nil, let place { return .place(place) }
+        return .pipeline(id)
+    }
 
     public init(id: NodeID, name: PipelineName, location: String, status: NodeStatus, stages: Int, rate: Double,
                 values: Int, createdNanos: Int64, lastEventNanos: Int64, warnings: Int, wait: Wait? = nil,
@@ -92,7 +108,8 @@ extension [PipelineRow] {
 /// positions, so a sort moves integers, not rows (copying 10,000 rows, with their
 /// names, cost more than sorting them).
 public struct SortedRows: RandomAccessCollection, Sendable {
-    /// The rows in the order they were built (the graph's roots).
+    /// The rows in the order they were built (the graph's roots), then the folded rows
+    /// (``PlaceFolds``); members of closed folded rows are here but not on screen.
     public let built: [PipelineRow]
     private let positions: [Int]
 
@@ -103,12 +120,40 @@ public struct SortedRows: RandomAccessCollection, Sendable {
         self.positions = positions
     }
 
+    /// How many pipelines the rows stand for: every row built but the folded ones
+    /// (appended last, so counted from the end).
+    public var pipelines: Int {
+        built.count - (built.lastIndex { $0.fold == nil }.map { built.count - 1 - $0 } ?? built.count)
+    }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { positions.count }
     public subscript(position: Int) -> PipelineRow { built[positions[position]] }
 
-    /// Where pipeline `root`'s row is, if it has one: a scan of ids, then of integers.
-    public func position(of root: NodeID) -> Int? {
-        built.firstIndex { $0.id == root }.flatMap { positions.firstIndex(of: $0) }
+    /// The row that stands for `id` now that it is not on screen: a pipeline folded into
+    /// a closed row, that row; a folded row come apart (one pipeline left from its place),
+    /// that pipeline's row. Nil: `id` has left.
+    public func home(of id: TableRowID) -> TableRowID? {
+        switch id {
+        case .pipeline(let root):
+            guard let place = built.first(where: { $0.id == root && $0.isMember })?.place else { return nil }
+            return .place(place)
+        case .place(let place):
+            return built.first { $0.place == place && $0.fold == nil && !$0.isMember }.map { .pipeline($0.id) }
+        }
+    }
+
+    /// Where pipeline `root`'s own row is, if it is on screen (not inside a closed folded
+    /// row): a scan of ids, then of integers.
+    public func position(of root: NodeID) -> Int? { position(of: .pipeline(root)) }
+
+    /// Where the row `id` is, if it is on screen.
+    public func position(of id: TableRowID) -> Int? {
+        let at: Int?
+        switch id {
+        case .pipeline(let root): at = built.firstIndex { $0.id == root && $0.fold == nil }
+        case .place(let place): at = built.lastIndex { $0.place == place && $0.fold != nil }
+        }
+        return at.flatMap { positions.firstIndex(of: $0) }
     }
 }

@@ -48,6 +48,16 @@ struct PipelineRows: Sendable {
     private var ids: [NodeID] = []
     /// The widest location, for the LOCATION column (0: none).
     private(set) var locationWidth = 0
+    /// What pipelines fold by: the place the `pile-up` lint counts, and the name. Its hash
+    /// is the row's ``PipelineRow/place``: derived from the pipeline alone (a full rebuild and
+    /// an update give the same), and the same for the inspector's life (hashes are seeded
+    /// once per process), so a folded row keeps its identity, its selection and whether it
+    /// is open. Two places whose 64-bit hashes collide would share a row: at a thousand
+    /// places, a chance of about 1 in 10^13.
+    private struct PlaceKey: Hashable, Sendable {
+        var place: SourceLocation
+        var name: String
+    }
 
     /// Every pipeline's row walked again.
     mutating func rebuild(from sources: Sources) -> [PipelineRow] {
@@ -115,11 +125,12 @@ struct PipelineRows: Sendable {
         // the count of stages stayed could go stale when stages came and went).
         let name = PipelineName(root: id, in: graph)
         let wait = sources.waits.pipeline(id)
-        let row = PipelineRow(
+        var row = PipelineRow(
             id: id, name: name, location: graph.location(of: id)?.location.short ?? "", status: root.status,
             stages: stages, rate: 0, values: root.values, createdNanos: root.createdNanos, lastEventNanos: last,
             warnings: warnings, wait: wait, waitHolder: wait.flatMap { graph[$0.at]?.operatorName } ?? "",
             waitNanos: nil, slowest: slowest)
+        if let place = PlaceTally.place(of: id, in: graph) { row.place = PlaceKey(place: place, name: name.text).hashValue }
         entries[id] = Entry(row: row, stagesLast: last, ended: ended)
     }
 

@@ -143,11 +143,14 @@ extension TableColumn: CaseIterable {
         text: { row, _ in row.warnings > 0 ? "⚠" + CellText.count(row.warnings) : "" },
         json: { .integer(Int64($0.warnings)) })
 
-    /// `#id`: the root stage's id.
+    /// `#id`: the root stage's id; on a folded row how many pipelines it stands for,
+    /// `×215` (``PlaceFolds``: the ID column is never dropped, so 80 columns show it). A
+    /// folded row sorts by the id of its oldest live pipeline.
     public static let id = TableColumn(
         .id, title: "ID", width: .fixed(7), alignment: .right,
         sort: .number { Int64(bitPattern: $0.id) }, jsonKey: "id",
-        text: { row, _ in "#\(row.id)" }, json: { .integer(Int64(bitPattern: $0.id)) })
+        text: { row, _ in row.fold.map { "×" + CellText.count($0.count) } ?? "#\(row.id)" },
+        json: { .integer(Int64(bitPattern: $0.id)) })
 
     /// The pipeline's name: its `pipescopeName`, or its operators in code order. It
     /// takes the width the other columns leave. It sorts by what a shortened name keeps
