@@ -151,6 +151,17 @@ public final class Probe: @unchecked Sendable {
         }
     }
 
+    /// Whether stages flushed so far still wait for the symbol thread to say where they
+    /// were made or where their code is.
+    package var locationsPending: Bool { locator.hasPending || codeLocator.hasPending }
+
+    /// Waits (at most until `deadline`) for the symbol thread to finish what it was given;
+    /// the next flush then carries what it found.
+    package func waitForSymbols(until deadline: Date) {
+        let left = deadline.timeIntervalSinceNow
+        if left > 0 { SymbolThread.shared.waitUntilIdle(timeout: left) }
+    }
+
     /// Tests: flushes until every stage flushed so far has its location (or is known to
     /// have none), or `timeout` seconds pass; whether they all settled.
     @discardableResult

@@ -180,15 +180,24 @@ final package class ProbeServer: @unchecked Sendable {
     /// Ends the recording as the program exits: the last flush, then the end mark saying
     /// "the program exited". Waits at most `timeout` seconds for the disk, so a stuck
     /// disk cannot hold the program's exit; the file is readable either way.
-    package func finishRecording(reason: String, timeout: Double = 2) {
+    /// `symbols`: how long the last flush waits, at most, for where the stages flushed so
+    /// far were made (the symbol thread works behind the flushes): a program that runs
+    /// for a second, a test suite, would otherwise leave a recording without locations.
+    package func finishRecording(reason: String, timeout: Double = 2, symbols: Double = 1) {
         let hub = self.hub
+        let probe = self.probe
         let done = DispatchSemaphore(value: 0)
         channel.eventLoop.execute {
             hub.flush()
+            let deadline = Date(timeIntervalSinceNow: symbols)
+            while probe.locationsPending, deadline.timeIntervalSinceNow > 0 {
+                probe.waitForSymbols(until: deadline)
+                hub.flush()
+            }
             hub.close(reason: reason)
             done.signal()
         }
-        _ = done.wait(timeout: .now() + timeout)
+        _ = done.wait(timeout: .now() + timeout + symbols)
     }
 
     package func close() {

@@ -146,7 +146,7 @@ final class CrashSafeRecordingTests: XCTestCase {
         let file = directory + "/exited.pipescope"
         let status = try Programs.runExampleToExit(environment: [
             "PIPESCOPE_SOCKET": directory + "/exited.sock", "PIPESCOPE_RECORD": file,
-            "EXAMPLE_SEND_LIMIT": "7", "EXAMPLE_EXIT": "1",
+            "EXAMPLE_SEND_LIMIT": "7", "EXAMPLE_RATE": "10000", "EXAMPLE_EXIT": "1",
         ])
         XCTAssertEqual(status, 0, "the example exits by itself after its 7 values")
         let read = try subjectValues(file)
@@ -155,6 +155,16 @@ final class CrashSafeRecordingTests: XCTestCase {
         let replay = try Programs.run(Programs.pipescope, ["replay", file, "--print"])
         XCTAssertEqual(replay.status, 0, replay.stderr)
         XCTAssertEqual(replay.stderr, "", "a closed recording needs no note")
+        // Where each pipeline was made reached the file too: the last flush waited for the
+        // symbol thread (a run this short ends before it would have said otherwise).
+        let json = try Programs.run(Programs.pipescope, ["replay", file, "--json"])
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let roots = try XCTUnwrap(document["nodes"] as? [[String: Any]]).filter { $0["parent"] is NSNull }
+        XCTAssertFalse(roots.isEmpty)
+        for root in roots {
+            let location = root["location"] as? [String: Any]
+            XCTAssertNotNil(location?["line"] as? Int, "#\(root["id"] ?? "?") has its location: \(root)")
+        }
     }
 
     func testRecordEndsItsFileWithTheEndMark() throws {
