@@ -1,4 +1,5 @@
 import Foundation
+@preconcurrency import OpenCombine
 import PipescopeGraph
 import PipescopeModel
 import PipescopeProbe
@@ -10,6 +11,8 @@ import XCTest
 open class RecordedProbeTestCase: XCTestCase {
     public var probe: Probe!
     public var recorder: SessionRecorder!
+    /// The test's subscriptions, cancelled (released) after it.
+    public var kept: [AnyCancellable] = []
 
     override open func setUpWithError() throws {
         let probe = Probe()
@@ -19,6 +22,7 @@ open class RecordedProbeTestCase: XCTestCase {
     }
 
     override open func tearDown() {
+        kept = []
         probe.disable()
         recorder = nil
     }

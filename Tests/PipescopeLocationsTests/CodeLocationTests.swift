@@ -12,39 +12,8 @@ import XCTest
 /// of this file, through the real tap (which reads each closure's address from the
 /// publisher or sink, calling nothing) and the real symbolizer (this test binary is a
 /// debug build, with line tables). Each closure's line is `#line` plus its distance.
-final class CodeLocationTests: XCTestCase {
-    private var probe: Probe!
+final class CodeLocationTests: LocatedProbeTestCase {
     private let file = #filePath
-
-    override func setUp() {
-        probe = Probe()
-        probe.enable()
-    }
-
-    override func tearDown() {
-        probe.disable()
-        probe = nil
-    }
-
-    private var graph: Graph {
-        XCTAssertTrue(probe.settleLocations(), "locations still pending after a minute")
-        return probe.graph
-    }
-
-    private func stage(_ graph: Graph, _ operatorName: String) -> NodeSummary {
-        let found = graph.nodes.values.filter { $0.operatorName == operatorName }
-        XCTAssertEqual(found.count, 1, "one \(operatorName) in \(graph.nodes.values.map(\.operatorName))")
-        // A missing stage fails above; the graph's first stage stands in so the test goes on.
-        return found.first ?? graph.nodes.values.first!
-    }
-
-    private func assertCode(_ location: SourceLocation?, line: Int, function: String,
-                            file callerFile: StaticString = #filePath, at callerLine: UInt = #line) {
-        guard let location else { return XCTFail("no code place", file: callerFile, line: callerLine) }
-        XCTAssertEqual(location.file, file, file: callerFile, line: callerLine)
-        XCTAssertEqual(location.line, line, "at \(location)", file: callerFile, line: callerLine)
-        XCTAssertEqual(location.function, function, file: callerFile, line: callerLine)
-    }
 
     private func node(_ graph: Graph, _ id: NodeID, lints: [Lint] = []) -> [String: Any] {
         let text = SnapshotJSON.render(graph, lints: lints)

@@ -14,26 +14,8 @@ import XCTest
 /// Where pipelines were made: real OpenCombine pipelines built on known lines, through
 /// the real tap and the real symbolizer (this test binary is a debug build, with line
 /// tables). Each line is taken with `#line` in the same statement as the call it names.
-final class LocationTests: XCTestCase {
-    private var probe: Probe!
+final class LocationTests: LocatedProbeTestCase {
     private let file = #filePath
-
-    override func setUp() {
-        probe = Probe()
-        probe.enable()
-    }
-
-    override func tearDown() {
-        probe.disable()
-        probe = nil
-    }
-
-    /// The probe's graph once every stage's location has come (the symbol thread looks
-    /// addresses up; a later flush sends what it found).
-    private var graph: Graph {
-        XCTAssertTrue(probe.settleLocations(), "locations still pending after a minute")
-        return probe.graph
-    }
 
     private func root(_ graph: Graph, _ index: Int = 0) -> NodeSummary {
         graph[graph.roots[index]]!

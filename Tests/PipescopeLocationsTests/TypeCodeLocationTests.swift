@@ -104,38 +104,8 @@ enum Keeping {
 /// "Code at" a custom publisher's or subscriber's type: the method its stage runs, found
 /// from the type (never a value of it) through the real tap and the real symbolizer (this
 /// test binary is a debug build, with symbols and line tables).
-final class TypeCodeLocationTests: XCTestCase {
-    private var probe: Probe!
+final class TypeCodeLocationTests: LocatedProbeTestCase {
     private let file = #filePath
-
-    override func setUp() {
-        probe = Probe()
-        probe.enable()
-    }
-
-    override func tearDown() {
-        probe.disable()
-        probe = nil
-    }
-
-    private var graph: Graph {
-        XCTAssertTrue(probe.settleLocations(), "locations still pending after a minute")
-        return probe.graph
-    }
-
-    private func stage(_ graph: Graph, _ operatorName: String) -> NodeSummary {
-        let found = graph.nodes.values.filter { $0.operatorName == operatorName }
-        XCTAssertEqual(found.count, 1, "one \(operatorName) in \(graph.nodes.values.map(\.operatorName))")
-        return found.first ?? graph.nodes.values.first!
-    }
-
-    private func assertCode(_ location: SourceLocation?, line: Int, function: String,
-                            file callerFile: StaticString = #filePath, at callerLine: UInt = #line) {
-        guard let location else { return XCTFail("no code place", file: callerFile, line: callerLine) }
-        XCTAssertEqual(location.file, file, file: callerFile, line: callerLine)
-        XCTAssertEqual(location.line, line, "at \(location)", file: callerFile, line: callerLine)
-        XCTAssertEqual(location.function, function, file: callerFile, line: callerLine)
-    }
 
     func testACustomPublisherThatNeverSendsIsItsReceiveSubscriber() {
         let c = SilentTicker().map { $0 + 1 }.sink { _ in }

@@ -13,13 +13,6 @@ import XCTest
 /// later, on another thread, goes on through the upstream value it was made for
 /// (``NodeInfo/madeFor``), in the text `e` and `explain` show and in `explain --json`.
 final class MadeForChainTests: RecordedProbeTestCase {
-    private var kept: [AnyCancellable] = []
-
-    override func tearDown() {
-        kept = []
-        super.tearDown()
-    }
-
     /// The recording so far, replayed into an inspector's state.
     private func replay() throws -> AppState {
         recorder.flush()
@@ -48,13 +41,7 @@ final class MadeForChainTests: RecordedProbeTestCase {
     }
 
     func testAFuturesAnswerGoesOnThroughTheQueryItWasMadeFor() throws {
-        let server = SearchServer()
-        let queries = PassthroughSubject<String, Never>()
-        queries.flatMap { server.search($0) }.sink { _ in }.store(in: &kept)
-        queries.send("s")
-        queries.send("shoe")
-        server.answer("shoe")
-        server.answer("s")
+        _ = search(sending: ["s", "shoe"], answering: ["shoe", "s"])
         let state = try replay()
         let graph = state.cursor.graph
         let flatMap = try XCTUnwrap(stages("FlatMap", in: graph).first)

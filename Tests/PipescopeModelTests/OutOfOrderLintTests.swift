@@ -12,13 +12,6 @@ import XCTest
 /// The mistake is named with both queries; the correct versions, and the fan-outs where
 /// order does not matter, stay quiet.
 final class OutOfOrderLintTests: RecordedProbeTestCase {
-    private var kept: [AnyCancellable] = []
-
-    override func tearDown() {
-        kept = []
-        super.tearDown()
-    }
-
     private func flatMap() throws -> NodeSummary {
         recorder.flush()
         return try XCTUnwrap(probe.graph.nodes.values.filter { $0.operatorName == "FlatMap" }.min { $0.id < $1.id })
@@ -61,13 +54,7 @@ final class OutOfOrderLintTests: RecordedProbeTestCase {
     }
 
     func testAnswersInTheOrderOfTheirQueriesAreNot() throws {
-        let server = SearchServer()
-        let queries = PassthroughSubject<String, Never>()
-        queries.flatMap { server.search($0) }.sink { _ in }.store(in: &kept)
-        queries.send("s")
-        queries.send("shoe")
-        server.answer("s")
-        server.answer("shoe")
+        _ = search(sending: ["s", "shoe"], answering: ["s", "shoe"])
         XCTAssertEqual(lints(), [])
         XCTAssertEqual(try flatMap().innerAnswers?.newest?.value, .text("shoe"))
     }
@@ -76,12 +63,7 @@ final class OutOfOrderLintTests: RecordedProbeTestCase {
     /// late: the screen shows "s" for a moment, then "shoe". Only a stale answer landing
     /// after a fresh one is the mistake (see ``InnerAnswers``).
     func testAnOlderAnswerWhileANewerQueryIsStillRunningIsNot() throws {
-        let server = SearchServer()
-        let queries = PassthroughSubject<String, Never>()
-        queries.flatMap { server.search($0) }.sink { _ in }.store(in: &kept)
-        queries.send("s")
-        queries.send("shoe")
-        server.answer("s")
+        let (server, _) = search(sending: ["s", "shoe"], answering: ["s"])
         XCTAssertEqual(lints(), [])
         server.answer("shoe")
         XCTAssertEqual(lints(), [])
@@ -201,6 +183,19 @@ struct Query {
 }
 
 /// Search requests, each a Future that the test answers on another thread.
+extension RecordedProbeTestCase {
+    /// A search box: `queries.flatMap { server.search($0) }.sink`, kept; the queries
+    /// `sent` in order, then answered in the order of `answers` (the rest stay pending).
+    func search(sending sent: [String], answering answers: [String]) -> (SearchServer, PassthroughSubject<String, Never>) {
+        let server = SearchServer()
+        let queries = PassthroughSubject<String, Never>()
+        queries.flatMap { server.search($0) }.sink { _ in }.store(in: &kept)
+        for query in sent { queries.send(query) }
+        for query in answers { server.answer(query) }
+        return (server, queries)
+    }
+}
+
 final class SearchServer: @unchecked Sendable {
     private let lock = NSLock()
     private var promises: [String: (Result<String, Never>) -> Void] = [:]

@@ -15,13 +15,6 @@ import XCTest
 /// `pipescope snapshot`, and a replay whose recording starts at a later snapshot judge as
 /// the probe did, on the real search of ``OutOfOrderLintTests``.
 final class OutOfOrderSnapshotTests: RecordedProbeTestCase {
-    private var kept: [AnyCancellable] = []
-
-    override func tearDown() {
-        kept = []
-        super.tearDown()
-    }
-
     /// Flushes until the flatMap's location has come (the probe symbolizes on its own
     /// thread, and the lint's message names it), with a deadline.
     private func settleFlatMapLocation() {
@@ -56,14 +49,7 @@ final class OutOfOrderSnapshotTests: RecordedProbeTestCase {
     }
 
     private func searchAnsweredOutOfOrder() -> (SearchServer, PassthroughSubject<String, Never>) {
-        let server = SearchServer()
-        let queries = PassthroughSubject<String, Never>()
-        queries.flatMap { server.search($0) }.sink { _ in }.store(in: &kept)
-        queries.send("s")
-        queries.send("shoe")
-        server.answer("shoe")
-        server.answer("s")
-        return (server, queries)
+        search(sending: ["s", "shoe"], answering: ["shoe", "s"])
     }
 
     func testAnInspectorAttachingAfterTheLateAnswerGetsTheLintFromTheSnapshotAlone() throws {
@@ -90,12 +76,7 @@ final class OutOfOrderSnapshotTests: RecordedProbeTestCase {
     /// Attached while "s" is still awaited: its words came in the snapshot, so the late
     /// answer after it is named as the probe names it, not by number.
     func testAnAnswerAfterTheSnapshotIsJudgedAsTheProbeJudgesIt() throws {
-        let server = SearchServer()
-        let queries = PassthroughSubject<String, Never>()
-        queries.flatMap { server.search($0) }.sink { _ in }.store(in: &kept)
-        queries.send("s")
-        queries.send("shoe")
-        server.answer("shoe")
+        let (server, _) = search(sending: ["s", "shoe"], answering: ["shoe"])
         let snapshot = try snapshotThroughTheWire()
         let flatMap = try XCTUnwrap(snapshot.nodes.first { $0.operatorName == "FlatMap" })
         XCTAssertEqual(flatMap.innerAnswers?.inputs.map(\.value), [.text("s")], "only the input still awaited")

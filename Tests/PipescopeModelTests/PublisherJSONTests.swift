@@ -11,13 +11,6 @@ import XCTest
 /// real OpenCombine pipelines: a search (a subject of queries flatMapped to a `Future`
 /// each) and one `Deferred` request subscribed twice.
 final class PublisherJSONTests: RecordedProbeTestCase {
-    private var kept: [AnyCancellable] = []
-
-    override func tearDown() {
-        kept = []
-        super.tearDown()
-    }
-
     /// The four keys of every node, by id, as compact JSON with sorted keys.
     private func publisherKeys(_ json: String) throws -> [NodeID: String] {
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
@@ -43,11 +36,7 @@ final class PublisherJSONTests: RecordedProbeTestCase {
     }
 
     func testEachNodeSaysWhichPublisherItCameFromAndWhatItWasMadeFor() throws {
-        let server = SearchServer()
-        let queries = PassthroughSubject<String, Never>()
-        queries.flatMap { server.search($0) }.sink { _ in }.store(in: &kept)
-        queries.send("s")
-        queries.send("shoe")
+        _ = search(sending: ["s", "shoe"], answering: [])
         // The closures hold something (as a real request's do): a closure that holds
         // nothing has no context, so its Deferred gives no identity.
         let requests = PendingRequests()
@@ -90,13 +79,7 @@ final class PublisherJSONTests: RecordedProbeTestCase {
     /// From a snapshot taken after both futures answered (out of order) and ended: the
     /// words of the values they were made for come with the flatMap's late answer.
     func testASnapshotKeepsTheWordsOfALateAnswersTwoValues() throws {
-        let server = SearchServer()
-        let queries = PassthroughSubject<String, Never>()
-        queries.flatMap { server.search($0) }.sink { _ in }.store(in: &kept)
-        queries.send("s")
-        queries.send("shoe")
-        server.answer("shoe")
-        server.answer("s")
+        _ = search(sending: ["s", "shoe"], answering: ["shoe", "s"])
         recorder.flush()
         var graph = Graph()
         graph.load(try GraphSnapshot(wire: probe.snapshot().wire))
