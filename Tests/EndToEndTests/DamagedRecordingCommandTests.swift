@@ -101,6 +101,20 @@ final class DamagedRecordingCommandTests: XCTestCase {
         }
         XCTAssertGreaterThan(shown, 0, "the later tenths replay the pipelines they hold")
 
+        // The frame after the first snapshot (the batch that makes the example's stages)
+        // given a length past the limit: damaged before any stage, nothing to show.
+        var early = bytes
+        for i in snapshotEnds..<(snapshotEnds + 4) { early[i] = 0xFF }
+        let earlyPath = directory + "/damaged-early.pipescope"
+        try early.write(to: URL(fileURLWithPath: earlyPath))
+        let damagedEarly = try both(earlyPath)
+        XCTAssertEqual([damagedEarly.replay.status, damagedEarly.export.status], [1, 1])
+        XCTAssertTrue(damagedEarly.replay.stderr.hasPrefix("pipescope: \(earlyPath) holds no stage: its first snapshot had "
+                                                           + "none (no pipeline yet when recording began), and it is "
+                                                           + "damaged at byte \(snapshotEnds), "), damagedEarly.replay.stderr)
+        XCTAssertTrue(damagedEarly.replay.stderr.hasSuffix("before any batch that makes one. No stage can be shown.\n"),
+                      damagedEarly.replay.stderr)
+
         for round in 0..<12 {
             var damaged = bytes
             let at = Int.random(in: snapshotEnds..<bytes.count)
@@ -109,7 +123,13 @@ final class DamagedRecordingCommandTests: XCTestCase {
             try damaged.write(to: URL(fileURLWithPath: corrupt))
             let read = try both(corrupt)
             // Damage names its byte; a change that still reads is not noticed (no checksums).
-            if read.replay.status == 1 {
+            // Damage before any batch that makes a stage leaves nothing to show, and says so.
+            if read.replay.status == 1, read.replay.stderr.contains(" holds no stage: ") {
+                XCTAssertTrue(read.replay.stderr.hasPrefix("pipescope: \(corrupt) holds no stage: its first snapshot had "
+                                                           + "none (no pipeline yet when recording began), and it is damaged "
+                                                           + "at byte "), "changed byte \(at): \(read.replay.stderr)")
+                XCTAssertEqual(read.export.status, 1, read.export.stderr)
+            } else if read.replay.status == 1 {
                 XCTAssertTrue(read.replay.stderr.hasPrefix("pipescope: \(corrupt) is a damaged recording: at byte "),
                               "changed byte \(at): \(read.replay.stderr)")
                 XCTAssertTrue(read.replay.stderr.hasSuffix("Nothing after that can be read. Replaying everything before it.\n"),

@@ -106,7 +106,9 @@ public enum RecordingEnd: Equatable, Sendable, CustomStringConvertible {
             case .complete: return "\(path) holds no stage: the program made no pipeline while it was recorded."
             case .unfinished(_, let byte): stops = "after byte \(byte), without its end mark"
             case .truncated(let bytes, _, let byte): stops = "inside a batch: the last \(bytes) bytes, after byte \(byte)"
-            case .damaged(let reason, _, let byte): stops = "at damage: at byte \(byte), \(reason)"
+            case .damaged(let reason, _, let byte):
+                return "\(path) holds no stage: its first snapshot had none (no pipeline yet when recording began), "
+                    + "and it is damaged at byte \(byte), \(reason), before any batch that makes one. \(nothing)"
             case .beingWritten(_, let byte):
                 return "\(path) is still being written and holds no stage yet (\(byte) bytes so far): its first snapshot "
                     + "had none and no pipeline has been made since. Run the command again in a moment."
