@@ -29,6 +29,9 @@ public struct Recording {
     /// Snapshots read whole: 0 for a file that ends before its first one is, which then
     /// has nothing to show (``RecordingEnd/nothingToShow(path:snapshotRead:)``).
     public var snapshotsRead = 0
+    /// Stages the messages read make: the snapshots' and the batches' new ones (0: the
+    /// file has no stage to show, ``RecordingEnd/nothingToShow(path:snapshotRead:)``).
+    public var stagesSeen = 0
     /// Bytes of the file up to the end of the last complete message read.
     public var bytesRead = 0
     /// How the recording ends: closed by its writer, or where and why reading stopped
@@ -80,8 +83,12 @@ public struct Recording {
                 recording.pid = pid
                 recording.messages.append(.replaying(file: name, process: process, pid: pid))
             case .snapshot, .batch:
-                if case .snapshot = message { recording.snapshotsRead += 1 }
+                if case .snapshot(let snapshot) = message {
+                    recording.snapshotsRead += 1
+                    recording.stagesSeen += snapshot.nodes.count
+                }
                 if case .batch(let b) = message {
+                    recording.stagesSeen += b.nodes.count
                     recording.eventsRead += b.events.count
                     if let t = b.events.last?.time { recording.lastEventNanos = max(recording.lastEventNanos, t) }
                 }

@@ -73,7 +73,7 @@ extension ReplayCommand {
             fail("\(error)")
         }
         // Nothing of the program to show: say what the file holds rather than open an empty one.
-        if recording.snapshotsRead == 0 || (recording.end != .complete && recording.finalGraph.nodes.isEmpty) {
+        if recording.snapshotsRead == 0 || (recording.end != .complete && recording.stagesSeen == 0) {
             fail(recording.end.nothingToShow(path: path, snapshotRead: recording.snapshotsRead > 0))
         }
         if let note = endNote(recording, path: path) { self.note(note) }
