@@ -2,7 +2,7 @@ import PipescopeGraph
 import PipescopeModel
 import TerminalKit
 
-/// Every event as a row, newest at the bottom: time, whom it happened to (a stage, a
+/// Every event as a row, newest at the bottom: its number, time, whom it happened to (a stage, a
 /// task or an owner: ``EventSubject``), kind, and what it carried. Follows the newest
 /// event while live; in history it ends at the cursor's event, highlighted. `f` shows
 /// only the selected stage's events; one pipeline's tree (Enter) shows only its stages'
@@ -15,11 +15,20 @@ public enum EventLogView {
                             glyphs: theme.glyphs)
         let anchor = state.cursor.position ?? state.cursor.log.end
         let events = state.cursor.log.events(endingAt: anchor, count: area.height - 1, among: log.stages)
+        // Each row starts with the event's number, the one the history line, `e`, explain
+        // and exports give it, right-aligned to the widest shown (blank when unnumbered).
+        let numberWidth = events.map { $0.event.id == 0 ? 0 : String($0.event.id).count }.max() ?? 0
         for (line, item) in events.enumerated() {
             let e = item.event
-            let text = "\(Format.time(e.time))  \(EventSubject.name(of: e, in: state))  \(describe(e, theme: theme))"
             let y = area.y + 1 + line
-            buffer.putTruncated(text, x: area.x, y: y, maxWidth: area.width, glyphs: theme.glyphs)
+            var x = area.x
+            if numberWidth > 0, area.width > numberWidth + 20 {
+                let number = e.id == 0 ? "" : String(e.id)
+                buffer.put(String(repeating: " ", count: numberWidth - number.count) + number, x: x, y: y, style: theme.dim)
+                x += numberWidth + 1
+            }
+            let text = "\(Format.time(e.time))  \(EventSubject.name(of: e, in: state))  \(describe(e, theme: theme))"
+            buffer.putTruncated(text, x: x, y: y, maxWidth: area.maxX - x, glyphs: theme.glyphs)
             if state.cursor.position != nil, item.position == anchor {
                 buffer.setStyle(Rect(x: area.x, y: y, width: area.width, height: 1)) { $0.reverse = true }
             }

@@ -28,10 +28,10 @@ final class EventLogRowsTests: XCTestCase {
         b.ownedPipeline(1, owner: 7, ownerName: "story: ProfileScreen", name: "profile avatar")
         b.releaseOwner(7, name: "story: ProfileScreen", pipelines: [1])
         XCTAssertEqual(rows(ViewFixtures.connected(b.build())).suffix(4), [
-            "12:00:00.006  #1 profile avatar  owned by \"story: ProfileScreen\"",
-            "12:00:00.007  #1 profile avatar  cancelled by owner",
-            "12:00:00.008  #2 Map  cancelled by downstream",
-            "12:00:00.009  owner \"story: ProfileScreen\"  released",
+            " 7 12:00:00.006  #1 profile avatar  owned by \"story: ProfileScreen\"",
+            " 8 12:00:00.007  #1 profile avatar  cancelled by owner",
+            " 9 12:00:00.008  #2 Map  cancelled by downstream",
+            "10 12:00:00.009  owner \"story: ProfileScreen\"  released",
         ])
     }
 
@@ -41,8 +41,8 @@ final class EventLogRowsTests: XCTestCase {
         b.add(.ownerReleased, 0) { $0.other = 7 }
         b.add(.ownerReleased, 0) { $0.other = 9 }  // an owner this inspector never saw hold anything
         XCTAssertEqual(rows(ViewFixtures.connected(b.build())).suffix(2), [
-            "12:00:00.007  owner \"FeedScreen\"  released",
-            "12:00:00.008  owner #9  released",
+            "8 12:00:00.007  owner \"FeedScreen\"  released",
+            "9 12:00:00.008  owner #9  released",
         ])
     }
 
@@ -52,11 +52,11 @@ final class EventLogRowsTests: XCTestCase {
         b.releaseOwner(3, name: "story: FeedScreen", pipelines: [])
         b.cancel(1)
         XCTAssertEqual(rows(ViewFixtures.connected(b.build())), [
-            "12:00:00.000  #1 task \"feed refresh (not tied)\"  subscribe",
-            "12:00:00.001  #1 task \"feed refresh (not tied)\"  subscription",
-            "12:00:00.002  #1 task \"feed refresh (not tied)\"  owned by \"story: FeedScreen\"",
-            "12:00:00.003  owner \"story: FeedScreen\"  released",
-            "12:00:00.004  #1 task \"feed refresh (not tied)\"  cancelled by downstream",
+            "1 12:00:00.000  #1 task \"feed refresh (not tied)\"  subscribe",
+            "2 12:00:00.001  #1 task \"feed refresh (not tied)\"  subscription",
+            "3 12:00:00.002  #1 task \"feed refresh (not tied)\"  owned by \"story: FeedScreen\"",
+            "4 12:00:00.003  owner \"story: FeedScreen\"  released",
+            "5 12:00:00.004  #1 task \"feed refresh (not tied)\"  cancelled by downstream",
         ])
     }
 
@@ -69,17 +69,17 @@ final class EventLogRowsTests: XCTestCase {
         b.finish(12)
         b.value(40, "late")  // a stage this inspector never saw subscribe (pruned before it attached)
         var state = ViewFixtures.connected(b.build())
-        XCTAssertEqual(rows(state).first, "12:00:00.000  #12 Just  subscribe")
+        XCTAssertEqual(rows(state).first, "1 12:00:00.000  #12 Just  subscribe")
         // Two minutes later the ended Just has been pruned from the graph.
         _ = reduce(&state, .tick(nanos: ViewFixtures.t0 + 120 * ViewFixtures.second))
         XCTAssertNil(state.cursor.graph[12])
         XCTAssertEqual(rows(state), [
-            "12:00:00.000  #12 Just (pruned)  subscribe",
-            "12:00:00.001  #12 Just (pruned)  subscription",
-            "12:00:00.002  #12 Just (pruned)  request ∞",
-            "12:00:00.003  #12 Just (pruned)  value 1",
-            "12:00:00.004  #12 Just (pruned)  finished",
-            "12:00:00.005  #40 (pruned)  value late",
+            "1 12:00:00.000  #12 Just (pruned)  subscribe",
+            "2 12:00:00.001  #12 Just (pruned)  subscription",
+            "3 12:00:00.002  #12 Just (pruned)  request ∞",
+            "4 12:00:00.003  #12 Just (pruned)  value 1",
+            "5 12:00:00.004  #12 Just (pruned)  finished",
+            "6 12:00:00.005  #40 (pruned)  value late",
         ])
     }
 
@@ -111,6 +111,15 @@ final class EventLogRowsTests: XCTestCase {
         let line = buffer.lines()[0]
         XCTAssertTrue(line.hasPrefix(" history · event 4999: value at #1 Map"), line)
         XCTAssertEqual(Explanation.of(state).title, "Where #1 Map's value (event 4999) came from")
+        // The log starts each row with that number and ends at the cursor's row, marked.
+        let log = rows(state)
+        XCTAssertEqual(log.suffix(2), ["4998 12:00:00.005  #2 PassthroughSubject  request ∞",
+                                       "4999 12:00:00.006  #1 Map  value 7"])
+        var marked = ScreenBuffer(width: 90, height: 12)
+        EventLogView.render(state, theme: .plainUnicode, area: Rect(x: 0, y: 0, width: 90, height: 12), into: &marked)
+        let cursorRow = marked.lines().firstIndex { $0.hasPrefix("4999 ") }
+        XCTAssertEqual(cursorRow.map { marked[0, $0].style.reverse }, true, "the cursor's event is marked")
+        XCTAssertEqual(cursorRow.map { marked[0, $0 - 1].style.reverse }, false)
     }
 
     func testNoRowOfTheDemoShapesIsStageZeroOrUnknown() {

@@ -8,16 +8,24 @@ extension ChromeJSONWriter {
     /// end" once the stage ended.
     func value(_ event: StageEvent, on id: NodeID, track: Int, live: Bool, mirroredFrom source: NodeID?) throws {
         var args: TraceArgs = ["stage": .int(Int64(id))]
+        Self.number(event, into: &args)
         if !event.text.isEmpty { args["value"] = .string(event.text) }
         if let source { args["mirrored_from"] = .int(Int64(source)) }
         try emit(TraceEvent(.instant, name: live ? "value" : "value after end", category: "value", pid: pid, tid: track,
                             ts: us(event.time), scope: .thread, args: args))
     }
 
+    /// The event's number, the one the inspector's history line, `e` and the event log
+    /// give it, as the "event" arg (none when unnumbered).
+    static func number(_ event: StageEvent, into args: inout TraceArgs) {
+        if event.id != 0 { args["event"] = .int(Int64(bitPattern: event.id)) }
+    }
+
     /// A request (`request(_:)` on the subscription) or a demand returned from
     /// `receive(_:)`.
     func demand(_ event: StageEvent, track: Int, sharers: [NodeID]) throws {
         var args: TraceArgs = ["stage": .int(Int64(event.node)), "demand": .string(event.demand.description)]
+        Self.number(event, into: &args)
         if !sharers.isEmpty { args["shared_with"] = .string(sharers.map { "#\($0)" }.joined(separator: " ")) }
         try emit(TraceEvent(.instant, name: event.kind == .request ? "request" : "demand", category: "demand",
                             pid: pid, tid: track, ts: us(event.time), scope: .thread, args: args))
@@ -28,14 +36,17 @@ extension ChromeJSONWriter {
 
     func completion(_ event: StageEvent, on id: NodeID, track: Int, mirrored: Bool) throws {
         var args: TraceArgs = ["stage": .int(Int64(id))]
+        Self.number(event, into: &args)
         if event.kind == .failed { args["error"] = .string(event.text) }
         try emit(TraceEvent(.instant, name: event.kind == .failed ? "failed" : "finished", category: "completion",
                             pid: pid, tid: track, ts: us(event.time), scope: .thread, args: args))
     }
 
     func ownerReleased(_ event: StageEvent) throws {
+        var args: TraceArgs = ["owner": .string(event.text), "owner_id": .int(Int64(event.other))]
+        Self.number(event, into: &args)
         try emit(TraceEvent(.instant, name: "owner released", category: "owner", pid: pid, ts: us(event.time),
-                            scope: .process, args: ["owner": .string(event.text), "owner_id": .int(Int64(event.other))]))
+                            scope: .process, args: args))
     }
 
     // MARK: - Cancels: instants joined by arrows

@@ -44,4 +44,6 @@ struct ValueInstant {
     var thread: String
     var selfNanos: Int64
     var totalNanos: Int64
+    /// The event's number, as the inspector gives it (0: unnumbered).
+    var event: EventID = 0
 }

@@ -63,6 +63,7 @@ struct PerfettoEventEncoder {
         fields.varint(F.trackUUID, v.track)
         fields.varint(F.nameIID, interner.eventName(v.live ? "value" : "value after end"))
         if terminatingFlow != 0 { fields.fixed64(F.terminatingFlowIDs, terminatingFlow) }
+        if v.event != 0 { intAnnotation(.event, Int64(bitPattern: v.event)) }
         if !v.text.isEmpty { stringAnnotation(.value, v.text) }
         if let source = v.mirroredFrom { intAnnotation(.mirroredFrom, Int64(source)) }
         if !v.thread.isEmpty { stringAnnotation(.thread, v.thread) }

@@ -60,7 +60,7 @@ struct PerfettoInterner {
 
     /// The annotation names of a value's instant, looked up by number.
     enum FixedName: Int, CaseIterable {
-        case value, mirroredFrom, thread, selfNanos, totalNanos
+        case value, mirroredFrom, thread, selfNanos, totalNanos, event
 
         var text: String {
             switch self {
@@ -69,6 +69,7 @@ struct PerfettoInterner {
             case .thread: return "thread"
             case .selfNanos: return "self_ns"
             case .totalNanos: return "total_ns"
+            case .event: return "event"
             }
         }
     }

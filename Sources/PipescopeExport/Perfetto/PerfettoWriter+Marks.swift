@@ -13,8 +13,14 @@ extension PerfettoWriter {
         // and with the stages it called.
         let instant = ValueInstant(track: track, time: event.time, live: live, text: event.text,
                                    mirroredFrom: source, thread: event.thread,
-                                   selfNanos: event.selfNanos, totalNanos: event.totalNanos)
+                                   selfNanos: event.selfNanos, totalNanos: event.totalNanos, event: event.id)
         flows.add(instant, id: mirrored ? 0 : event.id, causedBy: mirrored ? 0 : event.causedBy)
+    }
+
+    /// The event's number, the one the inspector's history line, `e` and the event log
+    /// give it: an "event" annotation, none when unnumbered.
+    static func number(_ event: StageEvent) -> [(String, PerfettoValue)] {
+        event.id == 0 ? [] : [("event", .int(Int64(bitPattern: event.id)))]
     }
 
     /// A request (`request(_:)` on the subscription) or a demand returned from
@@ -22,12 +28,12 @@ extension PerfettoWriter {
     func demand(_ event: StageEvent, track: Track, sharers: [NodeID]) throws {
         let instant = PerfettoEvent(.instant, track: track, time: event.time,
                                     name: event.kind == .request ? "request" : "demand",
-                                    annotations: [("demand", .string(event.demand.description))])
+                                    annotations: [("demand", .string(event.demand.description))] + Self.number(event))
         flows.add(instant, id: event.id, causedBy: event.causedBy)
     }
 
     func completion(_ event: StageEvent, on id: NodeID, track: Track, mirrored: Bool) throws {
-        var annotations: [(String, PerfettoValue)] = []
+        var annotations = Self.number(event)
         if event.kind == .failed { annotations.append(("error", .string(event.text))) }
         let instant = PerfettoEvent(.instant, track: track, time: event.time,
                                     name: event.kind == .failed ? "failed" : "finished", annotations: annotations)
@@ -36,7 +42,8 @@ extension PerfettoWriter {
 
     func ownerReleased(_ event: StageEvent) throws {
         flows.add(PerfettoEvent(.instant, track: PerfettoUUID.process, time: event.time, name: "owner released",
-                                annotations: [("owner", .string(event.text)), ("owner_id", .int(Int64(event.other)))]),
+                                annotations: [("owner", .string(event.text)), ("owner_id", .int(Int64(event.other)))]
+                                    + Self.number(event)),
                   id: 0, causedBy: 0)
     }
 
