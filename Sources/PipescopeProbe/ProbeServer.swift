@@ -86,6 +86,12 @@ final package class ProbeServer: @unchecked Sendable {
         // full, so the buffer drops only when the program outruns the flush itself.
         let loop = channel.eventLoop
         probe.onBufferHalfFull { loop.execute { hub.flush() } }
+        // A recording ended by SIGTERM (`kill`, a service manager) gets its last flush and
+        // end mark too, as at exit (the handler is Pipescope's only while the program has
+        // none of its own).
+        if recorder != nil || flightRecorder != nil {
+            TerminateCleanup.finishFirst { [weak self] in self?.finishRecording(reason: Self.terminatedReason) }
+        }
     }
 
     /// `PIPESCOPE_RECORD`'s file, or why there is none. A recording that cannot be
@@ -200,7 +206,11 @@ final package class ProbeServer: @unchecked Sendable {
         _ = done.wait(timeout: .now() + timeout + symbols)
     }
 
+    /// The end mark's reason when SIGTERM ended the program.
+    static let terminatedReason = "the program was ended by SIGTERM"
+
     package func close() {
+        TerminateCleanup.finishFirst(nil)
         flushTask.cancel()
         probe.onBufferHalfFull(nil)
         try? tcpChannel?.close().wait()

@@ -88,6 +88,31 @@ final class CrashSafeRecordingTests: XCTestCase {
         }
     }
 
+    /// `kill` (SIGTERM), as a service manager ends a program, is an ordinary end: the
+    /// recording gets its last flush and its end mark, the socket goes, and the program
+    /// still dies by SIGTERM.
+    func testAProgramEndedBySIGTERMClosesItsRecording() throws {
+        let file = directory + "/terminated.pipescope"
+        let program = try ExampleProgram(socketPath: directory + "/terminated.sock",
+                                         environment: ["PIPESCOPE_RECORD": file, "EXAMPLE_RATE": "2000"])
+        let seen = eventually(timeout: 60) { self.liveValues(program.socketPath) >= 50 }
+        XCTAssertTrue(seen, "the example sent 50 values")
+        let sentBefore = liveValues(program.socketPath)
+        kill(program.pid, SIGTERM)
+        program.process.waitUntilExit()
+        XCTAssertEqual(program.process.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(program.process.terminationStatus, SIGTERM, "it still ends as SIGTERM ends it")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: program.socketPath), "the socket is removed")
+        let read = try subjectValues(file)
+        XCTAssertEqual(read.endReason, "the program was ended by SIGTERM")
+        XCTAssertEqual(read.cut, 0)
+        XCTAssertGreaterThanOrEqual(read.values.count, sentBefore, "the last flush reached the file")
+        XCTAssertEqual(read.values, (0..<read.values.count).map { String($0 + 1) })
+        let replay = try Programs.run(Programs.pipescope, ["replay", file, "--print"])
+        XCTAssertEqual(replay.status, 0, replay.stderr)
+        XCTAssertEqual(replay.stderr, "", "a closed recording: no note of a cut")
+    }
+
     func testARecordingToAFullDiskStopsWithAMessageAndTheProgramRunsOn() throws {
         let said = directory + "/stderr"
         let program = try ExampleProgram(socketPath: directory + "/full.sock", environment: ["PIPESCOPE_RECORD": "/dev/full"],
