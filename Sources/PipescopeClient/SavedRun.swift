@@ -14,7 +14,7 @@ import PipescopeWire
 ///
 /// ```swift
 /// let saved = try SavedRun.write(state, to: SavedRun.defaultPath(for: state))
-/// print("saved \(saved.events) events to \(saved.path)")
+/// print("saved \(saved.events) events to \(saved.path)")   // under SavedRun.directory()
 /// ```
 public enum SavedRun {
     public struct Summary: Equatable, Sendable {
@@ -84,8 +84,20 @@ public enum SavedRun {
         previous == 0 ? next == 0 : next == previous + 1
     }
 
-    /// `NAME-YYYYMMDD-HHMMSS.pipescope` in the current directory, for the run on screen.
-    public static func defaultPath(for state: AppState, now: Date = Date()) -> String {
+    /// Where `s` saves: `$PIPESCOPE_SAVE_DIR`, else `$XDG_STATE_HOME/pipescope/saved`,
+    /// else `~/.local/state/pipescope/saved` (the XDG state directory: a saved run is
+    /// state the user made, not a file for whatever directory the inspector ran in, a
+    /// checkout that `git status` would then show).
+    public static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let chosen = environment["PIPESCOPE_SAVE_DIR"], !chosen.isEmpty { return chosen }
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/pipescope/saved" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/state/pipescope/saved"
+    }
+
+    /// `NAME-YYYYMMDD-HHMMSS.pipescope` in ``directory(environment:)``, for the run on screen.
+    public static func defaultPath(for state: AppState, now: Date = Date(),
+                                   environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let run = state.runs.viewing.map { state.runs.earlier[$0] }
         let name = (run?.name ?? state.session.targetName)
             .map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }
@@ -95,14 +107,20 @@ public enum SavedRun {
         let stamp = String(format: "%04d%02d%02d-%02d%02d%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
                            parts.tm_hour, parts.tm_min, parts.tm_sec)
         let runPart = run != nil ? "-run\(state.runs.shown)" : ""
-        return FileManager.default.currentDirectoryPath + "/\(String(name))\(runPart)-\(stamp).pipescope"
+        return directory(environment: environment) + "/\(String(name))\(runPart)-\(stamp).pipescope"
     }
 
     /// What the `s` key answers: the file and what it holds, or why it could not be
     /// written. The file is never overwritten: a second save in the same second gets
     /// a numbered name.
-    public static func saveAnswer(_ state: AppState) -> (ok: Bool, text: String) {
-        let base = String(defaultPath(for: state).dropLast(".pipescope".count))
+    public static func saveAnswer(_ state: AppState,
+                                  environment: [String: String] = ProcessInfo.processInfo.environment) -> (ok: Bool, text: String) {
+        let base = String(defaultPath(for: state, environment: environment).dropLast(".pipescope".count))
+        let folder = (base as NSString).deletingLastPathComponent
+        if let problem = makeDirectory(folder) {
+            return (false, "not saved: cannot make the directory \(folder) (\(problem)); "
+                + "set PIPESCOPE_SAVE_DIR to a directory you can write")
+        }
         var path = base + ".pipescope"
         var n = 2
         while FileManager.default.fileExists(atPath: path) {
@@ -112,11 +130,28 @@ public enum SavedRun {
         do {
             let saved = try write(state, to: path)
             let events = saved.events == 1 ? "1 event" : "\(saved.events) events"
-            // In the current directory: its name is enough.
-            let name = (saved.path as NSString).lastPathComponent
-            return (true, "saved \(events) to \(name) (replay or export reads it)")
+            return (true, "saved \(events) to \(shown(saved.path, environment: environment)) (replay or export reads it)")
         } catch {
             return (false, "not saved: \(error)")
         }
+    }
+
+    /// Makes `path` and the directories above it (private to the user: saved runs hold
+    /// what the program's values said); nil when it is there, else what went wrong.
+    static func makeDirectory(_ path: String) -> String? {
+        var built = path.hasPrefix("/") ? "" : FileManager.default.currentDirectoryPath
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o700) != 0, errno != EEXIST { return String(cString: strerror(errno)) }
+        }
+        var info = stat()
+        guard stat(built, &info) == 0 else { return String(cString: strerror(errno)) }
+        return info.st_mode & S_IFMT == S_IFDIR ? nil : "it is not a directory"
+    }
+
+    /// `path` with the home directory written `~`, so the status line has room for it.
+    static func shown(_ path: String, environment: [String: String]) -> String {
+        guard let home = environment["HOME"], home.count > 1, path.hasPrefix(home + "/") else { return path }
+        return "~" + path.dropFirst(home.count)
     }
 }

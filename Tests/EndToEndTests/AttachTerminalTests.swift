@@ -83,7 +83,8 @@ final class AttachTerminalTests: XCTestCase {
         let runtime = ["XDG_RUNTIME_DIR": directory!]
         let session = try TerminalSession(width: 100, height: 30)
         defer { session.kill() }
-        session.type("cd \(directory!) && XDG_RUNTIME_DIR=\(directory!) \(Programs.pipescope) attach --wait pipescope-example")
+        session.type("cd \(directory!) && XDG_RUNTIME_DIR=\(directory!) PIPESCOPE_SAVE_DIR=\(directory!)/saved "
+                     + "\(Programs.pipescope) attach --wait pipescope-example")
         session.expect("waiting for a program named pipescope-example to start", timeout: 30)
         let first = try ExampleProgram(socketPath: nil, environment: runtime)
         defer { first.stop() }
@@ -99,10 +100,13 @@ final class AttachTerminalTests: XCTestCase {
         session.tmux.sendKeys("[")
         session.expect("HISTORY", "· ENDED")
         session.tmux.sendKeys("s")
-        // The line names the file (its end may be cut at this width: the count varies).
-        session.expect("saved", "events to pipescope-example-")
-        let saved = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".pipescope") }
-        XCTAssertEqual(saved.count, 1, "one recording saved: \(saved)")
+        // The line names the file, in PIPESCOPE_SAVE_DIR, not the current directory (its end
+        // may be cut at this width: the count varies).
+        session.expect("saved", "events to \(directory!)/saved/pipescope-example-")
+        let saved = try FileManager.default.contentsOfDirectory(atPath: directory + "/saved")
+        XCTAssertEqual(saved.filter { $0.hasSuffix(".pipescope") }.count, 1, "one recording saved: \(saved)")
+        let here = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".pipescope") }
+        XCTAssertEqual(here, [], "nothing saved in the current directory")
 
         let second = try ExampleProgram(socketPath: nil, environment: runtime)
         defer { second.stop() }

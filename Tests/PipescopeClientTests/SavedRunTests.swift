@@ -122,4 +122,36 @@ final class SavedRunTests: ServedProbeTestCase {
             XCTAssertTrue("\(error)".contains("/nonexistent-dir/x.pipescope"), "\(error)")
         }
     }
+
+    /// `s` saves under the user's state directory (or PIPESCOPE_SAVE_DIR), never into
+    /// whatever directory the inspector runs in; it makes the directory, and says the path.
+    func testSaveGoesToTheStateDirectoryAndSaysWhere() throws {
+        let (state, session, c) = try inspected(values: 3)
+        defer { c.cancel(); session.connection.close() }
+        let home = directory + "/home"
+        XCTAssertEqual(SavedRun.directory(environment: ["HOME": home]), home + "/.local/state/pipescope/saved")
+        XCTAssertEqual(SavedRun.directory(environment: ["HOME": home, "XDG_STATE_HOME": directory + "/state"]),
+                       directory + "/state/pipescope/saved")
+        XCTAssertEqual(SavedRun.directory(environment: ["HOME": home, "XDG_STATE_HOME": directory + "/state",
+                                                        "PIPESCOPE_SAVE_DIR": directory + "/mine"]), directory + "/mine")
+
+        let answer = SavedRun.saveAnswer(state, environment: ["HOME": home])
+        XCTAssertTrue(answer.ok, answer.text)
+        let saved = try FileManager.default.contentsOfDirectory(atPath: home + "/.local/state/pipescope/saved")
+        XCTAssertEqual(saved.count, 1)
+        XCTAssertTrue(answer.text.hasPrefix("saved "), answer.text)
+        XCTAssertTrue(answer.text.hasSuffix(" to ~/.local/state/pipescope/saved/\(saved[0]) (replay or export reads it)"),
+                      answer.text)
+        var info = stat()
+        XCTAssertEqual(stat(home + "/.local/state/pipescope/saved", &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o700, "private: it holds what the program's values said")
+        XCTAssertEqual(try Recording.read(path: home + "/.local/state/pipescope/saved/" + saved[0]).snapshotsRead, 1)
+
+        // A file where the directory should be: not saved, and it says what to do.
+        XCTAssertTrue(FileManager.default.createFile(atPath: directory + "/taken", contents: Data()))
+        let refused = SavedRun.saveAnswer(state, environment: ["PIPESCOPE_SAVE_DIR": directory + "/taken"])
+        XCTAssertFalse(refused.ok)
+        XCTAssertEqual(refused.text, "not saved: cannot make the directory \(directory!)/taken (it is not a directory); "
+                       + "set PIPESCOPE_SAVE_DIR to a directory you can write")
+    }
 }
