@@ -107,7 +107,7 @@ struct ExplainCommand: ParsableCommand {
         document["at"] = at.map { l -> [String: Any] in
             ["file": l.file ?? NSNull(), "line": l.line ?? NSNull(), "function": l.function ?? NSNull()]
         } ?? NSNull()
-        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes]))
+        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
             ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }

@@ -13,6 +13,8 @@ final class ExplainCommandTests: XCTestCase {
     private func json(_ arguments: [String]) throws -> [String: Any] {
         let out = try Programs.run(Programs.pipescope, ["explain"] + arguments + ["--json"])
         XCTAssertEqual(out.status, 0, out.stderr)
+        // Pretty-printed, as every --json is, with or without --stage.
+        XCTAssertTrue(out.stdout.hasPrefix("{\n  \""), "\(out.stdout.prefix(120))")
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
     }
 
