@@ -48,7 +48,20 @@ extension FramedMessage {
         do {
             return try Self(serializedBytes: Array(payload))
         } catch {
-            throw FrameError.malformed("\(Self.protoMessageName) could not be decoded (\(error))")
+            throw FrameError.malformed("\(Self.protoMessageName) could not be decoded: \(Self.words(for: error))")
+        }
+    }
+
+    /// What a decoding error means, in words (never the library's case name).
+    static func words(for error: Error) -> String {
+        switch error as? BinaryDecodingError {
+        case .truncated?: return "a field runs past the end of the frame"
+        case .invalidUTF8?: return "a text field is not UTF-8"
+        case .malformedProtobuf?: return "its bytes are not a protobuf message (a field's tag or length is impossible)"
+        case .messageDepthLimit?: return "its messages are nested deeper than any Pipescope writes"
+        case .trailingGarbage?: return "bytes follow the end of the message"
+        case .missingRequiredFields?, .internalExtensionError?: return "it is not a message Pipescope writes"
+        case nil: return "\(error)"
         }
     }
 }

@@ -217,7 +217,8 @@ final class MessageTests: XCTestCase {
         let damaged = directory + "/damaged.pipescope"
         try bytes.write(to: URL(fileURLWithPath: damaged))
         let sentence = "\(damaged) is a damaged recording: at byte \(offset), \(afterEvents(events)), malformed message: "
-            + "pipescope.v1.ServerMessage could not be decoded (malformedProtobuf). Nothing after that can be read."
+            + "pipescope.v1.ServerMessage could not be decoded: its bytes are not a protobuf message (a field's tag or "
+            + "length is impossible). Nothing after that can be read."
 
         let replay = try run(["replay", damaged, "--json"])
         XCTAssertEqual(replay.status, 1, "printed up to the damage, less than was recorded")
