@@ -26,12 +26,24 @@ public struct Retention: Sendable, Equatable {
     public static let standard = Retention()
 
     /// The standard policy, with `PIPESCOPE_RETAIN_SECONDS`, `PIPESCOPE_RETAIN_PIPELINES`
-    /// and `PIPESCOPE_RETAIN_INNER` applied when they hold valid numbers.
+    /// and `PIPESCOPE_RETAIN_INNER` applied; a value that is not a number it can take is
+    /// said on standard error, with what is used instead (``parse(_:)``).
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Retention {
-        var r = Retention.standard
-        if let s = environment["PIPESCOPE_RETAIN_SECONDS"].flatMap(Double.init), s >= 0 { r.seconds = s }
-        if let n = environment["PIPESCOPE_RETAIN_PIPELINES"].flatMap(Int.init), n >= 0 { r.maxEndedPipelines = n }
-        if let n = environment["PIPESCOPE_RETAIN_INNER"].flatMap(Int.init), n >= 0 { r.maxEndedInner = n }
-        return r
+        let (retention, problems) = parse(environment)
+        problems.forEach(EnvironmentNumber.say)
+        return retention
+    }
+
+    /// ``fromEnvironment(_:)`` without the saying: the policy, and what was wrong.
+    public static func parse(_ environment: [String: String]) -> (Retention, problems: [String]) {
+        let standard = Retention.standard
+        let seconds = EnvironmentNumber.read("PIPESCOPE_RETAIN_SECONDS", in: environment, default: standard.seconds,
+                                             minimum: 0, unit: "seconds")
+        let pipelines = EnvironmentNumber.read("PIPESCOPE_RETAIN_PIPELINES", in: environment,
+                                               default: standard.maxEndedPipelines, minimum: 0, unit: "ended pipelines")
+        let inner = EnvironmentNumber.read("PIPESCOPE_RETAIN_INNER", in: environment, default: standard.maxEndedInner,
+                                           minimum: 0, unit: "ended inner stages")
+        return (Retention(seconds: seconds.value, maxEndedPipelines: pipelines.value, maxEndedInner: inner.value),
+                [seconds.problem, pipelines.problem, inner.problem].compactMap { $0 })
     }
 }

@@ -180,8 +180,18 @@ public final class Probe: @unchecked Sendable {
     /// `PIPESCOPE_LOCATIONS=0` in the environment.
     public static var defaultLocations: Bool { CallStack.enabled(in: ProcessInfo.processInfo.environment) }
 
-    public static var defaultPauseDeadline: Double {
-        ProcessInfo.processInfo.environment["PIPESCOPE_PAUSE_DEADLINE"].flatMap(Double.init) ?? 60
+    /// `PIPESCOPE_PAUSE_DEADLINE` seconds, else 60; a value that is not a positive number
+    /// is said on standard error once, with what is used instead.
+    public static let defaultPauseDeadline: Double = {
+        let (seconds, problem) = pauseDeadline(in: ProcessInfo.processInfo.environment)
+        if let problem { EnvironmentNumber.say(problem) }
+        return seconds
+    }()
+
+    /// How long a pause lasts at most, from `environment`, and what was wrong with it.
+    static func pauseDeadline(in environment: [String: String]) -> (Double, String?) {
+        EnvironmentNumber.read("PIPESCOPE_PAUSE_DEADLINE", in: environment, default: 60.0, minimum: 0, exclusive: true,
+                               unit: "seconds")
     }
 
     /// Prunes ended stages now, as if the clock read `now` (wall-clock nanoseconds).
