@@ -123,13 +123,26 @@ extension AttachCommand {
                 fail("several programs are running; say which one:\n\(table)")
             }
             print(table)
-            print("Attach to which one? [1-\(scan.entries.count)] ", terminator: "")
-            fflushStandardOutput()
-            guard let line = readLine(), let n = Int(line.trimmingCharacters(in: .whitespaces)),
-                  (1...scan.entries.count).contains(n) else {
-                fail("no program chosen")
+            guard let n = askNumber(in: 1...scan.entries.count) else {
+                fail("no program chosen (standard input ended). Give a pid or socket path: pipescope attach PID")
             }
             return scan.entries[n - 1].path
+        }
+    }
+
+    /// Asks for a number in `range` until one comes; an answer out of range, or not a
+    /// number, says what would do and asks again; nil when standard input ends.
+    static func askNumber(in range: ClosedRange<Int>) -> Int? {
+        var prompt = "Attach to which one? [\(range.lowerBound)-\(range.upperBound)] "
+        while true {
+            print(prompt, terminator: "")
+            fflushStandardOutput()
+            guard let line = readLine() else { return nil }
+            let answer = line.trimmingCharacters(in: .whitespaces)
+            if let n = Int(answer), range.contains(n) { return n }
+            prompt = "\(answer.isEmpty ? "Nothing typed" : "\"\(answer)\" is not one of them"): "
+                + "type a number from \(range.lowerBound) to \(range.upperBound) (Ctrl-D: none). "
+                + "Attach to which one? [\(range.lowerBound)-\(range.upperBound)] "
         }
     }
 }

@@ -95,6 +95,10 @@ final class ListCommandTests: XCTestCase {
         session.type("\(Programs.pipescope) attach")
         let prompt = session.expect("Attach to which one? [1-2]")
         let second = prompt.split(separator: "\n").first { $0.hasPrefix("2 ") }.map(String.init) ?? ""
+        // A number that is not on the list: it says so and asks again.
+        session.tmux.sendLiteral("7")
+        session.tmux.sendKeys("Enter")
+        session.expect("\"7\" is not one of them: type a number from 1 to 2 (Ctrl-D: none). Attach to which one? [1-2]")
         session.tmux.sendLiteral("2")
         session.tmux.sendKeys("Enter")
         let chosen = [a, b].first { second.contains(" \($0.pid) ") }
