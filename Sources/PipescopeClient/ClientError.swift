@@ -25,6 +25,11 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
     case timedOut(path: String, waitingFor: String)
     case connectionFailed(path: String, reason: String)
     case permissionDenied(path: String)
+    /// A number that cannot be a pid (0, negative).
+    case notAPid(String)
+    /// A name (no `/`, not a number) that no running program with Pipescope has; `running`
+    /// names those that are ("app (pid 42)").
+    case noProgramNamed(String, running: [String])
 
     public var description: String { message(command: nil) }
 
@@ -32,7 +37,7 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
     /// given.
     public func message(command: String?) -> String {
         let give = command.map { "Give `\($0)` the program's pid" } ?? "Give the program's pid"
-        let targets = "\(give), its socket path (`pipescope list` shows them), or tcp://host:port"
+        let targets = "\(give), name or socket path (`pipescope list` shows them), or tcp://host:port"
         switch self {
         case .noProbe(let path):
             return "no Pipescope probe at \(path) — is the program running and did it call "
@@ -53,6 +58,11 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
                 + "(for example in a debugger) or is that socket something else?"
         case .connectionFailed(let path, let reason):
             return "could not connect to \(path): \(reason)"
+        case .notAPid(let target):
+            return "\(target) is not a pid (a pid is a number from 1 up). \(targets)."
+        case .noProgramNamed(let name, let running):
+            let now = running.isEmpty ? "none is running" : "running now: " + running.joined(separator: ", ")
+            return "no running program named \(name) has Pipescope (\(now)). \(targets)."
         case .permissionDenied(let path):
             return "permission denied for \(path): the program belongs to another user, and Pipescope only "
                 + "lets the same user attach. Run pipescope as that user."

@@ -27,12 +27,31 @@ public struct ProbeSession {
     /// The token given for a TCP address, sent again on a reconnection.
     public let token: String?
 
-    /// Attaches to `target`: a pid, a socket path, or `tcp://host:port`. Throws an
+    /// Attaches to `target`: a pid, a socket path, `tcp://host:port`, or a running
+    /// program's name (``endpoint(of:directory:)``). Throws an
     /// ``EndpointError`` for an address that cannot be read, and a ``ClientError`` that
     /// says what to do when the probe cannot be reached, refuses, or is silent.
     public static func attach(target: String, readOnly: Bool = false, token: String? = nil,
                               timeout: Double = 5) throws -> ProbeSession {
-        try attach(to: Endpoint.parse(target), readOnly: readOnly, token: token, timeout: timeout)
+        try attach(to: endpoint(of: target), readOnly: readOnly, token: token, timeout: timeout)
+    }
+
+    /// Where `target` is: `tcp://host:port`, a pid (a number from 1 up), a socket path
+    /// (anything with a `/`), or the name of a running program with Pipescope (the newest
+    /// of that name). Throws ``ClientError/notAPid(_:)`` for 0 or a negative number and
+    /// ``ClientError/noProgramNamed(_:running:)`` for a name no running program has.
+    public static func endpoint(of target: String, directory: String = SocketLocation.directory()) throws -> Endpoint {
+        if let number = Int(target), number <= 0 { throw ClientError.notAPid(target) }
+        guard Int(target) == nil, !target.contains("/"), !target.hasPrefix("tcp://"), !target.isEmpty,
+              !FileManager.default.fileExists(atPath: target) else {  // a socket in the current directory
+            return try Endpoint.parse(target)
+        }
+        let scan = ProbeDirectory.scan(directory: directory)
+        let named = scan.entries.filter { $0.processName == target }
+        guard let newest = named.max(by: { $0.startTimeNanos < $1.startTimeNanos }) else {
+            throw ClientError.noProgramNamed(target, running: scan.entries.map { "\($0.processName) (pid \($0.pid))" })
+        }
+        return .unix(newest.path)
     }
 
     /// Attaches to the Unix socket at `path`.

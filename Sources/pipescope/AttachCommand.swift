@@ -7,7 +7,7 @@ struct AttachCommand: ParsableCommand {
         commandName: "attach",
         abstract: "Open the inspector on a running program that called Pipescope.start().")
 
-    @Argument(help: "The program's pid, its socket path, or tcp://host:port; with --wait, also its name. Without it: the only running program, or a choice.")
+    @Argument(help: "The program's pid, its name (as `pipescope list` shows it; with --wait, one yet to start), its socket path, or tcp://host:port. Without it: the only running program, or a choice.")
     var target: String?
 
     @Flag(help: "Look but never change: cancel (and pause) are refused.")

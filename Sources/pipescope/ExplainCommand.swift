@@ -27,7 +27,7 @@ struct ExplainCommand: ParsableCommand {
             The chain follows the causes the program still keeps (its last 4,096).
             """)
 
-    @Argument(help: "The program's pid, its socket path, or tcp://host:port.")
+    @Argument(help: "The program's pid, its name (as `pipescope list` shows it), its socket path, or tcp://host:port.")
     var target: String
 
     @Flag(help: "Print JSON instead of one line per pipeline.")

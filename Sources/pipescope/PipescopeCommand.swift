@@ -39,7 +39,18 @@ struct PipescopeCommand: ParsableCommand {
     /// pipescope's does) instead of `Error: `; usage and exit status are the parser's.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            var command: ParsableCommand
+            do {
+                command = try parseAsRoot()
+            } catch {
+                // "-5" reads as an option to the parser, which then says the target is missing.
+                if fullMessage(for: error).contains("Missing expected argument"),
+                   let negative = negativeNumber(in: CommandLine.arguments.dropFirst()) {
+                    FileHandle.standardError.write(Data(("pipescope: " + ClientError.notAPid(negative).description + "\n").utf8))
+                    Foundation.exit(ExitCode.validationFailure.rawValue)
+                }
+                throw error
+            }
             try command.run()
         } catch {
             let code = exitCode(for: error)
@@ -53,6 +64,11 @@ struct PipescopeCommand: ParsableCommand {
             }
             Foundation.exit(code.rawValue)
         }
+    }
+
+    /// An argument that is a negative number ("-5"): meant as a pid, read as an option.
+    static func negativeNumber(in arguments: ArraySlice<String>) -> String? {
+        arguments.first { $0.count > 1 && $0.hasPrefix("-") && Int($0) != nil }
     }
 
     /// "Error: Unknown option '--bogus'" as "pipescope: unknown option '--bogus'".

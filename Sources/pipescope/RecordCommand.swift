@@ -19,7 +19,7 @@ struct RecordCommand: ParsableCommand {
             `pipescope export` writes it: Perfetto's format, or JSON for a .json name).
             """)
 
-    @Argument(help: "The program's pid, its socket path, or tcp://host:port.")
+    @Argument(help: "The program's pid, its name (as `pipescope list` shows it), its socket path, or tcp://host:port.")
     var target: String
 
     @Option(help: "The program's PIPESCOPE_TOKEN, for tcp:// targets (default: $PIPESCOPE_TOKEN).")

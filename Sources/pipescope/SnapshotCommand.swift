@@ -13,7 +13,7 @@ struct SnapshotCommand: ParsableCommand {
             pending then are said (a last line, or "locationsPending": true).
             """)
 
-    @Argument(help: "The program's pid, its socket path, or tcp://host:port.")
+    @Argument(help: "The program's pid, its name (as `pipescope list` shows it), its socket path, or tcp://host:port.")
     var target: String
 
     @Flag(help: "Print JSON instead of an indented tree.")

@@ -108,6 +108,15 @@ final class ListCommandTests: XCTestCase {
         session.expect("EXIT=0")
     }
 
+    /// A running program's name is a target, as `list` shows it: no pid to look up first.
+    func testAProgramsNameIsATarget() throws {
+        let program = try ExampleProgram(socketPath: nil, environment: environment)
+        defer { program.stop() }
+        let out = try Programs.run(Programs.pipescope, ["snapshot", "pipescope-example"], environment: environment)
+        XCTAssertEqual(out.status, 0, out.stderr)
+        XCTAssertTrue(out.stdout.hasPrefix("pipescope-example (pid \(program.pid))"), out.stdout)
+    }
+
     func testNoProgramAndNoTargetIsAClearError() throws {
         let out = try Programs.run(Programs.pipescope, ["attach"], environment: environment)
         XCTAssertEqual(out.status, 1)

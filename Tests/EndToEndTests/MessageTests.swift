@@ -67,7 +67,7 @@ final class MessageTests: XCTestCase {
         try Data("hello\n".utf8).write(to: URL(fileURLWithPath: file))
         let recording = directory + "/session.pipescope"
         try Data(RecordingFormat.magic).write(to: URL(fileURLWithPath: recording))
-        let advice = "its socket path (`pipescope list` shows them), or tcp://host:port."
+        let advice = "name or socket path (`pipescope list` shows them), or tcp://host:port."
         let cases: [([String], String)] = [
             (["attach", file], "pipescope: \(file) is a regular file, not a program's socket. Give `pipescope attach` the program's pid, \(advice)"),
             (["snapshot", directory], "pipescope: \(directory!) is a directory, not a program's socket. Give `pipescope snapshot` the program's pid, \(advice)"),
@@ -88,8 +88,27 @@ final class MessageTests: XCTestCase {
         let out = try run(["snapshot", directory + "/nobody.sock"])
         XCTAssertEqual(out.status, 1)
         XCTAssertEqual(out.stderr, "pipescope: no Pipescope probe at \(directory!)/nobody.sock — is the program running and "
-            + "did it call Pipescope.start()? Give `pipescope snapshot` the program's pid, its socket path "
+            + "did it call Pipescope.start()? Give `pipescope snapshot` the program's pid, name or socket path "
             + "(`pipescope list` shows them), or tcp://host:port.\n")
+    }
+
+    /// A target that cannot be a pid, or a name no running program has, says so (the
+    /// parser took "-5" for an option and said the target was missing).
+    func testATargetThatIsNoPidOrNoRunningProgramSaysSo() throws {
+        let advice = "name or socket path (`pipescope list` shows them), or tcp://host:port."
+        let environment = ["XDG_RUNTIME_DIR": directory!]
+        let cases: [([String], String)] = [
+            (["snapshot", "-5"], "pipescope: -5 is not a pid (a pid is a number from 1 up). Give the program's pid, \(advice)"),
+            (["snapshot", "0"], "pipescope: 0 is not a pid (a pid is a number from 1 up). Give `pipescope snapshot` the program's pid, \(advice)"),
+            (["explain", "-1"], "pipescope: -1 is not a pid (a pid is a number from 1 up). Give the program's pid, \(advice)"),
+            (["snapshot", "no-such-app"], "pipescope: no running program named no-such-app has Pipescope (none is running). "
+                + "Give `pipescope snapshot` the program's pid, \(advice)"),
+        ]
+        for (arguments, expected) in cases {
+            let out = try Programs.run(Programs.pipescope, arguments, environment: environment)
+            XCTAssertNotEqual(out.status, 0, "\(arguments)")
+            XCTAssertEqual(out.stderr, expected + "\n", "\(arguments)")
+        }
     }
 
     func testARecordingThatIsADirectorySaysSo() throws {
