@@ -37,6 +37,9 @@ public enum FlightDump {
         public var closed: Bool
         /// Segments of other runs in the directory, not dumped.
         public var otherRuns: [String]
+        /// How many of ``otherRuns`` started after the run dumped (runs are named by their
+        /// start time, so they sort in time order).
+        public var newerRuns = 0
     }
 
     /// The flight recorder directory for `target`: the directory itself, or the one the
@@ -54,7 +57,11 @@ public enum FlightDump {
         let socket: String
         if let pid = Int32(target), pid > 0 {
             socket = ProbeDirectory.socketPath(pid: pid)
-        } else if FileManager.default.fileExists(atPath: target) {
+        } else if let what = FileKind.of(target) {
+            guard what == "a socket" else {
+                throw Failure("\(target) is \(what), not a program's socket or a flight recorder's directory; give the "
+                              + "program's pid, its socket path, or the directory of its PIPESCOPE_FLIGHT")
+            }
             socket = target
         } else {
             throw Failure("\(target) is not a directory, a pid or a socket; give the program's pid, its socket path, "
@@ -81,6 +88,12 @@ public enum FlightDump {
         }
         let candidates = pid.map { pid in all.filter { $0.pid == pid } } ?? all
         guard let run = candidates.last?.run else {
+            let pids = Array(Set(all.map(\.pid))).sorted()
+            if let pid, !pids.isEmpty {
+                throw Failure("\(directory) holds no flight recorder segments of pid \(pid); it holds runs of "
+                              + "\(pids.count == 1 ? "pid" : "pids") \(pids.map(String.init).joined(separator: ", ")): "
+                              + "give one of them with --pid, or leave --pid out for the newest run")
+            }
             let whose = pid.map { " of pid \($0)" } ?? ""
             throw Failure("\(directory) holds no flight recorder segments\(whose) (flight-*.pipescope): "
                           + "nothing was recorded there yet; is PIPESCOPE_FLIGHT set to it?")
@@ -97,7 +110,8 @@ public enum FlightDump {
         }
         var summary = Summary(output: output, directory: directory, process: welcome.welcome.processName,
                               pid: welcome.welcome.pid, segments: parts.count, events: 0, closed: parts.last?.closed ?? false,
-                              otherRuns: Array(Set(all.map(\.run)).subtracting([run])).sorted())
+                              otherRuns: Array(Set(all.map(\.run)).subtracting([run])).sorted(),
+                              newerRuns: Set(all.map(\.run)).filter { $0 > run }.count)
         writer.append(welcome)
         var lastSequence: UInt64?
         for part in parts {

@@ -101,13 +101,10 @@ public final class ProbeConnection: @unchecked Sendable {
         switch info.st_mode & S_IFMT {
         case S_IFSOCK:
             return
-        case S_IFDIR:
-            throw ClientError.notASocket(path: path, what: "a directory")
-        case S_IFREG:
-            if isRecording(path) { throw ClientError.recordingNotSocket(path: path) }
-            throw ClientError.notASocket(path: path, what: "a regular file")
+        case S_IFREG where isRecording(path):
+            throw ClientError.recordingNotSocket(path: path)
         default:
-            throw ClientError.notASocket(path: path, what: "a device or a pipe")
+            throw ClientError.notASocket(path: path, what: FileKind.describe(mode: info.st_mode))
         }
     }
 

@@ -43,8 +43,10 @@ struct DumpCommand: ParsableCommand {
         said += " of \(dump.process) (pid \(dump.pid)), \(counted(dump.segments, "segment")) of \(directory), to \(output)"
         said += dump.closed ? " (the program had exited)." : "."
         if !dump.otherRuns.isEmpty {
-            said += " \(directory) also holds \(counted(dump.otherRuns.count, "earlier run")) (\(dump.otherRuns.joined(separator: ", "))): "
-                + "dump one with --pid."
+            let newer = dump.newerRuns, earlier = dump.otherRuns.count - newer
+            let runs = [earlier > 0 ? counted(earlier, "earlier run") : nil, newer > 0 ? counted(newer, "newer run") : nil]
+                .compactMap { $0 }.joined(separator: " and ")
+            said += " \(directory) also holds \(runs) (\(dump.otherRuns.joined(separator: ", "))): dump one with --pid."
         }
         return said
     }

@@ -167,6 +167,23 @@ final class FlightDumpCommandTests: XCTestCase {
         out = try Programs.run(Programs.pipescope, ["dump", "tcp://127.0.0.1:9", "-o", directory + "/d.pipescope"])
         XCTAssertEqual(out.status, 1)
         XCTAssertTrue(out.stderr.contains("keeps its segments on the program's machine"), out.stderr)
+
+        // A file that is neither a socket nor a directory says what it is.
+        out = try Programs.run(Programs.pipescope, ["dump", "/etc/passwd", "-o", directory + "/d.pipescope"])
+        XCTAssertEqual(out.status, 1)
+        XCTAssertEqual(out.stderr, "pipescope: /etc/passwd is a regular file, not a program's socket or a flight recorder's "
+                       + "directory; give the program's pid, its socket path, or the directory of its PIPESCOPE_FLIGHT\n")
+
+        // --pid of a run the directory does not hold: the pids it does hold.
+        let runs = directory + "/runs"
+        mkdir(runs, 0o700)
+        for name in ["flight-20261126T170700Z-4242-00000001.pipescope", "flight-20261126T180700Z-5151-00000001.pipescope"] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: runs + "/" + name, contents: Data()))
+        }
+        out = try Programs.run(Programs.pipescope, ["dump", runs, "--pid", "12345", "-o", directory + "/d.pipescope"])
+        XCTAssertEqual(out.status, 1)
+        XCTAssertEqual(out.stderr, "pipescope: \(runs) holds no flight recorder segments of pid 12345; it holds runs of "
+                       + "pids 4242, 5151: give one of them with --pid, or leave --pid out for the newest run\n")
     }
 
     func testAttachDumpOnRefusesWhatItCannotDo() throws {
