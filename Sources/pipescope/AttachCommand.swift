@@ -46,6 +46,12 @@ struct AttachCommand: ParsableCommand {
         let chosen: String
         if wait, let target, Self.isProgramName(target) {
             chosen = Self.waitForProgram(named: target)
+        } else if wait, let target, let pid = Int32(target), pid > 0,
+                  !ProbeDirectory.answers(ProbeDirectory.socketPath(pid: pid)) {
+            // A pid names one run: the next run of a program gets another, so there is nothing to wait for.
+            fail("--wait waits for a program by its name, and no program with pid \(pid) is running (a program's next "
+                + "run gets a new pid). Give its name: pipescope attach --wait NAME (`pipescope list` shows the names "
+                + "of the running ones).")
         } else {
             chosen = target ?? Self.chooseProgram()
         }

@@ -103,6 +103,9 @@ final class MessageTests: XCTestCase {
             (["explain", "-1"], "pipescope: -1 is not a pid (a pid is a number from 1 up). Give the program's pid, \(advice)"),
             (["snapshot", "no-such-app"], "pipescope: no running program named no-such-app has Pipescope (none is running). "
                 + "Give `pipescope snapshot` the program's pid, \(advice)"),
+            (["attach", "--wait", "999999"], "pipescope: --wait waits for a program by its name, and no program with pid "
+                + "999999 is running (a program's next run gets a new pid). Give its name: pipescope attach --wait NAME "
+                + "(`pipescope list` shows the names of the running ones)."),
         ]
         for (arguments, expected) in cases {
             let out = try Programs.run(Programs.pipescope, arguments, environment: environment)
