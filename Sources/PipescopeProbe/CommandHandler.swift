@@ -7,7 +7,7 @@ import PipescopeWire
 /// Carries out the inspector's commands on a probe and says what happened.
 ///
 /// Every command gets exactly one ``WireAck``. Commands that would change the program
-/// (cancel; pause and step) are refused in read-only mode, set by the program
+/// (cancel; pause and step; watching a stage, which describes every value) are refused in read-only mode, set by the program
 /// (`PIPESCOPE_READONLY=1`) or by the inspector's Hello.
 struct CommandHandler {
     package let probe: Probe
@@ -23,9 +23,14 @@ struct CommandHandler {
             ack.message = message
             return (ack, false)
         }
+        // Watching (every value described) runs `description` on the program's threads for each value: it changes
+        // what the program pays, so read-only refuses it too.
+        let watches = command.kind == .commandSetCapture && command.capture == .captureEveryValue && !command.nodes.isEmpty
         let changesProgram = [.commandPause, .commandStep, .commandResume, .commandCancelNode].contains(command.kind)
+            || watches
         if changesProgram, programReadOnly {
-            return answer(false, "refused: the program runs Pipescope read-only (PIPESCOPE_READONLY=1), so it cannot be paused or cancelled")
+            return answer(false, "refused: the program runs Pipescope read-only (PIPESCOPE_READONLY=1), so it cannot be "
+                + (watches ? "made to describe every value" : "paused or cancelled"))
         }
         if changesProgram, inspectorReadOnly {
             return answer(false, "refused: this inspector attached with --readonly")

@@ -34,7 +34,7 @@ final class AttachTerminalTests: XCTestCase {
         session.type("\(Programs.pipescope) attach --readonly \(program.socketPath)")
         session.expect("LIVE · read-only", "Sequence → Sink", timeout: 30)
         for (key, said) in [("c", "read-only: cancelling is refused"), ("Space", "read-only: pausing is refused"),
-                            ("n", "read-only: stepping is refused")] {
+                            ("n", "read-only: stepping is refused"), ("v", "read-only: watching is refused")] {
             session.tmux.sendKeys(key)
             session.expect(said)
         }

@@ -69,6 +69,11 @@ final class CancelFlowTests: XCTestCase {
         XCTAssertNil(readOnly.layer.cancelPreview)
         XCTAssertEqual(readOnly.session.notice, Notice(text: "read-only: cancelling is refused; this inspector can look "
             + "but not change the program", isError: true))
+        // Watching describes every value on the program's thread: refused too, and nothing sent.
+        XCTAssertEqual(reduce(&readOnly, .action(.toggleWatch)), [])
+        XCTAssertEqual(readOnly.session.notice?.text, "read-only: watching is refused (describing every value changes "
+            + "what the program pays per value); values stay sampled")
+        XCTAssertEqual(readOnly.session.watched, [])
 
         var replay = state()
         _ = reduce(&replay, .replaying(file: "f", process: "t", pid: 1))

@@ -132,6 +132,14 @@ final class CommandTests: XCTestCase {
             XCTAssertFalse(ack.ok)
             XCTAssertTrue(ack.message.contains("--readonly"), ack.message)
         }
+        // Watching describes every value on the program's thread: it changes what the program pays.
+        let watch = try XCTUnwrap(command(connection, &graph) {
+            $0.kind = .commandSetCapture
+            $0.capture = .captureEveryValue
+            $0.nodes = [stage]
+        })
+        XCTAssertFalse(watch.ok)
+        XCTAssertTrue(watch.message.contains("--readonly"), watch.message)
         catchUp(connection, &graph)
         XCTAssertEqual(graph[stage]?.status, .active, "nothing was cancelled")
         c.cancel()

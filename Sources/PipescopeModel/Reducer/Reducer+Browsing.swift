@@ -240,6 +240,11 @@ private func waitForRestart(_ state: inout AppState) -> [Effect] {
     return [.waitForRestart(name)]
 }
 
+/// Why `v` does nothing read-only: describing every value runs `description` on the
+/// program's thread for each one.
+let readOnlyWatchRefusal = "read-only: watching is refused (describing every value changes what the program pays "
+    + "per value); values stay sampled"
+
 /// Watches the selected stage (every value described), or stops; or says why not.
 private func toggleWatch(_ state: inout AppState) -> [Effect] {
     if let group = state.tree.selectedGroup {
@@ -253,6 +258,10 @@ private func toggleWatch(_ state: inout AppState) -> [Effect] {
         return []
     } else if case .disconnected = state.session.connection {
         state.session.notice = Notice(text: "the program is gone: nothing to watch", isError: true)
+        return []
+    } else if state.session.readOnly, !state.session.watched.contains(node.id) {
+        // Describing every value runs `description` on the program's thread for each one.
+        state.session.notice = Notice(text: readOnlyWatchRefusal, isError: true)
         return []
     }
     if state.session.watched.remove(node.id) == nil {

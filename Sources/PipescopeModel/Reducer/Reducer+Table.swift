@@ -98,6 +98,8 @@ private func browseTable(_ action: Action, _ state: inout AppState) -> [Effect]?
         // The filter searches stages: it works on the whole tree.
         showTree(of: state.table.selected, scoped: false, &state)
         state.layer = .filtering
+    case .toggleWatch where state.session.readOnly:
+        state.session.notice = Notice(text: readOnlyWatchRefusal, isError: true)
     case .toggleWatch:
         state.session.notice = Notice(text: "watch a stage in the pipeline's tree: Enter opens it, then v", isError: false)
     case .explain where state.cursor.position == nil:
