@@ -36,15 +36,23 @@ public final class CursesTerminal: TerminalBackend {
     /// Colour pairs allocated so far, by (foreground, background).
     var colorPairs: [ColorPairKey: Int16] = [:]
 
+    /// Throws what ``init()`` would for a missing terminal or an unset `TERM`, without
+    /// opening it: a command checks first, before it starts anything (a demo program, a
+    /// wait, reading a recording) that would be wasted.
+    public static func checkUsable() throws {
+        guard isatty(0) == 1, isatty(1) == 1 else { throw TerminalError.notATerminal }
+        guard let term = getenv("TERM"), term.pointee != 0 else { throw TerminalError.unknownTerminal(nil) }
+    }
+
     /// Opens the terminal in cbreak, no-echo mode with the cursor hidden.
     ///
     /// - Throws: ``TerminalError/notATerminal`` when stdin or stdout is not a terminal,
     ///   ``TerminalError/unknownTerminal(_:)`` when `TERM` is unset or unknown.
     public init() throws {
-        guard isatty(0) == 1, isatty(1) == 1 else { throw TerminalError.notATerminal }
+        try Self.checkUsable()
         setlocale(LC_ALL, "")
-        let term = getenv("TERM").map { String(cString: $0) }
-        guard let term, !term.isEmpty else { throw TerminalError.unknownTerminal(nil) }
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+
 
         // Our handlers go in first: ncurses only installs its own where none is set.
         saveTerminalModes()

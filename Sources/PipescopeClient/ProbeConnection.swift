@@ -101,20 +101,13 @@ public final class ProbeConnection: @unchecked Sendable {
         switch info.st_mode & S_IFMT {
         case S_IFSOCK:
             return
-        case S_IFREG where isRecording(path):
+        case S_IFREG where Recording.startsAsRecording(path: path):
             throw ClientError.recordingNotSocket(path: path)
         default:
             throw ClientError.notASocket(path: path, what: FileKind.describe(mode: info.st_mode))
         }
     }
 
-    /// Whether the file at `path` starts as a recording does.
-    private static func isRecording(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: RecordingFormat.magic.count)) ?? Data()
-        return Array(head) == RecordingFormat.magic
-    }
 
     /// Everything received since the last call, without waiting. A `.disconnected`
     /// message is the last one: the probe refused, closed, or sent something unreadable.

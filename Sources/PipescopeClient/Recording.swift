@@ -59,6 +59,15 @@ public struct Recording {
     /// with the file when it cannot be read at all; a recording cut off or damaged after
     /// some messages is not an error: it keeps what came before (``truncatedBytes``,
     /// ``damage``).
+    /// Whether the file at `path` starts as a recording does (its first line), without
+    /// reading the rest: a regular file, readable, that `read(path:)` will try.
+    public static func startsAsRecording(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: RecordingFormat.magic.count)) ?? Data()
+        return Array(head) == RecordingFormat.magic
+    }
+
     public static func read(path: String) throws -> Recording {
         var file = try RecordingMessages(path: path)
         var recording = Recording()

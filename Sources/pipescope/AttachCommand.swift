@@ -42,9 +42,15 @@ struct AttachCommand: ParsableCommand {
         }
     }
 
+    /// What to run instead when there is no terminal.
+    private var withoutTerminal: String {
+        "For output a script can read: `pipescope snapshot \(target ?? "<pid>") --json`, or without --json for a tree."
+    }
+
     func run() throws {
         let chosen: String
         if wait, let target, Self.isProgramName(target) {
+            InspectorLoop.requireTerminal(withoutTerminal: withoutTerminal)  // before waiting for nothing
             chosen = Self.waitForProgram(named: target)
         } else if wait, let target, let pid = Int32(target), pid > 0,
                   !ProbeDirectory.answers(ProbeDirectory.socketPath(pid: pid)) {
@@ -79,8 +85,7 @@ struct AttachCommand: ParsableCommand {
         loop.linter = lints.linter
         loop.app.waitsForRestart = wait
         loop.app.save = { SavedRun.saveAnswer($0) }
-        loop.withoutTerminal = "For output a script can read: `pipescope snapshot \(target ?? "<pid>") --json`, "
-            + "or without --json for a tree."
+        loop.withoutTerminal = withoutTerminal
         let outcome = loop.run()
         link.close()
         if case .failed(let message) = outcome { fail(message) }

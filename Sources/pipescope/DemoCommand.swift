@@ -27,6 +27,9 @@ struct DemoCommand: ParsableCommand {
         if headless {
             runProgram()
         }
+        let withoutTerminal = "`pipescope demo --headless` runs the demo program alone, for `pipescope snapshot` "
+            + "or `pipescope attach` from a terminal."
+        InspectorLoop.requireTerminal(withoutTerminal: withoutTerminal)  // before a demo program is started for nothing
         let child: DemoChild
         do {
             child = try DemoChild()
@@ -46,8 +49,7 @@ struct DemoCommand: ParsableCommand {
                                  fatalCondition: { child.exitDescription })
         loop.linter = lints.linter
         loop.app.save = { SavedRun.saveAnswer($0) }
-        loop.withoutTerminal = "`pipescope demo --headless` runs the demo program alone, for `pipescope snapshot` "
-            + "or `pipescope attach` from a terminal."
+        loop.withoutTerminal = withoutTerminal
         let outcome = loop.run()
         link.close()
         child.stop()

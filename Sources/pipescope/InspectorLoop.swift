@@ -32,6 +32,22 @@ struct InspectorLoop {
         app = InspectorApp(targetName: targetName, initial: messages)
     }
 
+    /// Ends the command with the message ``run()`` would give, when the inspector could
+    /// not open the terminal: checked before starting anything (a demo program, a wait,
+    /// reading a recording). `withoutTerminal` says what to do instead.
+    static func requireTerminal(withoutTerminal: String) {
+        do {
+            try CursesTerminal.checkUsable()
+        } catch {
+            fail(message(for: error, withoutTerminal: withoutTerminal))
+        }
+    }
+
+    private static func message(for error: Error, withoutTerminal: String) -> String {
+        if case TerminalError.notATerminal = error { return "\(error) \(withoutTerminal)" }
+        return "\(error)"
+    }
+
     var linter: Linter {
         get { app.linter }
         set { app.linter = newValue }
@@ -41,10 +57,8 @@ struct InspectorLoop {
         let terminal: CursesTerminal
         do {
             terminal = try CursesTerminal()
-        } catch TerminalError.notATerminal {
-            return .failed("\(TerminalError.notATerminal) \(withoutTerminal)")
         } catch {
-            return .failed("\(error)")
+            return .failed(Self.message(for: error, withoutTerminal: withoutTerminal))
         }
         defer { terminal.restore() }
         return app.run(on: terminal)

@@ -33,6 +33,11 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Before reading what may be a large recording for nothing; a file that cannot be
+        // read at all says so first (load's message).
+        if !(json || print), Recording.startsAsRecording(path: file) {
+            InspectorLoop.requireTerminal(withoutTerminal: Self.withoutTerminal(file))
+        }
         let recording = Self.load(file)
         if let event {
             guard let (graph, at) = recording.graph(upTo: event) else {
@@ -55,12 +60,16 @@ struct ReplayCommand: ParsableCommand {
         let note = Self.endNote(recording, path: file).map { Message.notice(Notice(text: $0, isError: true)) }
         var loop = InspectorLoop(replaying: recording.messages + (note.map { [$0] } ?? []), targetName: recording.process)
         loop.linter = lints.linter
-        loop.withoutTerminal = "For output a script can read: `pipescope replay \(file) --json`, or --print for a tree."
+        loop.withoutTerminal = Self.withoutTerminal(file)
         if case .failed(let message) = loop.run() { fail(message) }
     }
 }
 
 extension ReplayCommand {
+    static func withoutTerminal(_ file: String) -> String {
+        "For output a script can read: `pipescope replay \(file) --json`, or --print for a tree."
+    }
+
     /// Reads `path`, or exits with a message that says what is wrong with it. A file cut
     /// off in the middle of a message, without its end mark, or damaged after some, is
     /// replayed up to its last complete message, with a note that says how much was read,

@@ -267,6 +267,20 @@ final class MessageTests: XCTestCase {
             + "or --print for a tree.\n")
     }
 
+    /// Plain `pipescope` without a terminal says so before it starts the demo's program:
+    /// no program is started (and left serving a socket) for nothing.
+    func testTheDemoWithoutATerminalStartsNoProgram() throws {
+        let runtime = directory + "/runtime"
+        mkdir(runtime, 0o700)
+        let out = try run([], environment: ["XDG_RUNTIME_DIR": runtime])
+        XCTAssertEqual(out.status, 1)
+        XCTAssertEqual(out.stderr, "pipescope: the inspector needs an interactive terminal, but standard input or output "
+            + "is not a terminal (piped or redirected). `pipescope demo --headless` runs the demo program alone, for "
+            + "`pipescope snapshot` or `pipescope attach` from a terminal.\n")
+        let made = (try? FileManager.default.contentsOfDirectory(atPath: runtime + "/pipescope")) ?? []
+        XCTAssertEqual(made, [], "no demo program served a socket")
+    }
+
     func testRecordSaysHowItEndedInASentence() throws {
         let probe = try FakeProbe(path: directory + "/fake.sock", frames: [
             FakeProbe.welcome(name: "quiet", pid: 4242), FakeProbe.emptySnapshot,
