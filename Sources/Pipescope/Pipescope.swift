@@ -98,4 +98,8 @@ public enum Pipescope {
 
     /// The socket path being served, if started.
     public static var socketPath: String? { running.withLockedValue { $0?.path } }
+
+    /// This library's release ("0.1.0"), the same as `pipescope --version` says for the
+    /// inspector built from the same release.
+    public static var version: String { ReleaseVersion.current }
 }

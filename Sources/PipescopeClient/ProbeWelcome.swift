@@ -43,4 +43,6 @@ extension ProbeWelcome {
     /// The wire protocol version this build speaks: what its probe's Welcome reports, and
     /// what an inspector needs a program's Welcome to report (`pipescope --version`).
     public static var currentProtocolVersion: UInt32 { ProtocolVersion.current }
+    /// This build's release (``ReleaseVersion``).
+    public static var release: String { ReleaseVersion.current }
 }

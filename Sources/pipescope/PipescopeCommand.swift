@@ -25,9 +25,10 @@ struct PipescopeCommand: ParsableCommand {
                       ExportCommand.self]
     )
 
-    /// What `--version` prints: the wire protocol this inspector speaks, the version a
-    /// program's Welcome reports and that both sides must share.
-    static let version = "pipescope, wire protocol \(ProbeWelcome.currentProtocolVersion) (the version a program's Pipescope must speak)"
+    /// What `--version` prints: the release, and the wire protocol this inspector speaks,
+    /// the version a program's Welcome reports and that both sides must share.
+    static let version = "pipescope \(ProbeWelcome.release), wire protocol \(ProbeWelcome.currentProtocolVersion) "
+        + "(the version a program's Pipescope must speak)"
 
     /// No subcommand: the demo, as `pipescope demo`.
     func run() throws {

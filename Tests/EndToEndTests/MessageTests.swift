@@ -29,7 +29,9 @@ final class MessageTests: XCTestCase {
     func testVersionIsTheWireProtocolTheWelcomeReports() throws {
         let out = try run(["--version"])
         XCTAssertEqual(out.status, 0)
-        XCTAssertEqual(out.stdout, "pipescope, wire protocol \(ProtocolVersion.current) (the version a program's Pipescope must speak)\n")
+        XCTAssertEqual(out.stdout, "pipescope \(ReleaseVersion.current), wire protocol \(ProtocolVersion.current) "
+                       + "(the version a program's Pipescope must speak)\n")
+        XCTAssertEqual(ReleaseVersion.current.split(separator: ".").compactMap { Int($0) }.count, 3, "a semantic version")
     }
 
     func testAnUnknownOptionIsAboutPipescopeNotTheDemo() throws {
