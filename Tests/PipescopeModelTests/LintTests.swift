@@ -73,7 +73,7 @@ final class LintTests: RecordedProbeTestCase {
         XCTAssertEqual(later.first.flatMap(operatorOf), "Map", "held on demand: on the root, whose subscriber holds it")
         XCTAssertTrue(later.first?.message.hasPrefix("held 10s by subscriber CountingSubscriber, which has no outstanding "
                                                      + "demand on #") == true, later.first?.message ?? "")
-        XCTAssertTrue(later.first?.message.contains("(last request .max(1))") == true, later.first?.message ?? "")
+        XCTAssertTrue(later.first?.message.contains("; its last request was .max(1). ") == true, later.first?.message ?? "")
         XCTAssertEqual(lints(now: now + 10_000_000_000, linter: Linter(allowed: [.stalled])), [], "-A stalled")
         withExtendedLifetime(link) {}
     }

@@ -231,7 +231,7 @@ final class WaitsModelTests: XCTestCase {
             + "demand outstanding. Make it send (fulfil the promise, send to the subject, start the timer), "
             + "or cancel the pipeline.")
         XCTAssertEqual(lints[1].message, "held 11s by subscriber Counter, which has no outstanding demand on "
-            + "#3 PassthroughSubject (last request .max(1)). It must request more: return a demand from receive(_:), "
+            + "#3 PassthroughSubject; its last request was .max(1). It must request more: return a demand from receive(_:), "
             + "or call request(_:).")
         XCTAssertEqual(lints[2].message, "#4 Silent has not sent a subscription in 11s: nothing can flow. "
             + "A custom publisher must call receive(subscription:) on its subscriber.")

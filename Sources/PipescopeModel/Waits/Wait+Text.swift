@@ -78,9 +78,10 @@ extension Wait {
         case .demand:
             // A pipeline's verdict is its root's: held on demand, `at` is the root and
             // the subscriber holding it back is the root's own (the sink).
-            let request = lastRequest.map { "last request \(Self.call($0))" } ?? "it never requested any"
+            // `holder` may end with its location in parentheses: the request follows after a semicolon.
+            let request = lastRequest.map { "its last request was \(Self.call($0))" } ?? "it never requested any"
             return "held \(age) by subscriber \(Self.subscriber(of: root, in: graph)), which has no outstanding demand "
-                + "on \(holder) (\(request)). It must request more: return a demand from receive(_:), or call request(_:)."
+                + "on \(holder); \(request). It must request more: return a demand from receive(_:), or call request(_:)."
         case .subscription:
             return "\(holder) has not sent a subscription in \(age): nothing can flow. " + zip
                 + "A custom publisher must call receive(subscription:) on its subscriber."
