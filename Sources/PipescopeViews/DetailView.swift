@@ -30,7 +30,7 @@ public enum DetailView {
         }
         let callersAt = lines.count
         lines += codeLines(node, in: state.cursor.graph).map { ($0, .plain) }
-        lines.append(("status \(theme.glyph(node.status)) \(statusText(node))", theme.style(node.status)))
+        lines.append(("status \(theme.glyph(of: node)) \(statusText(node))", theme.style(node.status)))
         if let wait = state.warnings.waits[node.id] {
             let style = Style(foreground: theme.colors ? .yellow : nil, bold: true)
             let text = theme.text("‖ ") + wait.sentence(of: node.id, in: state.cursor.graph, now: state.timelineEnd)

@@ -101,7 +101,10 @@ public enum TableView {
             return (lead + theme.text(shortened(row.name, width: room, theme: theme)),
                     row.name.named ? Style(bold: true) : .plain, true)
         case .location: return (fit(text, width: width, theme: theme), theme.dim, true)
-        case .status: return (theme.glyph(row.status) + " " + text, theme.style(row.status), false)
+        case .status:
+            // One pipeline's root says who cancelled it, as its tree does; a fold's worst status is many stages'.
+            let root = row.fold == nil ? state.cursor.graph[row.id] : nil
+            return ((root.map(theme.glyph(of:)) ?? theme.glyph(row.status)) + " " + text, theme.style(row.status), false)
         case .wait: return (theme.text(text), Style(foreground: theme.colors ? .yellow : nil), true)
         case .stages, .values: return (text, .plain, false)
         case .time: return (theme.text(text), .plain, true)

@@ -25,6 +25,21 @@ public struct Theme: Sendable {
         }
     }
 
+    /// A stage's status glyph: a cancel says by whom, as its timeline lane's end does
+    /// (`⊘` from downstream, `⊗` by the inspector, `⌂` by its owner; ASCII has one, `/`).
+    public func glyph(of node: NodeSummary) -> String {
+        guard node.status == .cancelled, glyphs.isUnicode else { return glyph(node.status) }
+        return TimelineView.ending(.cancelled, node.cause, unicode: true)
+    }
+
+    /// A group's status glyph: `status` (theirs in common), and when they were all
+    /// cancelled by the same hand, that cancel's glyph (``glyph(of:)``).
+    public func glyph(_ status: NodeStatus, of stages: [NodeSummary]) -> String {
+        guard status == .cancelled, let first = stages.first,
+              stages.allSatisfy({ $0.status == .cancelled && $0.cause == first.cause }) else { return glyph(status) }
+        return glyph(of: first)
+    }
+
     public func style(_ status: NodeStatus) -> Style {
         switch status {
         case .subscribing: return Style(foreground: colors ? .yellow : nil)

@@ -66,10 +66,11 @@ public enum TimelineScreen {
                 text = indent + "⌂ " + owner.name
                 style = theme.dim
             } else if let group = row.group, let newest = graph[group.newest] {
-                text = indent + theme.glyph(newest.status) + " " + newest.operatorName + " ×\(group.members.count)"
+                text = indent + theme.glyph(newest.status, of: group.members.compactMap { graph[$0] }) + " "
+                    + newest.operatorName + " ×\(group.members.count)"
                 style = theme.style(newest.status)
             } else if let node = graph[row.id] {
-                text = indent + (row.isReference ? "↪ " : theme.glyph(node.status) + " ") + node.operatorName
+                text = indent + (row.isReference ? "↪ " : theme.glyph(of: node) + " ") + node.operatorName
                 style = row.isReference ? theme.dim : theme.style(node.status)
             } else {
                 continue

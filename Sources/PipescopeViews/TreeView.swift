@@ -86,7 +86,8 @@ public enum TreeView {
         }
         var rx = x + labelWidth
         let status = group.status ?? newest.status
-        let word = theme.glyph(status) + (columns.spellsStatus ? " " + status.rawValue : "")
+        let word = theme.glyph(status, of: group.members.compactMap { state.cursor.graph[$0] })
+            + (columns.spellsStatus ? " " + status.rawValue : "")
         buffer.put(Format.pad(word, columns.status), x: rx, y: y, style: theme.style(status), maxWidth: columns.status)
         rx += columns.status
         buffer.put(Format.pad(Format.demand(group.requested, theme: theme), TreeColumns.demand, right: true), x: rx, y: y)
@@ -219,7 +220,7 @@ public enum TreeView {
     private static func renderColumns(_ node: NodeSummary, columns: TreeColumns, theme: Theme, y: Int, x: Int,
                                       into buffer: inout ScreenBuffer) {
         var rx = x
-        let status = theme.glyph(node.status) + (columns.spellsStatus ? " " + node.status.rawValue : "")
+        let status = theme.glyph(of: node) + (columns.spellsStatus ? " " + node.status.rawValue : "")
         buffer.put(Format.pad(status, columns.status), x: rx, y: y, style: theme.style(node.status), maxWidth: columns.status)
         rx += columns.status
         buffer.put(Format.pad(Format.demand(node.requested, theme: theme), TreeColumns.demand, right: true), x: rx, y: y)

@@ -25,6 +25,24 @@ final class ScreensSayWhatIsTrueTests: XCTestCase {
         ViewFixtures.render(state, width: width, height: height, theme: theme).lines()
     }
 
+    // MARK: - who cancelled (#43 item 4)
+
+    /// The tree's STATUS, the detail and the timeline's lane end all say who cancelled a
+    /// stage: `⊗` the inspector, `⌂` its owner, `⊘` its downstream (the legend's glyphs).
+    func testTheStatusGlyphSaysWhoCancelled() {
+        for (cause, glyph) in [(CancelCause.inspector, "⊗"), (.owner, "⌂"), (.downstream, "⊘")] {
+            var b = BatchBuilder()
+            b.chain(from: 1, subscriber: "Sink", ops: ["Map", "PassthroughSubject"])
+            b.cancel(1, cause: cause)
+            var state = ViewFixtures.connected(b.build())
+            state.tree.selection = 1
+            let lines = screen(state, 120, 40)
+            let row = lines.first { $0.contains("Map") && $0.contains("cancelled") } ?? ""
+            XCTAssertTrue(row.contains("\(glyph) cancelled"), "\(cause): \(row)")
+            XCTAssertTrue(lines.contains { $0.contains("status \(glyph) cancelled") }, "\(cause): the detail")
+        }
+    }
+
     // MARK: - PIPELINE (item 8)
 
     func testANameIsCutInTheMiddleKeepingItsSourceAndSink() {
