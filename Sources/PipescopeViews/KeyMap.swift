@@ -35,7 +35,8 @@ public enum KeyMap {
         KeyBinding(keys: [.down, .character("j")], label: "↓ j", action: .moveDown,
                    help: "select the row below (help: scroll down)", hint: "↑↓ move"),
         KeyBinding(keys: [.tab], label: "Tab", action: .focusNext,
-                   help: "next pane (the arrows act on it: ↑↓ in the log, ←→ in the timeline move through history)", hint: nil),
+                   help: "next pane, marked * (the arrows act on it: ↑↓ in the log, ←→ in the timeline move "
+                       + "through history)", hint: nil),
         KeyBinding(keys: [.backTab], label: "S-Tab", action: .focusPrevious, help: "previous pane", hint: nil),
         KeyBinding(keys: [.pageUp], label: "PgUp", action: .pageUp, help: "up one page", hint: nil),
         KeyBinding(keys: [.pageDown], label: "PgDn", action: .pageDown, help: "down one page", hint: nil),
