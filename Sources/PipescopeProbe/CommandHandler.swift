@@ -47,8 +47,9 @@ struct CommandHandler {
             return setCapture(command)
         case .commandPause:
             probe.gate.pause(by: inspector)
-            return answer(true, "paused: each thread stops before its next event; n steps, space resumes "
-                + "(the program resumes by itself after \(Int(probe.gate.deadline)) s idle, or if you disconnect)")
+            // Short: it shares the bottom line with what waits next. (Each thread stops before its next event.)
+            return answer(true, "paused: n steps, space resumes (by itself after \(Int(probe.gate.deadline)) s idle, "
+                + "or when you leave)")
         case .commandStep:
             guard probe.gate.isPaused else { return answer(false, "not paused: press space to pause first") }
             if command.ticket != 0 {

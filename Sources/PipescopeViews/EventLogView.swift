@@ -27,7 +27,7 @@ public enum EventLogView {
                 buffer.put(String(repeating: " ", count: numberWidth - number.count) + number, x: x, y: y, style: theme.dim)
                 x += numberWidth + 1
             }
-            let text = "\(Format.time(e.time))  \(EventSubject.name(of: e, in: state))  \(describe(e, theme: theme))"
+            let text = "\(Format.time(e.time))  \(EventSubject.name(of: e, in: state))  \(describe(e, theme: theme, in: state))"
             buffer.putTruncated(text, x: x, y: y, maxWidth: area.maxX - x, glyphs: theme.glyphs)
             if state.cursor.position != nil, item.position == anchor {
                 buffer.setStyle(Rect(x: area.x, y: y, width: area.width, height: 1)) { $0.reverse = true }
@@ -51,8 +51,15 @@ public enum EventLogView {
         return "Events of pipeline #\(root)"
     }
 
-    static func describe(_ e: StageEvent, theme: Theme) -> String {
+    static func describe(_ e: StageEvent, theme: Theme, in state: AppState? = nil) -> String {
         switch e.kind {
+        case .delivered:
+            // Which subscriber: the stage downstream, or the pipeline's own (a sink's type).
+            let graph = state?.cursor.graph
+            let node = graph?[e.node]
+            let who = node.map { n in n.parent.map { "#\($0) \(graph?[$0]?.operatorName ?? "?")" } ?? n.subscriber }
+                ?? "its subscriber"
+            return "\(who) took \(CellText.duration(e.totalNanos)) (\(CellText.duration(e.selfNanos)) in its own code)"
         case .subscription where e.other != 0 && e.other != e.node: return "subscription (shares #\(e.other)'s)"
         case .request: return "request \(Format.demand(e.demand, theme: theme))"
         case .demand: return "demand +\(Format.demand(e.demand, theme: theme))"
@@ -65,7 +72,6 @@ public enum EventLogView {
         case .owned: return "owned by \(e.text.isEmpty ? "owner #\(e.other)" : "\"\(e.text)\"")"
         case .ownerReleased: return "released"  // the row names the owner (EventSubject)
         case .contractBroken: return "broke its contract: \(e.text)"
-        case .delivered: return "its subscriber took \(CellText.duration(e.totalNanos)) (\(CellText.duration(e.selfNanos)) in its own code)"
         case .subscribe, .subscription, .value, .finished, .unknown: return e.kind.word
         }
     }

@@ -103,8 +103,12 @@ public enum HintBar {
             // While paused, what waits next leads the line: stepping is read here (the
             // waiting stage's row may be off screen), and a long notice is cut, not it.
             let next = state.session.paused && state.cursor.position == nil ? nextWaiting(state, theme: theme) + " ·" : ""
-            buffer.putTruncated(next + " " + theme.text(notice.text), x: area.x, y: area.y, maxWidth: area.width,
+            // `? help` keeps its place at the right: a long notice is cut before it.
+            let help = " " + KeyMap.ownHint(.toggleHelp, or: "help") + " "
+            let room = area.width > help.count + 20 ? area.width - help.count : area.width
+            buffer.putTruncated(next + " " + theme.text(notice.text), x: area.x, y: area.y, maxWidth: room,
                                 style: style, glyphs: theme.glyphs)
+            if room < area.width { buffer.put(help, x: area.x + room, y: area.y, style: theme.dim) }
             return
         }
         if let cursor = state.cursor.position {

@@ -67,8 +67,8 @@ final class CancelFlowTests: XCTestCase {
         _ = reduce(&readOnly, .attached(process: "t", pid: 1, readOnly: true))
         _ = reduce(&readOnly, .action(.cancelSelected))
         XCTAssertNil(readOnly.layer.cancelPreview)
-        XCTAssertEqual(readOnly.session.notice, Notice(text: "read-only: cancelling is refused; this inspector can look "
-            + "but not change the program", isError: true))
+        XCTAssertEqual(readOnly.session.notice, Notice(text: "read-only: cancelling is refused (this inspector only looks)",
+                                                       isError: true))
         // Watching describes every value on the program's thread: refused too, and nothing sent.
         XCTAssertEqual(reduce(&readOnly, .action(.toggleWatch)), [])
         XCTAssertEqual(readOnly.session.notice?.text, "read-only: watching is refused (describing every value changes "

@@ -122,6 +122,19 @@ final class EventLogRowsTests: XCTestCase {
         XCTAssertEqual(cursorRow.map { marked[0, $0 - 1].style.reverse }, false)
     }
 
+    /// A delivery's time names the subscriber that took it: the stage downstream, or the
+    /// pipeline's own subscriber for its root ("its subscriber" said which to nobody).
+    func testADeliveryNamesItsSubscriber() {
+        var b = BatchBuilder()
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map", "PassthroughSubject"])
+        b.add(.delivered, 2) { $0.totalNanos = 48_000_000; $0.selfNanos = 1_000 }
+        b.add(.delivered, 1) { $0.totalNanos = 47_000_000; $0.selfNanos = 47_000_000 }
+        let log = rows(ViewFixtures.connected(b.build()), width: 120)
+        XCTAssertTrue(log[log.count - 2].hasSuffix("#2 PassthroughSubject  #1 Map took 48 ms (1.0 µs in its own code)"),
+                      log[log.count - 2])
+        XCTAssertTrue(log[log.count - 1].hasSuffix("#1 Map  Sink took 47 ms (47 ms in its own code)"), log[log.count - 1])
+    }
+
     func testNoRowOfTheDemoShapesIsStageZeroOrUnknown() {
         let lines = rows(ViewFixtures.grouped(), width: 120, height: 400)
         XCTAssertFalse(lines.isEmpty)

@@ -86,6 +86,7 @@ final class GroupedRowsTests: XCTestCase {
         var state = ViewFixtures.grouped()
         _ = reduce(&state, .action(.cancelSelected))
         XCTAssertEqual(lines(state).last?.trimmingCharacters(in: .whitespaces),
-                       "Future ×18 is a group of ended stages: nothing to cancel (→ opens it)")
+                       "Future ×18 is a group of ended stages: nothing to cancel (→ opens it)"
+                       + String(repeating: " ", count: 43) + "? help")
     }
 }

@@ -130,16 +130,21 @@ final class KeyLayerTests: XCTestCase {
                        "paused · next [1/2]: #3 PassthroughSubject value on main  o choose  n step  space resume")
         _ = reduce(&state, .acknowledged(command: 1, ok: true, text: "released 1 of 3 waiting events"))
         XCTAssertEqual(screen(state, 120, 40)[39].trimmingCharacters(in: .whitespaces),
-                       "next [1/2]: #3 PassthroughSubject value on main · released 1 of 3 waiting events")
-        // The program's answer to a pause is long; it is cut, not what waits.
-        _ = reduce(&state, .acknowledged(command: 2, ok: true, text: "paused: each thread stops before its next event; "
-                                            + "n steps, space resumes (the program resumes by itself after 60 s idle, or if you disconnect)"))
+                       "next [1/2]: #3 PassthroughSubject value on main · released 1 of 3 waiting events"
+                       + String(repeating: " ", count: 32) + "? help")
+        // The program's answer to a pause, after what waits, and `? help` keep their places.
+        _ = reduce(&state, .acknowledged(command: 2, ok: true, text: "paused: n steps, space resumes (by itself after "
+                                            + "60 s idle, or when you leave)"))
         XCTAssertEqual(screen(state, 80, 24)[23],
-                       " next [1/2]: #3 PassthroughSubject value on main · paused: each thread stops be…")
+                       " next [1/2]: #3 PassthroughSubject value on main · paused: n steps, spa… ? help")
+        XCTAssertEqual(screen(state, 160, 48)[47].trimmingCharacters(in: .whitespaces),
+                       "next [1/2]: #3 PassthroughSubject value on main · paused: n steps, space resumes (by itself after "
+                       + "60 s idle, or when you leave)" + String(repeating: " ", count: 25) + "? help")
         batch.trailer.gate = GateState(paused: false)
         _ = reduce(&state, .batch(batch))
         XCTAssertEqual(screen(state, 120, 40)[39].trimmingCharacters(in: .whitespaces),
-                       "paused: each thread stops before its next event; n steps, space resumes (the program resumes by itself after 60 s idle…",
+                       "paused: n steps, space resumes (by itself after 60 s idle, or when you leave)"
+                       + String(repeating: " ", count: 35) + "? help",
                        "resumed: nothing waits, and the notice is whole again")
     }
 }

@@ -204,8 +204,7 @@ private func gateAction(_ action: Action, _ state: inout AppState) -> [Effect] {
     }
     if session.readOnly {
         let what = action == .togglePause ? (session.paused ? "resuming" : "pausing") : "stepping"
-        state.session.notice = Notice(text: "read-only: \(what) is refused; this inspector can look but not change "
-            + "the program", isError: true)
+        state.session.notice = Notice(text: "read-only: \(what) is refused (this inspector only looks)", isError: true)
         return []
     }
     switch action {
@@ -290,8 +289,7 @@ func requestCancel(_ state: inout AppState, of id: NodeID?) {
     } else if case .disconnected = state.session.connection {
         state.session.notice = Notice(text: "the program is gone: nothing to cancel", isError: true)
     } else if state.session.readOnly {
-        state.session.notice = Notice(text: "read-only: cancelling is refused; this inspector can look but not change "
-            + "the program", isError: true)
+        state.session.notice = Notice(text: "read-only: cancelling is refused (this inspector only looks)", isError: true)
     } else if state.cursor.position != nil {
         state.session.notice = Notice(text: "you are looking at the past: press G to return to live, then cancel", isError: true)
     } else if node.status.isTerminal {
