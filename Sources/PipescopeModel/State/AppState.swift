@@ -103,12 +103,22 @@ public struct AppState: Sendable {
         timeline.keep(cursorMoment, width: timelineWidth)
     }
 
-    /// Lints the graph on screen again at the moment on screen (``timelineEnd``: the
-    /// cursor's event in the past, a recording's last event at its end, the clock while
-    /// live), and tells the table which pipelines' lints changed.
+    /// The moment the lints and waits are judged at: the cursor's event in the past
+    /// (``timelineEnd``), a recording's last event at its end, the last tick's clock while
+    /// live; an earlier run shown at its end, the moment it ended (it was watched until
+    /// then: what waited at its last event had waited that long).
+    var lintMoment: Int64 {
+        if let viewing = runs.viewing, cursor.position == cursor.log.end, let ended = runs.earlier[viewing].endedAt {
+            return ended
+        }
+        return cursor.position != nil || session.isReplay ? timelineEnd : timeline.now
+    }
+
+    /// Lints the graph on screen again at ``lintMoment``, and tells the table which
+    /// pipelines' lints changed.
     mutating func refreshWarnings() {
         let changes = cursor.takeChanges(for: .warnings)
-        warnings.refresh(cursor.graph, now: timelineEnd, changes: changes)
+        warnings.refresh(cursor.graph, now: lintMoment, changes: changes)
         table.noteLintsChanged(warnings.changed)
     }
 
