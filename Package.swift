@@ -226,6 +226,8 @@ let package = Package(
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNcurses", "TerminalKit"]),
         .testTarget(name: "PipescopeAppTests", dependencies: [
             "PipescopeApp", "CPipescopeMemory", "PipescopeModel", "PipescopeGraph", "TerminalKit", "PipescopeTestSupport",
+            // The prefix oracle reads recordings and renders the views itself.
+            "PipescopeClient", "PipescopeViews",
         ]),
         .testTarget(name: "PipescopeViewsTests", dependencies: ["PipescopeViews", "PipescopeModel", "PipescopeGraph", "TerminalKit", "PipescopeTestSupport"],
                     exclude: ["Golden"]),  // read by path (#filePath), so re-recording writes the real files

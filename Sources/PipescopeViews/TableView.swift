@@ -145,10 +145,10 @@ public enum TableView {
 
     /// The last minute's events of `row`'s pipeline, or summed over a folded row's.
     static func activity(of row: PipelineRow, in table: AppState.Table, at now: Int64) -> [UInt32] {
-        guard let fold = row.fold else { return table.activity.counts(of: row.id, at: now) }
+        guard let fold = row.fold else { return table.shownActivity.counts(of: row.id, at: now) }
         var sum: [UInt32] = []
         for member in fold.members {
-            let counts = table.activity.counts(of: member, at: now)
+            let counts = table.shownActivity.counts(of: member, at: now)
             if sum.isEmpty { sum = counts } else { for i in sum.indices where i < counts.count { sum[i] &+= counts[i] } }
         }
         return sum

@@ -30,9 +30,10 @@ final class IncrementalTickTests: XCTestCase {
                 let rowsBefore = state.table.rows.built, viewBefore = state.tableView
                 _ = reduce(&state, message)
                 let context = "seed \(seed), step \(step), \(message.label)"
-                // The warnings are those of the graph the tick found (it prunes after).
+                // The warnings are those of the graph the tick found (it prunes after), at
+                // the moment on screen (the tick's, or in the past the cursor's).
                 if case .tick(let now) = message {
-                    let fresh = AppState.Warnings.fromScratch(graphBefore, now: now, linter: state.warnings.linter)
+                    let fresh = AppState.Warnings.fromScratch(graphBefore, now: state.lintMoment, linter: state.warnings.linter)
                     XCTAssertEqual(state.warnings.waits, fresh.waits, context)
                     XCTAssertEqual(state.warnings.lints, fresh.lints, context)
                     XCTAssertEqual(state.warnings.groups, fresh.groups, context)

@@ -149,9 +149,15 @@ extension AppState {
             past = nil
         }
 
-        /// The time at the right edge of the timeline: the cursor's event, or `now`.
+        /// The moment on screen, which everything shown is judged at (waits, lints, ages,
+        /// rates, the timeline's right edge): the cursor's event's time; before the first
+        /// event kept (`g`), the first kept event's (the graph on screen is the one just
+        /// before it); live, `now`, never before the newest event.
         func end(now: Int64) -> Int64 {
-            if let position, let event = log.event(at: position) { return event.time }
+            if let position {
+                if let event = log.event(at: position) { return event.time }
+                if let first = log.event(at: log.start + 1) { return first.time }
+            }
             return max(now, lastEventNanos)
         }
 

@@ -34,7 +34,12 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         let shown = state.session.notice
         state.session.notice = nil
         if shown != nil, action == .dismiss, state.layer == .browsing { return [] }
-        return apply(action, to: &state)
+        let moment = (state.cursor.position, state.runs.viewing)
+        let effects = apply(action, to: &state)
+        // A key that moved the cursor shows another moment: its lints and waits are that
+        // moment's at once, not the last tick's (judged at another time, on another graph).
+        if moment != (state.cursor.position, state.runs.viewing) { state.refreshWarnings() }
+        return effects
     case .attached(let process, let pid, let readOnly):
         if state.session.hasEnded {
             // The same process again (the probe dropped this inspector): the same run.
@@ -104,18 +109,16 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         // An ended run's time stands still where it ended: its lanes do not scroll away,
         // a stage is not "stalled" for longer than the program lived, and what ended
         // just before is not pruned as time goes by.
-        var now = state.runs.viewing.map { state.runs.earlier[$0].endedAt ?? 0 } ?? state.session.endedAt ?? nanos
-        // Only the pipelines the events since the last tick touched, and those time
-        // alone changes, are linted again (``AppState/Warnings``).
-        let changes = state.cursor.takeChanges(for: .warnings)
-        if state.session.isReplay {
-            now = nanos
-            state.warnings.refresh(state.cursor.graph, now: state.cursor.lastEventNanos, changes: changes)
-        } else {
-            state.timeline.now = now
-            state.warnings.refresh(state.cursor.graph, now: now, changes: changes)
-        }
-        state.table.noteLintsChanged(state.warnings.changed)
+        // A recording's time is its own: it stands at its last event, whenever it is
+        // replayed (the wall clock would prune what ended and stall what waited, the
+        // longer ago it was recorded).
+        let now = state.session.isReplay ? state.cursor.lastEventNanos
+            : state.runs.viewing.map { state.runs.earlier[$0].endedAt ?? 0 } ?? state.session.endedAt ?? nanos
+        if !state.session.isReplay { state.timeline.now = now }
+        // Judged at the moment on screen: the cursor's in the past, `now` while live. Only
+        // the pipelines the events since the last tick touched, and those time alone
+        // changes, are linted again (``AppState/Warnings``).
+        state.refreshWarnings()
         if state.runs.viewing == nil, now - state.cursor.lastPrune >= 1_000_000_000 {
             state.cursor.lastPrune = now
             // Only the stages that ended are looked at; lanes and counts are forgotten

@@ -91,8 +91,9 @@ public struct AppState: Sendable {
     /// The timeline's lanes' width in the layout on screen.
     public var timelineWidth: Int { page == .timeline ? geometry.timelineScreenWidth : geometry.timelineWidth }
 
-    /// The cursor's moment while looking at the past; nil while live.
-    public var cursorMoment: Int64? { cursor.position.flatMap { cursor.log.event(at: $0)?.time } }
+    /// The cursor's moment while looking at the past (``timelineEnd``; at `g`, before the
+    /// first event kept, that event's time); nil while live.
+    public var cursorMoment: Int64? { cursor.position == nil ? nil : timelineEnd }
 
     /// Brings the tree's rows up to date with the graph on screen (once per change), only
     /// while the tree is on screen: on the table, laying out every stage on each batch
@@ -100,6 +101,25 @@ public struct AppState: Sendable {
     /// Keeps the cursor's moment inside the timeline's window (after every message).
     mutating func keepCursorInTimeline() {
         timeline.keep(cursorMoment, width: timelineWidth)
+    }
+
+    /// The moment the lints and waits are judged at: the cursor's event in the past
+    /// (``timelineEnd``), a recording's last event at its end, the last tick's clock while
+    /// live; an earlier run shown at its end, the moment it ended (it was watched until
+    /// then: what waited at its last event had waited that long).
+    var lintMoment: Int64 {
+        if let viewing = runs.viewing, cursor.position == cursor.log.end, let ended = runs.earlier[viewing].endedAt {
+            return ended
+        }
+        return cursor.position != nil || session.isReplay ? timelineEnd : timeline.now
+    }
+
+    /// Lints the graph on screen again at ``lintMoment``, and tells the table which
+    /// pipelines' lints changed.
+    mutating func refreshWarnings() {
+        let changes = cursor.takeChanges(for: .warnings)
+        warnings.refresh(cursor.graph, now: lintMoment, changes: changes)
+        table.noteLintsChanged(warnings.changed)
     }
 
     mutating func refreshRows() {

@@ -29,6 +29,13 @@ extension AppState {
         public internal(set) var descending = true { didSet { isUnsorted = true } }
         /// Per-pipeline event counts, folded from batches.
         public internal(set) var activity = PipelineActivity()
+        /// The counts as they were at the history cursor (counted from the events kept up
+        /// to it when it moves), so a past moment's rates, sparklines and LAST read no
+        /// later event; nil while live.
+        private var past: (position: Int, activity: PipelineActivity)?
+        /// The counts the rows on screen read: the cursor's moment's in the past, else
+        /// ``activity``.
+        public var shownActivity: PipelineActivity { past?.activity ?? activity }
         /// The rows, sorted.
         public private(set) var rows = SortedRows()
         /// The first row on screen.
@@ -110,6 +117,14 @@ extension AppState {
         /// 10,000 pipelines most of a refresh).
         mutating func refresh(cursor: HistoryCursor, warnings: Warnings, now: Int64, hideEnded: Bool,
                               changes: GraphChanges?) -> (gone: PipelineRow, now: PipelineRow?)? {
+            if let position = cursor.position {
+                if past?.position != position {
+                    past = (position, PipelineActivity(upTo: position, of: cursor.log, graph: cursor.graph))
+                }
+            } else {
+                past = nil
+            }
+            let activity = shownActivity
             let inputs = Inputs(graph: cursor.graphVersion, activity: activity.version,
                                 lints: warnings.version, second: now / 1_000_000_000, hideEnded: hideEnded,
                                 folding: folding)

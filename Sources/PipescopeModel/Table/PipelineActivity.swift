@@ -72,6 +72,22 @@ public struct PipelineActivity: Sendable {
         }
     }
 
+    /// The counts as they were right after the event at `position` of `history`: its
+    /// events of the last ``seconds`` seconds (and one) up to it, counted for the
+    /// pipelines of `graph`, the graph at that position. A live count remembers a pipeline's last event however
+    /// long ago; this one, only from the events it reads (at most the history's kept).
+    ///
+    /// ```swift
+    /// let then = PipelineActivity(upTo: 2_494, of: state.cursor.log, graph: state.cursor.graph)
+    /// then.rate(of: 1, at: moment)
+    /// ```
+    public init(upTo position: Int, of history: History, graph: Graph) {
+        guard let moment = history.event(at: position)?.time else { return }
+        let from = history.position(atOrAfter: moment - Int64(Self.seconds + 1) * 1_000_000_000)
+        let events = history.events(endingAt: position, count: max(1, position - from + 1))
+        record(events.map(\.event), in: graph)
+    }
+
     /// Counts `events` (already folded into `graph`) for their pipelines.
     mutating func record(_ events: [StageEvent], in graph: Graph) {
         guard !events.isEmpty else { return }
