@@ -99,6 +99,8 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
             state.session.endedAt = max(state.timeline.now, state.cursor.lastEventNanos)
             state.session.endReason = why
         }
+    case .reading(let bytes, let total):
+        state.session.reading = bytes < total ? (bytes, total) : nil
     case .tick(let nanos):
         state.session.rate.tick(nanos)
         // An ended run's time stands still where it ended: its lanes do not scroll away,
