@@ -62,6 +62,8 @@ final class HistorySpillTests: XCTestCase {
             XCTAssertEqual(shown[id]?.status, node.status, "status of #\(id) at \(position)", file: file, line: line)
             XCTAssertEqual(shown[id]?.lastValue, node.lastValue, "last value of #\(id) at \(position)",
                            file: file, line: line)
+            XCTAssertEqual(shown[id]?.operatorName, node.operatorName, "#\(id) at \(position)", file: file, line: line)
+            XCTAssertEqual(shown[id]?.subscriber, node.subscriber, "#\(id) at \(position)", file: file, line: line)
         }
     }
 
@@ -167,6 +169,36 @@ final class HistorySpillTests: XCTestCase {
                 assertSameGraph(h.graph(at: position), reference(at: position, all), at: position)
             }
         }
+    }
+
+    /// The description of a stage whose subscribe is on disk is there too, not in memory,
+    /// and still learns where the stage was made when that comes later.
+    func testStageDescriptionsGoToDiskWithTheirSubscribes() throws {
+        var history = spilled(limit: 1_000)
+        var live = Graph()
+        let all = batches(rounds: 5)
+        for batch in all { history.append(batch, folding: &live) }
+        XCTAssertEqual(history.infos.count, 0, "all 40 subscribes are on disk, and their descriptions")
+        XCTAssertEqual(history.nodeInfoCount, 40)
+        XCTAssertEqual(history.info(of: 3)?.operatorName, live[3]?.operatorName)
+        let here = BatchBuilder.at("Feed.swift", 88)
+        history.append(EventBatch(locations: [LocatedStage(node: 1, location: here, frames: [here])],
+                                  trailer: BatchTrailer(sequence: live.sequence)), folding: &live)
+        XCTAssertEqual(history.info(of: 1)?.location, here)
+        XCTAssertEqual(history.graph(at: 41)[1]?.location, here, "re-folded from before its subscribe")
+        XCTAssertEqual(history.graph(at: 41)[1]?.frames, [here])
+    }
+
+    func testAStageDescriptionReadsBackWhole() {
+        let place = SourceLocation(file: "/src/Feed.swift", line: 12, function: "Feed.start()", image: "App", offset: 77)
+        let info = NodeInfo(id: 9, parent: 4, operatorName: "Map", publisherType: "Map<Just<Int>, String>",
+                            subscriber: "Sink", thread: "main · ünïcode", createdNanos: -5, location: place,
+                            frames: [place, SourceLocation(image: "libFoo.so", offset: 3)], madeFor: 12,
+                            publisher: 0xDEAD, subjectSource: true, code: nil, builtBy: place)
+        XCTAssertEqual(NodeInfoBytes.decode(NodeInfoBytes.encode(info)), info)
+        let bare = NodeInfo(id: 1, operatorName: "", publisherType: "", subscriber: "", thread: "", createdNanos: 0)
+        XCTAssertEqual(NodeInfoBytes.decode(NodeInfoBytes.encode(bare)), bare)
+        XCTAssertNil(NodeInfoBytes.decode(Array(NodeInfoBytes.encode(info).dropLast(3))), "cut short: nothing")
     }
 
     /// `PIPESCOPE_HISTORY_DIR` and `PIPESCOPE_HISTORY_BUDGET_MB` choose where and how much.

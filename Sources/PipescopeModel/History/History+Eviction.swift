@@ -34,8 +34,18 @@ extension History {
             moving[oldest.index] = oldest.text
             texts.removeFirst()
         }
+        // The descriptions of the stages subscribed among them go too.
+        var described: [(node: NodeID, index: Int, bytes: [UInt8])] = []
+        for (k, entry) in entries.prefix(count).enumerated() where entry.kind == .subscribe {
+            if let info = infos[entry.node] { described.append((entry.node, memoryStart + k, NodeInfoBytes.encode(info))) }
+        }
         do {
-            try spilled.write(Array(entries.prefix(count)), texts: moving, at: memoryStart)
+            let offsets = try spilled.write(Array(entries.prefix(count)), texts: moving,
+                                            blobs: described.map { ($0.index, $0.bytes) }, at: memoryStart)
+            for (d, offset) in zip(described, offsets) {
+                spilledInfos[d.node] = offset
+                infos[d.node] = nil
+            }
         } catch {
             // The disk is full or not writable: say so, and from here on evict as without
             // a spill (what is on disk is folded into `base` while it can still be read).
@@ -88,14 +98,17 @@ extension History {
         var described: [NodeID] = []
         forEachEntry(in: from..<newStart) { index, entry in
             let event = self.event(entry, index: index)
-            if event.kind == .subscribe, let info = infos[event.node] { graph.insert(info) }
+            if event.kind == .subscribe, let info = info(of: event.node) { graph.insert(info) }
             graph.apply(event)
         }
         // A stage's NodeInfo is needed only to replay its subscribe event.
         forEachEntry(in: start..<newStart) { _, entry in
             if entry.kind == .subscribe { described.append(entry.node) }
         }
-        for node in described { infos[node] = nil }
+        for node in described {
+            infos[node] = nil
+            spilledInfos[node] = nil
+        }
         base = graph
         if newStart > memoryStart {
             entries.removeFirst(newStart - memoryStart)
@@ -106,5 +119,13 @@ extension History {
         // Keep the run the oldest kept event is in.
         let firstKept = idRuns.lastIndex { $0.position <= start + 1 } ?? 0
         if firstKept > 0 { idRuns.removeFirst(firstKept) }
+    }
+
+    /// Changes the description of a stage whose subscribe event is on disk (where it was
+    /// made, its code: learnt a batch or two after it), writing it again.
+    mutating func redescribe(_ node: NodeID, _ change: (inout NodeInfo) -> Void) {
+        guard var info = info(of: node), let spilled else { return }
+        change(&info)
+        if let offset = try? spilled.rewrite(NodeInfoBytes.encode(info)) { spilledInfos[node] = offset }
     }
 }

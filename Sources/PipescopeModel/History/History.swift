@@ -58,6 +58,9 @@ public struct History: Sendable {
     public internal(set) var start = 0
     var checkpoints: [(position: Int, graph: Graph)] = []
     var infos: [NodeID: NodeInfo] = [:]
+    /// Where the descriptions of stages whose subscribe event is on disk are (offsets in
+    /// the spill's texts, ``NodeInfoBytes``): 16 bytes a stage in memory, not a NodeInfo.
+    var spilledInfos: [NodeID: Int64] = [:]
     public var limit = 100_000
 
     /// Checkpoints among the spilled events are at most about this far apart (see
@@ -75,11 +78,15 @@ public struct History: Sendable {
 
     /// Stage descriptions kept to replay subscribe events still in the history: they go
     /// with their subscribe event, so a long session does not keep every stage it saw.
-    public var nodeInfoCount: Int { infos.count }
+    public var nodeInfoCount: Int { infos.count + spilledInfos.count }
 
     /// What stage `id` was, while its subscribe event is still kept: the event log names
     /// a stage the graph has pruned with it.
-    public func info(of id: NodeID) -> NodeInfo? { infos[id] }
+    public func info(of id: NodeID) -> NodeInfo? {
+        if let info = infos[id] { return info }
+        guard let offset = spilledInfos[id], let spilled else { return nil }
+        return NodeInfoBytes.decode(spilled.bytes(at: offset))
+    }
 
     /// Absolute position after the newest event.
     public var end: Int { memoryStart + entries.count }
@@ -98,6 +105,7 @@ public struct History: Sendable {
         start = 0
         memoryStart = 0
         infos.removeAll()
+        spilledInfos.removeAll()
         // New files: a copy of the history before the reset (an earlier run) keeps its own.
         spilled = nil
         spillFailure = nil
@@ -160,7 +168,7 @@ public struct History: Sendable {
             if idRuns.isEmpty || id(at: end + 1) != event.id { idRuns.append((end + 1, event.id)) }
             if entry.hasText, !entry.textInline { texts.append((end, event.text)) }
             entries.append(entry)
-            if event.kind == .subscribe, let info = infos[event.node] { graph.insert(info) }
+            if event.kind == .subscribe, let info = info(of: event.node) { graph.insert(info) }
             graph.apply(event)
             if end - (checkpoints.last?.position ?? start) >= stride {
                 checkpoints.append((end, graph.checkpoint))
@@ -175,6 +183,9 @@ public struct History: Sendable {
                 infos[l.node]?.location = l.location
                 infos[l.node]?.frames = l.frames
             }
+            for l in batch.locations where spilledInfos[l.node] != nil {
+                redescribe(l.node) { $0.location = l.location; $0.frames = l.frames }
+            }
             base.locate(batch.locations)
             for i in checkpoints.indices { checkpoints[i].graph.locate(batch.locations) }
         }
@@ -183,6 +194,9 @@ public struct History: Sendable {
             for c in batch.codes where infos[c.node] != nil {
                 infos[c.node]?.code = c.code
                 infos[c.node]?.builtBy = c.builtBy
+            }
+            for c in batch.codes where spilledInfos[c.node] != nil {
+                redescribe(c.node) { $0.code = c.code; $0.builtBy = c.builtBy }
             }
             base.place(batch.codes)
             for i in checkpoints.indices { checkpoints[i].graph.place(batch.codes) }
@@ -308,7 +322,7 @@ public struct History: Sendable {
         }
         forEachEntry(in: from..<target) { index, entry in
             let event = self.event(entry, index: index)
-            if event.kind == .subscribe, let info = infos[event.node] { graph.insert(info) }
+            if event.kind == .subscribe, let info = info(of: event.node) { graph.insert(info) }
             graph.apply(event)
         }
         return graph

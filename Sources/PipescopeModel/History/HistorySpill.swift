@@ -116,15 +116,19 @@ public final class HistorySpill: @unchecked Sendable {
     }
 
     /// Writes `entries` (their texts with them) as indices `index…`: appended after what
-    /// is written, so `index` must be ``end``.
-    func write(_ entries: [HistoryEntry], texts: [Int: String], at index: Int) throws {
+    /// is written, so `index` must be ``end``. `blobs` (a spilled subscribe's stage
+    /// description, by its entry's index) go beside the texts; their offsets are returned
+    /// in the same order.
+    func write(_ entries: [HistoryEntry], texts: [Int: String], blobs: [(index: Int, bytes: [UInt8])] = [],
+               at index: Int) throws -> [Int64] {
         try lock.withLock {
             precondition(index == written, "a spill is written in order")
             var entries = entries
             for (offset, entry) in entries.enumerated() where entry.hasText && !entry.textInline {
-                let at = try appendText(texts[index + offset] ?? "", index: index + offset)
+                let at = try append(Array((texts[index + offset] ?? "").utf8), index: index + offset)
                 entries[offset] = entry.spilled(textAt: at)
             }
+            let offsets = try blobs.map { try append($0.bytes, index: $0.index) }
             var done = 0
             while done < entries.count {
                 let i = index + done
@@ -139,7 +143,14 @@ public final class HistorySpill: @unchecked Sendable {
                 done += count
             }
             written = index + entries.count
+            return offsets
         }
+    }
+
+    /// Writes `bytes` again (a stage description that learnt where it was made), kept as
+    /// long as the newest entry on disk.
+    func rewrite(_ bytes: [UInt8]) throws -> Int64 {
+        try lock.withLock { try append(bytes, index: max(written - 1, firstIndex)) }
     }
 
     /// The entry at `index` (on disk: ``end`` and the first kept index bound it).
@@ -162,16 +173,22 @@ public final class HistorySpill: @unchecked Sendable {
 
     /// The text an entry keeps the offset of.
     func text(at offset: Int64) -> String {
+        String(decoding: bytes(at: offset), as: UTF8.self)
+    }
+
+    /// The bytes written at `offset` (a text, or a stage description); none when they
+    /// are no longer on disk.
+    func bytes(at offset: Int64) -> [UInt8] {
         lock.withLock {
-            guard offset >= firstText, offset < textEnd else { return "" }
+            guard offset >= firstText, offset < textEnd else { return [] }
             let segment = Int(offset / Int64(options.segmentTextBytes))
-            guard segment < textFiles.count, textFiles[segment] >= 0 else { return "" }
+            guard segment < textFiles.count, textFiles[segment] >= 0 else { return [] }
             let at = Int(offset % Int64(options.segmentTextBytes))
             var length: UInt32 = 0
-            guard pread(textFiles[segment], &length, 4, off_t(at)) == 4 else { return "" }
-            var bytes = [UInt8](repeating: 0, count: Int(length))
+            guard pread(textFiles[segment], &length, 4, off_t(at)) == 4 else { return [] }
+            var bytes = [UInt8](repeating: 0, count: Int(UInt32(littleEndian: length)))
             let n = bytes.withUnsafeMutableBytes { pread(textFiles[segment], $0.baseAddress, $0.count, off_t(at + 4)) }
-            return n == Int(length) ? String(decoding: bytes, as: UTF8.self) : ""
+            return n == bytes.count ? bytes : []
         }
     }
 
@@ -230,8 +247,8 @@ public final class HistorySpill: @unchecked Sendable {
         }
     }
 
-    private func appendText(_ text: String, index: Int) throws -> Int64 {
-        var bytes = Array(text.utf8)
+    private func append(_ bytes: [UInt8], index: Int) throws -> Int64 {
+        var bytes = bytes
         if bytes.count > options.segmentTextBytes - 4 { bytes.removeLast(bytes.count - (options.segmentTextBytes - 4)) }
         let size = Int64(4 + bytes.count)  // its length, then its UTF-8 bytes
         let segmentSize = Int64(options.segmentTextBytes)
@@ -240,7 +257,7 @@ public final class HistorySpill: @unchecked Sendable {
         let segment = Int(textEnd / segmentSize)
         let fd = try file(segment, in: &textFiles, name: "texts")
         while lastIndexWithText.count <= segment { lastIndexWithText.append(-1) }
-        lastIndexWithText[segment] = index
+        lastIndexWithText[segment] = max(lastIndexWithText[segment], index)
         var record = withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { Array($0) }
         record += bytes
         let at = textEnd
