@@ -46,6 +46,11 @@ public struct InspectorApp {
     /// Told the warnings after every tick, as the warnings list groups them (the same
     /// mistake in the same place once): `attach --dump-on` dumps when one first shows.
     public var onWarnings: ([LintGroup]) -> Void = { _ in }
+    /// Where history beyond its in-memory window goes (``AppState/historySpill``).
+    public var historySpill: HistorySpill.Options?
+    /// Whether ``poll`` has more to hand at once (a replay still reading its recording):
+    /// the loop then does not wait for a key between turns.
+    public var moreToRead: () -> Bool = { false }
     /// The wall clock, in nanoseconds since 1970, for ticks.
     public var clock: () -> Int64 = InspectorApp.wallClockNanos
 
@@ -77,6 +82,7 @@ public struct InspectorApp {
         state.linter = linter
         state.retention = retention
         state.quitStopsProgram = quitStopsProgram
+        state.historySpill = historySpill
         if waitsForRestart { state.waitForNextRun() }
         for message in initial { _ = reduce(&state, message) }
         let theme = Theme(glyphs: terminal.isUnicode ? .unicode : .ascii, colors: terminal.hasColors)
@@ -136,7 +142,7 @@ public struct InspectorApp {
                 _ = pipescope_release_free_memory()
             }
             draw()
-            guard let key = terminal.readKey(timeoutMs: Self.frameMillis) else { continue }
+            guard let key = terminal.readKey(timeoutMs: moreToRead() ? 0 : Self.frameMillis) else { continue }
             if let outcome = answer(key) { return outcome }
         }
         return .quit

@@ -22,6 +22,8 @@ public struct Recording {
     public var process = "recording"
     /// The recorded program's pid (0 when the file does not say).
     public var pid: Int32 = 0
+    /// The file's name, as the status line shows it.
+    var name = ""
     /// The time of the last event: the recording's "now" for time-based lints.
     public var lastEventNanos: Int64 = 0
     /// Events in the batches read (all of them, unless the file is cut off or damaged).
@@ -71,7 +73,7 @@ public struct Recording {
     public static func read(path: String) throws -> Recording {
         var file = try RecordingMessages(path: path)
         var recording = Recording()
-        let name = (path as NSString).lastPathComponent
+        recording.name = (path as NSString).lastPathComponent
         var damage: String?
         while true {
             let next: Message?
@@ -86,31 +88,42 @@ public struct Recording {
                 throw ReadError.invalid(path: path, reason: "\(error)")
             }
             guard let message = next else { break }
-            switch message {
-            case .attached(let process, let pid, _):
-                recording.process = process
-                recording.pid = pid
-                recording.messages.append(.replaying(file: name, process: process, pid: pid))
-            case .snapshot, .batch:
-                if case .snapshot(let snapshot) = message {
-                    recording.snapshotsRead += 1
-                    recording.stagesSeen += snapshot.nodes.count
-                }
-                if case .batch(let b) = message {
-                    recording.stagesSeen += b.nodes.count
-                    recording.eventsRead += b.events.count
-                    if let t = b.events.last?.time { recording.lastEventNanos = max(recording.lastEventNanos, t) }
-                }
-                recording.messages.append(message)
-            default:
-                continue
-            }
+            if let kept = recording.take(message) { recording.messages.append(kept) }
         }
-        recording.bytesRead = file.bytesRead
-        recording.endReason = file.endReason
-        recording.end = RecordingEnd(damage: damage, truncatedBytes: file.truncatedBytes, closed: file.endReason != nil,
-                                     messages: file.messagesRead, byte: file.bytesRead, beingWritten: file.beingWritten)
+        recording.finish(file, damage: damage)
         return recording
+    }
+
+    /// Counts `message` (who the program was, snapshots, stages, events, the last
+    /// event's time) and returns what a replay applies for it: the Welcome as
+    /// `.replaying`, snapshots and batches as they are; nil for acknowledgements and
+    /// refusals. ``read(path:)`` keeps them all; ``ReplayStream`` hands them on.
+    mutating func take(_ message: Message) -> Message? {
+        switch message {
+        case .attached(let process, let pid, _):
+            self.process = process
+            self.pid = pid
+            return .replaying(file: name, process: process, pid: pid)
+        case .snapshot(let snapshot):
+            snapshotsRead += 1
+            stagesSeen += snapshot.nodes.count
+            return message
+        case .batch(let b):
+            stagesSeen += b.nodes.count
+            eventsRead += b.events.count
+            if let t = b.events.last?.time { lastEventNanos = max(lastEventNanos, t) }
+            return message
+        default:
+            return nil
+        }
+    }
+
+    /// Records how reading `file` ended: closed by its writer, cut off, or `damage`.
+    mutating func finish(_ file: RecordingMessages, damage: String?) {
+        bytesRead = file.bytesRead
+        endReason = file.endReason
+        end = RecordingEnd(damage: damage, truncatedBytes: file.truncatedBytes, closed: file.endReason != nil,
+                           messages: file.messagesRead, byte: file.bytesRead, beingWritten: file.beingWritten)
     }
 
     /// The graph at the end of the recording.

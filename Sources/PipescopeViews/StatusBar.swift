@@ -52,13 +52,29 @@ public enum StatusBar {
         }
         let skipped = state.session.skippedEvents > 0 ? "  skipped \(state.session.skippedEvents)" : ""
         var stats = "  \(Format.rate(state.session.rate.perSecond))  dropped \(state.cursor.graph.dropped)\(skipped)  "
-        if case .replay(let file) = state.session.connection { stats = "  \(file)  dropped \(state.cursor.graph.dropped)\(skipped)  " }
+        if case .replay(let file) = state.session.connection {
+            // A replay is read while shown: how far, until it is all read.
+            let reading = state.session.reading.map { "  reading \(megabytes($0.bytes)) of \(megabytes($0.of)) MB" } ?? ""
+            stats = "  \(file)\(reading)  dropped \(state.cursor.graph.dropped)\(skipped)  "
+        }
+        // History on disk: how much, and where it starts when the disk budget evicted the oldest.
+        let log = state.cursor.log
+        if log.spill != nil || log.spillFailure != nil {
+            if log.spilledBytes > 0 { stats += "disk \(megabytes(Int(log.spilledBytes))) MB  " }
+            if log.start > 0 { stats += "history from event \(log.firstID.map(String.init) ?? String(log.start + 1))  " }
+        }
         x += buffer.put(stats, x: x, y: area.y, style: bar, maxWidth: area.maxX - x)
         let help = KeyMap.ownHint(.toggleHelp, or: "help") + " "
         if area.maxX - x >= help.count {
             buffer.put(help, x: area.maxX - help.count, y: area.y, style: bar)
         }
     }
+}
+
+/// `bytes` in megabytes with one decimal under 10 (status-line figures).
+private func megabytes(_ bytes: Int) -> String {
+    let tenths = (bytes * 10 + 524_288) / 1_048_576
+    return tenths < 100 ? "\(tenths / 10).\(tenths % 10)" : String((tenths + 5) / 10)
 }
 
 /// The bottom line: the keys that act now, from the keymap; or why the connection ended.

@@ -32,6 +32,17 @@ struct InspectorLoop {
         app = InspectorApp(targetName: targetName, initial: messages)
     }
 
+    /// The inspector on a recording read while it is shown: `opening` before the first
+    /// frame, then the rest a slice per turn (about 30 ms of reading, so keys are still
+    /// answered at once), the note from `end` when it is all read. History beyond memory
+    /// goes to disk, so `g` is the recording's first event.
+    init(streaming stream: ReplayStream, opening: [Message], end: @escaping (Recording) -> Message?) {
+        app = InspectorApp(targetName: stream.recording.process, initial: opening,
+                           poll: { stream.next(forNanos: 30_000_000, end: end) })
+        app.moreToRead = { !stream.finished }
+        app.historySpill = HistorySpill.Options.fromEnvironment()
+    }
+
     /// Ends the command with the message ``run()`` would give, when the inspector could
     /// not open the terminal: checked before starting anything (a demo program, a wait,
     /// reading a recording). `withoutTerminal` says what to do instead.

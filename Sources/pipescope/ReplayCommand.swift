@@ -33,11 +33,11 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Before reading what may be a large recording for nothing; a file that cannot be
-        // read at all says so first (load's message).
-        if !(json || print), Recording.startsAsRecording(path: file) {
-            InspectorLoop.requireTerminal(withoutTerminal: Self.withoutTerminal(file))
-        }
+        if json || print || event != nil { try report() } else { inspect() }
+    }
+
+    /// `--print`, `--json`, `--at`: the whole recording read, the graph printed.
+    private func report() throws {
         let recording = Self.load(file)
         if let event {
             guard let (graph, at) = recording.graph(upTo: event) else {
@@ -50,18 +50,39 @@ struct ReplayCommand: ParsableCommand {
             if recording.damage != nil { throw ExitCode(1) }
             return
         }
-        if json || print {
-            Swift.print(lints.report(recording.finalGraph, title: recording.title, now: recording.lastEventNanos, json: json))
-            // Printed up to the damage, as `export` exports up to it: less than was recorded.
-            if recording.damage != nil { throw ExitCode(1) }
-            return
+        Swift.print(lints.report(recording.finalGraph, title: recording.title, now: recording.lastEventNanos, json: json))
+        // Printed up to the damage, as `export` exports up to it: less than was recorded.
+        if recording.damage != nil { throw ExitCode(1) }
+    }
+
+    /// The inspector on the recording, read while it is shown.
+    private func inspect() {
+        // No terminal: said before reading anything; a file that is no recording says that first.
+        if Recording.startsAsRecording(path: file) {
+            InspectorLoop.requireTerminal(withoutTerminal: Self.withoutTerminal(file))
         }
-        // Where a cut-short recording ends, on screen as well as (after quitting) on standard error.
-        let note = Self.endNote(recording, path: file).map { Message.notice(Notice(text: $0, isError: true)) }
-        var loop = InspectorLoop(replaying: recording.messages + (note.map { [$0] } ?? []), targetName: recording.process)
+        // Read while shown: the first screen comes after the first snapshot, not the whole file.
+        let stream = Self.open(file)
+        let opening: [Message]
+        do {
+            opening = try stream.readOpening()
+        } catch {
+            fail("\(error)")
+        }
+        let read = stream.recording
+        if stream.finished, read.snapshotsRead == 0 || (read.end != .complete && read.stagesSeen == 0) {
+            fail(read.end.nothingToShow(path: file, snapshotRead: read.snapshotsRead > 0))
+        }
+        // Where a cut-short recording ends, on screen once it is read, and on standard error after quitting.
+        let path = file
+        var loop = InspectorLoop(streaming: stream, opening: opening, end: { recording in
+            Self.endNote(recording, path: path).map { Message.notice(Notice(text: $0, isError: true)) }
+        })
         loop.linter = lints.linter
         loop.withoutTerminal = Self.withoutTerminal(file)
-        if case .failed(let message) = loop.run() { fail(message) }
+        let outcome = loop.run()
+        if stream.finished, let note = Self.endNote(stream.recording, path: file) { Self.note(note) }
+        if case .failed(let message) = outcome { fail(message) }
     }
 }
 
@@ -87,6 +108,15 @@ extension ReplayCommand {
         }
         if let note = endNote(recording, path: path) { self.note(note) }
         return recording
+    }
+
+    /// Opens `path` for reading while shown, or exits saying why it cannot be read.
+    private static func open(_ path: String) -> ReplayStream {
+        do {
+            return try ReplayStream(path: path)
+        } catch {
+            fail("\(error)")
+        }
     }
 
     /// How far `recording` reaches and why it stops there, unless it is complete.

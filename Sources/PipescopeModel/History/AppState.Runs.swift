@@ -65,6 +65,7 @@ extension AppState {
         }
         var fresh = HistoryCursor()
         fresh.log.limit = cursor.log.limit
+        fresh.log.spill = cursor.log.spill
         fresh.takeOver(from: cursor)
         cursor = fresh
         var lanes = Timeline()

@@ -7,38 +7,70 @@ import PipescopeGraph
 /// the graph) is kept every ``stride(for:)`` events (512, or 32 a stage for larger graphs),
 /// so the graph at any position is a checkpoint plus at most that many events folded:
 /// jumping anywhere costs the same.
-/// Past ``limit`` events the oldest are evicted, folded into the graph before the first
-/// kept event; node summaries live on in the checkpoints' graphs.
+/// Past ``limit`` events the oldest leave memory. With a ``spill`` they go to disk
+/// (``HistorySpill``) and stay reachable through the same API, from the first event on;
+/// checkpoints there are thinned to one every ``spilledSpan`` events or so, so their
+/// number stays bounded while a jump folds at most that many (about 6 ms at the fold's
+/// 8 M events a second, plus reading them). Without a spill, or past its disk budget,
+/// the oldest are evicted: folded into the graph before the first kept event
+/// (``start``); node summaries live on in the checkpoints' graphs.
+///
+/// ```swift
+/// var history = History()
+/// history.spill = HistorySpill.Options.fromEnvironment()
+/// history.append(batch, folding: &live)
+/// let first = history.graph(at: history.start + 1)   // the first event, however many came since
+/// ```
 public struct History: Sendable {
     public static let checkpointStride = 512
     /// The most recent causes from probes' snapshots kept across resynchronisations.
     public static let earlierLimit = 16_384
 
     /// The graph before the first kept event.
-    private var base = Graph()
-    /// The events, 40 bytes each (see ``HistoryEntry``).
-    private var entries = Deque<HistoryEntry>()
+    var base = Graph()
+    /// The events in memory, 40 bytes each (see ``HistoryEntry``): from ``memoryStart``.
+    var entries = Deque<HistoryEntry>()
+    /// Where events that leave memory go, when set (nil: they are evicted). Set it
+    /// before the first event; ``reset(to:recent:)`` keeps it and starts new files.
+    public var spill: HistorySpill.Options?
+    /// The spill files, made when the first events leave memory.
+    var spilled: HistorySpill?
+    /// Why the spill could not be written, when it could not (history then starts later).
+    public internal(set) var spillFailure: String?
+    /// Absolute position of `entries[0]`: events before it are on disk (or evicted).
+    public internal(set) var memoryStart = 0
     /// The room `entries` has (see ``makeRoom(for:)``).
     private var entryCapacity = 0
     /// The threads the events happened on, each name once.
-    private var threads = ThreadNames()
+    var threads = ThreadNames()
     /// Events' numbers: from `position` on, each event's number is one more than the
     /// one before (`id` 0: unnumbered), until the next run. A new run starts where
     /// numbers jump (events the probe dropped or skipped, a recording without numbers):
     /// at most one per batch, so an entry needs no number of its own.
-    private var idRuns: [(position: Int, id: EventID)] = []
+    var idRuns: [(position: Int, id: EventID)] = []
     /// The probe's recent caused events as of the last snapshot (``GraphSnapshot/recent``),
     /// in id order: causes from before this history began.
     public private(set) var earlier: [StageEvent] = []
     /// The text of the events that have one, by absolute index, in order.
-    private var texts = Deque<(index: Int, text: String)>()
-    /// Absolute position of `entries[0]`: events evicted so far.
-    public private(set) var start = 0
-    private var checkpoints: [(position: Int, graph: Graph)] = []
-    private var infos: [NodeID: NodeInfo] = [:]
+    var texts = Deque<(index: Int, text: String)>()
+    /// The first reachable position: events evicted so far (without a spill, those that
+    /// left memory; with one, those past its disk budget).
+    public internal(set) var start = 0
+    var checkpoints: [(position: Int, graph: Graph)] = []
+    var infos: [NodeID: NodeInfo] = [:]
+    /// Where the descriptions of stages whose subscribe event is on disk are (offsets in
+    /// the spill's texts, ``NodeInfoBytes``): 16 bytes a stage in memory, not a NodeInfo.
+    var spilledInfos: [NodeID: Int64] = [:]
     public var limit = 100_000
 
+    /// Checkpoints among the spilled events are at most about this far apart (see
+    /// ``stride(for:)`` for those in memory): a jump there folds at most this many.
+    public static let spilledSpan = 50_000
+
     public init() {}
+
+    /// Bytes the history's spill uses on disk (0 without one).
+    public var spilledBytes: Int64 { spilled?.bytesUsed ?? 0 }
 
     /// Positions that have a checkpoint: a jump folds at most ``stride(for:)`` events
     /// from the one before it.
@@ -46,14 +78,18 @@ public struct History: Sendable {
 
     /// Stage descriptions kept to replay subscribe events still in the history: they go
     /// with their subscribe event, so a long session does not keep every stage it saw.
-    public var nodeInfoCount: Int { infos.count }
+    public var nodeInfoCount: Int { infos.count + spilledInfos.count }
 
     /// What stage `id` was, while its subscribe event is still kept: the event log names
     /// a stage the graph has pruned with it.
-    public func info(of id: NodeID) -> NodeInfo? { infos[id] }
+    public func info(of id: NodeID) -> NodeInfo? {
+        if let info = infos[id] { return info }
+        guard let offset = spilledInfos[id], let spilled else { return nil }
+        return NodeInfoBytes.decode(spilled.bytes(at: offset))
+    }
 
     /// Absolute position after the newest event.
-    public var end: Int { start + entries.count }
+    public var end: Int { memoryStart + entries.count }
 
     /// Starts over from a snapshot (attach, reconnect); `recent` is the probe's recent
     /// caused events (``GraphSnapshot/recent``), for chains that start before it.
@@ -67,7 +103,12 @@ public struct History: Sendable {
         texts.removeAll()
         checkpoints.removeAll()
         start = 0
+        memoryStart = 0
         infos.removeAll()
+        spilledInfos.removeAll()
+        // New files: a copy of the history before the reset (an earlier run) keeps its own.
+        spilled = nil
+        spillFailure = nil
     }
 
     /// Continues from a snapshot after a gap (the probe skipped this inspector because it
@@ -83,7 +124,7 @@ public struct History: Sendable {
         }
         earlier = Array(byID.values.sorted { $0.id < $1.id }.suffix(Self.earlierLimit))
         if checkpoints.last?.position == end { checkpoints.removeLast() }
-        if entries.isEmpty {
+        if end == start {
             base = graph.checkpoint
         } else {
             checkpoints.append((end, graph.checkpoint))
@@ -127,7 +168,7 @@ public struct History: Sendable {
             if idRuns.isEmpty || id(at: end + 1) != event.id { idRuns.append((end + 1, event.id)) }
             if entry.hasText, !entry.textInline { texts.append((end, event.text)) }
             entries.append(entry)
-            if event.kind == .subscribe, let info = infos[event.node] { graph.insert(info) }
+            if event.kind == .subscribe, let info = info(of: event.node) { graph.insert(info) }
             graph.apply(event)
             if end - (checkpoints.last?.position ?? start) >= stride {
                 checkpoints.append((end, graph.checkpoint))
@@ -142,6 +183,9 @@ public struct History: Sendable {
                 infos[l.node]?.location = l.location
                 infos[l.node]?.frames = l.frames
             }
+            for l in batch.locations where spilledInfos[l.node] != nil {
+                redescribe(l.node) { $0.location = l.location; $0.frames = l.frames }
+            }
             base.locate(batch.locations)
             for i in checkpoints.indices { checkpoints[i].graph.locate(batch.locations) }
         }
@@ -150,6 +194,9 @@ public struct History: Sendable {
             for c in batch.codes where infos[c.node] != nil {
                 infos[c.node]?.code = c.code
                 infos[c.node]?.builtBy = c.builtBy
+            }
+            for c in batch.codes where spilledInfos[c.node] != nil {
+                redescribe(c.node) { $0.code = c.code; $0.builtBy = c.builtBy }
             }
             base.place(batch.codes)
             for i in checkpoints.indices { checkpoints[i].graph.place(batch.codes) }
@@ -182,7 +229,7 @@ public struct History: Sendable {
         let floor = max(start, p - scan)
         let filtered = node != nil || among != nil || kinds != nil
         while p > start, found.count < count, p > floor || !filtered {
-            let entry = entries[p - start - 1]
+            guard let entry = entry(at: p - 1) else { break }
             if node == nil || entry.node == node, among?.contains(entry.node) ?? true, kinds?.contains(entry.kind) ?? true {
                 found.append((p, event(entry, index: p - 1)))
             }
@@ -195,28 +242,53 @@ public struct History: Sendable {
     /// newest, where the cursor goes live), by
     /// binary search: events are kept in the order they came, their times in order.
     public func position(atOrAfter time: Int64) -> Int {
-        var low = 0, high = entries.count
+        var low = start, high = end
         while low < high {
             let mid = (low + high) / 2
-            if entries[mid].time < time { low = mid + 1 } else { high = mid }
+            if (entry(at: mid)?.time ?? .max) < time { low = mid + 1 } else { high = mid }
         }
-        return min(start + low + 1, end)
+        return min(low + 1, end)
     }
 
     /// The position of the last kept event at or before `time` (``start`` when none).
     public func position(atOrBefore time: Int64) -> Int {
-        var low = 0, high = entries.count
+        var low = start, high = end
         while low < high {
             let mid = (low + high) / 2
-            if entries[mid].time <= time { low = mid + 1 } else { high = mid }
+            if (entry(at: mid)?.time ?? .max) <= time { low = mid + 1 } else { high = mid }
         }
-        return start + low
+        return low
     }
 
     /// The event at `position` (the one the cursor has just applied).
     public func event(at position: Int) -> StageEvent? {
-        let i = position - start - 1
-        return entries.indices.contains(i) ? event(entries[i], index: position - 1) : nil
+        entry(at: position - 1).map { event($0, index: position - 1) }
+    }
+
+    /// The entry at absolute `index` (position `index + 1`), in memory or on disk; nil
+    /// when it is not kept.
+    func entry(at index: Int) -> HistoryEntry? {
+        guard index >= start, index < end else { return nil }
+        if index >= memoryStart { return entries[index - memoryStart] }
+        return spilled?.entry(index)
+    }
+
+    /// Calls `body` with each entry at absolute indices `range` (all kept), in order:
+    /// those on disk read a span at a time.
+    func forEachEntry(in range: Range<Int>, _ body: (Int, HistoryEntry) -> Void) {
+        var index = range.lowerBound
+        if index < memoryStart, let spilled {
+            let chunk = 65_536
+            while index < min(memoryStart, range.upperBound) {
+                let upTo = min(index + chunk, memoryStart, range.upperBound)
+                for (k, entry) in spilled.entries(index..<upTo).enumerated() { body(index + k, entry) }
+                index = upTo
+            }
+        }
+        while index < range.upperBound {
+            body(index, entries[index - memoryStart])
+            index += 1
+        }
     }
 
     /// Bytes the history holds per event on average: entries and texts (their
@@ -227,103 +299,43 @@ public struct History: Sendable {
         return Double(entries.count * MemoryLayout<HistoryEntry>.stride + textBytes) / Double(entries.count)
     }
 
-    private func event(_ entry: HistoryEntry, index: Int) -> StageEvent {
-        entry.event(value: entry.inlineValue ?? (entry.hasText ? EventValue(text: text(at: index)) : .none),
+    func event(_ entry: HistoryEntry, index: Int) -> StageEvent {
+        if index < memoryStart, entry.hasText, !entry.textInline {
+            let text = spilled?.text(at: entry.spilledTextOffset) ?? ""
+            return entry.unspilled.event(value: EventValue(text: text), thread: threads.name(entry.thread),
+                                         id: id(at: index + 1))
+        }
+        return entry.event(value: entry.inlineValue ?? (entry.hasText ? EventValue(text: text(at: index)) : .none),
                     thread: threads.name(entry.thread),
                     id: id(at: index + 1))
     }
 
-    /// The number of the event at `position` by its run (0 when unnumbered); a position
-    /// after the newest gets the number the newest run would give it.
-    private func id(at position: Int) -> EventID {
-        var low = 0, high = idRuns.count
-        while low < high {
-            let mid = (low + high) / 2
-            if idRuns[mid].position <= position { low = mid + 1 } else { high = mid }
-        }
-        guard low > 0 else { return 0 }
-        let run = idRuns[low - 1]
-        return run.id == 0 ? 0 : run.id + EventID(position - run.position)
-    }
-
-    // MARK: - Events by number
-
-    /// The number of the oldest kept event; nil when none is kept or they have none (a
-    /// recording made before events were numbered).
-    public var firstID: EventID? {
-        guard !entries.isEmpty else { return nil }
-        let id = id(at: start + 1)
-        return id == 0 ? nil : id
-    }
-
-    /// The number of the newest kept event; nil as for ``firstID``.
-    public var lastID: EventID? {
-        guard !entries.isEmpty else { return nil }
-        let id = id(at: end)
-        return id == 0 ? nil : id
-    }
-
-    /// The position of the event numbered `id`, by binary search over the runs of
-    /// numbers (they increase with position); nil when it is not kept (evicted, skipped,
-    /// or never numbered).
-    public func position(ofEvent id: EventID) -> Int? {
-        guard id != 0 else { return nil }
-        var low = 0, high = idRuns.count
-        while low < high {
-            let mid = (low + high) / 2
-            if idRuns[mid].id <= id { low = mid + 1 } else { high = mid }
-        }
-        guard low > 0, idRuns[low - 1].id != 0 else { return nil }
-        let run = idRuns[low - 1]
-        let position = run.position + Int(id - run.id)
-        let runEnd = low < idRuns.count ? idRuns[low].position : end + 1
-        return position < runEnd && position > start && position <= end ? position : nil
-    }
-
-    /// The event numbered `id`: from the history, else from the probe's recent causes
-    /// (``earlier``); its position when the history has it.
-    public func event(numbered id: EventID) -> (position: Int?, event: StageEvent)? {
-        if let position = position(ofEvent: id), let event = event(at: position) { return (position, event) }
-        var low = 0, high = earlier.count
-        while low < high {
-            let mid = (low + high) / 2
-            if earlier[mid].id < id { low = mid + 1 } else { high = mid }
-        }
-        return low < earlier.count && earlier[low].id == id ? (nil, earlier[low]) : nil
-    }
-
-    /// Whether the event at `position` had a cause the entry could not number (more than
-    /// 4 billion events back).
-    public func causeIsTooFar(at position: Int) -> Bool {
-        let i = position - start - 1
-        return entries.indices.contains(i) && entries[i].causeIsTooFar
-    }
-
-    /// The text of the event at absolute `index` (binary search: texts are in order).
-    private func text(at index: Int) -> String {
-        var low = 0, high = texts.count
-        while low < high {
-            let mid = (low + high) / 2
-            if texts[mid].index < index { low = mid + 1 } else { high = mid }
-        }
-        return low < texts.count && texts[low].index == index ? texts[low].text : ""
-    }
-
-    /// The graph after the first `position` events (clamped to what is kept).
+    /// The graph after the first `position` events (clamped to what is kept): the
+    /// checkpoint at or before it, and the events after that folded.
     public func graph(at position: Int) -> Graph {
         let target = min(max(position, start), end)
         var graph = base
         var from = start
-        if let checkpoint = checkpoints.last(where: { $0.position <= target }) {
-            graph = checkpoint.graph
-            from = checkpoint.position
+        if let i = checkpointIndex(atOrBefore: target) {
+            graph = checkpoints[i].graph
+            from = checkpoints[i].position
         }
-        for index in from..<target {
-            let event = self.event(entries[index - start], index: index)
-            if event.kind == .subscribe, let info = infos[event.node] { graph.insert(info) }
+        forEachEntry(in: from..<target) { index, entry in
+            let event = self.event(entry, index: index)
+            if event.kind == .subscribe, let info = info(of: event.node) { graph.insert(info) }
             graph.apply(event)
         }
         return graph
+    }
+
+    /// The last checkpoint at or before `position`, by binary search (they are in order).
+    func checkpointIndex(atOrBefore position: Int) -> Int? {
+        var low = 0, high = checkpoints.count
+        while low < high {
+            let mid = (low + high) / 2
+            if checkpoints[mid].position <= position { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 ? low - 1 : nil
     }
 
     /// Grows `entries` for `count` more events. A deque grows by half again when full,
@@ -338,42 +350,9 @@ public struct History: Sendable {
         entries.reserveCapacity(entryCapacity)
     }
 
-    /// Evicts the oldest events once there are ``limit`` and a sixteenth more, down to
-    /// ``limit``: exactly, not a checkpoint span at a time (a span can be a quarter of the
-    /// history). The evicted events are folded into `base` (from the last checkpoint
-    /// before the new start, if any), so `base` stays the exact graph before the first
-    /// kept event; the slack makes that one graph copy per `limit / 16` events.
-    private mutating func evict() {
-        guard entries.count > limit + limit / 16 else { return }
-        let newStart = end - limit
-        var graph = base
-        var from = start
-        if let last = checkpoints.lastIndex(where: { $0.position <= newStart }) {
-            graph = checkpoints[last].graph
-            from = checkpoints[last].position
-            checkpoints.removeFirst(last + 1)
-        }
-        base = Graph()  // `graph` may now be the only reference: the fold copies nothing
-        for index in from..<newStart {
-            let event = self.event(entries[index - start], index: index)
-            if event.kind == .subscribe, let info = infos[event.node] { graph.insert(info) }
-            graph.apply(event)
-        }
-        base = graph
-        // A stage's NodeInfo is needed only to replay its subscribe event.
-        for entry in entries.prefix(newStart - start) where entry.kind == .subscribe {
-            infos[entry.node] = nil
-        }
-        entries.removeFirst(newStart - start)
-        start = newStart
-        while let oldest = texts.first, oldest.index < start { texts.removeFirst() }
-        // Keep the run the oldest kept event is in.
-        let firstKept = idRuns.lastIndex { $0.position <= start + 1 } ?? 0
-        if firstKept > 0 { idRuns.removeFirst(firstKept) }
-    }
 }
 
-private extension Graph {
+extension Graph {
     /// A copy to keep as a checkpoint: it records no changes of its own.
     var checkpoint: Graph {
         var copy = self

@@ -88,6 +88,40 @@ struct HistoryEntry: Sendable {
         }
     }
 
+    /// The entry as a spill file keeps it: its text (``hasText``, not ``textInline``) is
+    /// at `offset` of the spill's texts. The offset goes where the kind has room: the
+    /// number, unless the kind uses it for another stage (`owned`, `ownerReleased`, which
+    /// are not timed), then the two delivery times.
+    func spilled(textAt offset: Int64) -> HistoryEntry {
+        var entry = self
+        if kind.payload.field == .other {
+            entry.selfTime = UInt32(truncatingIfNeeded: UInt64(offset) >> 32)
+            entry.totalTime = UInt32(truncatingIfNeeded: UInt64(offset))
+        } else {
+            entry.number = offset
+        }
+        return entry
+    }
+
+    /// Where ``spilled(textAt:)`` put the text's offset.
+    var spilledTextOffset: Int64 {
+        kind.payload.field == .other ? Int64(UInt64(selfTime) << 32 | UInt64(totalTime)) : number
+    }
+
+    /// The entry read back from a spill, as it was in memory: its text's offset taken
+    /// out of the fields it borrowed.
+    var unspilled: HistoryEntry {
+        guard hasText, !textInline else { return self }
+        var entry = self
+        if kind.payload.field == .other {
+            entry.selfTime = 0
+            entry.totalTime = 0
+        } else {
+            entry.number = 0
+        }
+        return entry
+    }
+
     /// A value's scalar kind, in the flags' low bits (0: the inline words of a text).
     private enum ScalarTag: UInt8 { case text, int, uint, double, float, bool, void }
 

@@ -90,6 +90,9 @@ public enum Message: Sendable {
     case notice(Notice)
     /// Wall-clock time, sent by the app loop a few times a second.
     case tick(nanos: Int64)
+    /// How far a replay has read its recording (it is read while shown): `bytes` of
+    /// `of`; the status line says "reading …" until they are equal.
+    case reading(bytes: Int, of: Int)
     /// The terminal's size and what its layout gives each part (the views know the
     /// layout: `ScreenView.resized(width:height:)` makes this message).
     case resize(Geometry)

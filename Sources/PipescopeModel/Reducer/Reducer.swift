@@ -104,6 +104,14 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
             state.session.endedAt = max(state.timeline.now, state.cursor.lastEventNanos)
             state.session.endReason = why
         }
+    case .reading(let bytes, let total):
+        state.session.reading = bytes < total ? (bytes, total) : nil
+        // A replay reads hundreds of thousands of events between two ticks: stages that
+        // ended are pruned after every slice (by the last tick's clock), not once a
+        // second, or every history checkpoint taken meanwhile would keep them all.
+        if state.session.isReplay, state.runs.viewing == nil, state.cursor.lastPrune > 0 {
+            pruneLiveRun(&state, now: state.cursor.lastPrune)
+        }
     case .tick(let nanos):
         state.session.rate.tick(nanos)
         // An ended run's time stands still where it ended: its lanes do not scroll away,
@@ -121,13 +129,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.refreshWarnings()
         if state.runs.viewing == nil, now - state.cursor.lastPrune >= 1_000_000_000 {
             state.cursor.lastPrune = now
-            // Only the stages that ended are looked at; lanes and counts are forgotten
-            // only when stages went.
-            if state.cursor.prune(now: now, retention: state.retention) {
-                state.timeline.keepLanes(of: state.cursor.liveGraph)
-                let live = state.cursor.liveGraph
-                state.table.activity.keep(live)
-            }
+            pruneLiveRun(&state, now: now)
         }
     case .resize(let geometry):
         state.geometry = geometry
@@ -139,4 +141,14 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.table.width = geometry.tableWidth
     }
     return []
+}
+
+/// Prunes the live run's ended stages as of `now`. Only the stages that ended are looked
+/// at; lanes and counts are forgotten only when stages went.
+private func pruneLiveRun(_ state: inout AppState, now: Int64) {
+    if state.cursor.prune(now: now, retention: state.retention) {
+        state.timeline.keepLanes(of: state.cursor.liveGraph)
+        let live = state.cursor.liveGraph
+        state.table.activity.keep(live)
+    }
 }

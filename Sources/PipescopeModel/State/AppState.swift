@@ -64,6 +64,12 @@ public struct AppState: Sendable {
         get { cursor.log.limit }
         set { cursor.log.limit = newValue }
     }
+    /// Where events beyond ``historyLimit`` go (``HistorySpill``): nil keeps only that many
+    /// in memory and evicts the rest; set, history reaches the first event.
+    public var historySpill: HistorySpill.Options? {
+        get { cursor.log.spill }
+        set { cursor.log.spill = newValue }
+    }
 
     public init(targetName: String, pid: Int32? = nil) {
         session = Session(targetName: targetName, pid: pid)
