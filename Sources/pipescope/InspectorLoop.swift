@@ -23,6 +23,8 @@ struct InspectorLoop {
                                link.perform(effect)
                            })
         if let dumps { app.onWarnings = { dumps.warnings($0) } }
+        // What leaves memory goes to disk, so `g` reaches the first event since attach.
+        app.historySpill = HistorySpill.Options.fromEnvironment()
         app.fatalCondition = fatalCondition
         app.quitStopsProgram = stopsProgramOnQuit
     }

@@ -52,9 +52,11 @@ public final class HistorySpill: @unchecked Sendable {
             -> Options {
             var options = Options()
             if let dir = environment["PIPESCOPE_HISTORY_DIR"], !dir.isEmpty { options.directory = dir }
-            if let mb = environment["PIPESCOPE_HISTORY_BUDGET_MB"].flatMap(Int64.init), mb > 0 {
-                options.budgetBytes = mb << 20
-            }
+            let (mb, problem) = EnvironmentNumber.read("PIPESCOPE_HISTORY_BUDGET_MB", in: environment,
+                                                       default: Int64(Options.defaultBudget >> 20), minimum: 0,
+                                                       exclusive: true, unit: "megabytes")
+            if let problem { EnvironmentNumber.say(problem) }
+            options.budgetBytes = mb << 20
             return options
         }
     }
