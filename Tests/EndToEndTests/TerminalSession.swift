@@ -159,7 +159,7 @@ final class TerminalSession {
         // The TIME column (`45 µs`), when the pane has room for it (before locations come,
         // on a slow machine): VALUES is the number before it.
         if let last = fields.last, ["ns", "µs", "ms", "s"].contains(last), fields.count >= 2 { fields.removeLast(2) }
-        let statuses: Set<Substring> = ["active", "finished", "cancelled", "failed", "subscribing", "●", "✓", "✗", "⊘", "○"]
+        let statuses: Set<Substring> = ["active", "finished", "cancelled", "failed", "subscribing", "●", "✓", "✗", "⊘", "⊗", "⌂", "○"]
         guard fields.contains(where: statuses.contains), let last = fields.last else { return nil }
         return Int(last)
     }
