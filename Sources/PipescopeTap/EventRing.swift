@@ -124,6 +124,9 @@ package struct EventRing {
     }
 
     /// Doubles the turn's bound, if `maxCapacity` allows, and asks for a flush again.
+    /// The events' array then grows as arrays do, copying the turn's events under the
+    /// lock: at most three times a burst (64 Ki to 512 Ki events), a wait that keeps
+    /// events which would otherwise be lost; buffers kept from a burst do not copy again.
     @inline(never)
     private mutating func grow(halfFull: inout Bool) -> Bool {
         guard limit < maxCapacity else { return false }
