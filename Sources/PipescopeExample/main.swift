@@ -17,7 +17,13 @@ FileHandle.standardOutput.write(Data("pipescope-example pid \(getpid()) socket \
 func buildPipelines() -> (PassthroughSubject<Int, Never>, [AnyCancellable]) {
     let numbers = PassthroughSubject<Int, Never>()
     var keep: [AnyCancellable] = []
-    keep.append(numbers.map { $0 * 2 }.filter { $0 % 4 == 0 }.sink { _ in })
+    if ProcessInfo.processInfo.environment["EXAMPLE_SHAPE"] == "flatMap" {
+        // EXAMPLE_SHAPE=flatMap: each value subscribes an inner publisher of three values
+        // (the flatMap benchmark's shape), to load the probe with new stages.
+        keep.append(numbers.flatMap { v in [v, v &+ 1, v &+ 2].publisher }.sink { _ in })
+    } else {
+        keep.append(numbers.map { $0 * 2 }.filter { $0 % 4 == 0 }.sink { _ in })
+    }
     keep.append(["a", "b", "c"].publisher.sink { _ in })
     let cancelled = numbers.sink { _ in }
     cancelled.cancel()

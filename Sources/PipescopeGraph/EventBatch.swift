@@ -84,10 +84,11 @@ public struct EventBatch: Hashable, Sendable {
     }
 
     /// Whether folding it changes anything a user sees besides the events: a location
-    /// found, the gate, a reason the gate opened, or (old recordings) value texts.
+    /// found, the gate, a reason the gate opened, events dropped, or (old recordings)
+    /// value texts.
     public var hasNews: Bool {
         !events.isEmpty || !locations.isEmpty || !codes.isEmpty || trailer.gate.paused || !trailer.gate.resumedBecause.isEmpty
-            || !trailer.lastValues.isEmpty
+            || !trailer.lastValues.isEmpty || trailer.droppedSinceLast > 0
     }
 }
 
@@ -98,8 +99,14 @@ public struct BatchTrailer: Hashable, Sendable {
     public var sequence: UInt64 = 0
     /// Events the probe dropped since it started (its buffer was full).
     public var dropped: UInt64 = 0
-    /// Events it dropped since the previous batch.
+    /// Events it dropped since the previous batch. Its buffer drops only once full, so
+    /// they all come after this batch's last event: the gap is there.
     public var droppedSinceLast: UInt64 = 0
+    /// ``droppedSinceLast`` by the pipeline they belonged to (its root stage; 0: a stage
+    /// the probe did not know yet). Empty from probes before protocol version 5's field 8.
+    public var droppedByPipeline: [NodeID: UInt64] = [:]
+    /// When the first of them was lost (wall-clock nanoseconds); 0 when none, or not said.
+    public var droppedSinceNanos: Int64 = 0
     /// The gate: paused or not, what waits at it, why it opened by itself.
     public var gate = GateState()
     /// Recordings made before value texts travelled on value events: the newest value

@@ -25,6 +25,7 @@ extension Graph {
         doomedRoots.formUnion(endedRoots.prefix(max(0, endedRoots.count - retention.maxEndedPipelines)))
         for root in doomedRoots { remove(subtree: root) }
         roots.removeAll { doomedRoots.contains($0) }
+        forgetDrops(of: doomedRoots)
         // Ended inner stages of live pipelines (flatMap's finished inner publishers).
         var stack = roots
         while let id = stack.popLast() {
@@ -81,7 +82,10 @@ extension Graph {
         }
         var removed = !doomedRoots.isEmpty
         for root in doomedRoots { remove(subtree: root) }
-        if removed { roots.removeAll { doomedRoots.contains($0) } }
+        if removed {
+            roots.removeAll { doomedRoots.contains($0) }
+            forgetDrops(of: doomedRoots)
+        }
         // Ended inner stages of live pipelines: each expired one with no expired stage
         // downstream of it goes (one that has goes with that one).
         var doomedUnder: [NodeID: [NodeID]] = [:]
@@ -177,5 +181,13 @@ private struct EndedRule {
         var kept: [NodeID] = []
         for child in children where isEnded(child, in: nodes) && !expired(child, in: nodes) { kept.append(child) }
         return kept.count > cap ? Array(kept.dropLast(cap)) : []
+    }
+}
+
+extension Graph {
+    /// A pruned pipeline's drop count goes with it.
+    mutating func forgetDrops(of pruned: Set<NodeID>) {
+        guard !droppedByPipeline.isEmpty else { return }
+        for root in pruned { droppedByPipeline[root] = nil }
     }
 }

@@ -18,6 +18,11 @@ public struct Graph: Sendable, Equatable {
     public internal(set) var roots: [NodeID] = []
     /// Events the probe dropped because its buffer was full.
     public private(set) var dropped: UInt64 = 0
+    /// ``dropped`` by the pipeline that lost them (its root stage; 0: stages the probe did
+    /// not know yet), as the batches folded said (``BatchTrailer/droppedByPipeline``). A
+    /// snapshot carries only the total: a graph loaded from one starts this empty. A
+    /// pipeline's count goes when the pipeline is pruned.
+    public internal(set) var droppedByPipeline: [NodeID: UInt64] = [:]
     /// The probe's sequence number of the last event folded in: the snapshot's, plus one
     /// for every event folded since.
     public private(set) var sequence: UInt64 = 0
@@ -144,7 +149,25 @@ public struct Graph: Sendable, Equatable {
         place(batch.codes)
         setLastValues(batch.trailer.lastValues)
         dropped = batch.trailer.dropped
+        countDropped(batch.trailer.droppedByPipeline)
         sequence = batch.trailer.sequence
+    }
+
+    /// Adds events lost by pipeline (``droppedByPipeline``).
+    public mutating func countDropped(_ byPipeline: [NodeID: UInt64]) {
+        for (root, n) in byPipeline { droppedByPipeline[root, default: 0] &+= n }
+    }
+
+    /// The pipeline stage `id` belongs to: the root reached through its downstream
+    /// stages (itself when it is a root); nil when it is not in the graph.
+    public func pipeline(of id: NodeID) -> NodeID? {
+        guard var node = nodes[id] else { return nil }
+        var hops = 0
+        while let parent = node.parent, let next = nodes[parent], hops < 10_000 {
+            node = next
+            hops += 1
+        }
+        return node.id
     }
 
     /// Gives stages the locations found for them after they were added; stages no

@@ -54,13 +54,17 @@ public final class Probe: @unchecked Sendable {
         }
     }
 
-    /// `bufferCapacity` bounds the events held between two flushes.
+    /// `bufferCapacity` is the events held between two flushes, and `maxBufferCapacity` how
+    /// many they may grow to while the flush falls behind (a burst, or its core busy with
+    /// something else): by default 8 times as many, 524,288 events or 32 MiB, beyond which
+    /// events are dropped, counted by pipeline, and said where they were lost.
     /// `pauseDeadline`: seconds a pause lasts with nobody stepping before the program
     /// resumes by itself (default 60; `PIPESCOPE_PAUSE_DEADLINE`). `locations`: record
     /// where each pipeline was made (default on; `PIPESCOPE_LOCATIONS=0` turns it off).
-    public init(bufferCapacity: Int = 1 << 16, retention: Retention = .standard,
+    public init(bufferCapacity: Int = 1 << 16, maxBufferCapacity: Int? = nil, retention: Retention = .standard,
                 pauseDeadline: Double = Probe.defaultPauseDeadline, locations: Bool = Probe.defaultLocations) {
-        registry = StageRegistry(capacity: bufferCapacity, locations: locations)
+        registry = StageRegistry(capacity: bufferCapacity, maxCapacity: maxBufferCapacity ?? bufferCapacity * 8,
+                                 locations: locations)
         gate = Gate(deadline: pauseDeadline)
         tap = Tap(registry: registry, gate: gate)
         self.retention = retention
@@ -130,6 +134,9 @@ public final class Probe: @unchecked Sendable {
                 CodeLocator.Stage(node: batch.nodes[$0].id, words: buffers.code(of: $0), inner: buffers.isInner($0))
             })
         }
+        // A small table, copied out before the buffers go back (emptying them empties it).
+        let drops = buffers.drops
+        let droppedSince = drops.firstNanos(anchor)
         registry.recycle(consume buffers)
         gate.checkDeadline()
         let gate = gate.state()
@@ -142,6 +149,13 @@ public final class Probe: @unchecked Sendable {
                                          droppedSinceLast: dropped &- state.dropped, gate: gate)
             state.dropped = dropped
             state.graph.fold(batch)
+            if !drops.isEmpty {
+                // After the fold, so that stages this batch added have their pipeline.
+                let byPipeline = Self.pipelines(of: drops, in: state.graph)
+                batch.trailer.droppedByPipeline = byPipeline
+                batch.trailer.droppedSinceNanos = droppedSince
+                state.graph.countDropped(byPipeline)
+            }
             if state.shouldPrune(now: now) {
                 state.lastPrune = now
                 state.graph.prune(now: now, retention: retention)
@@ -149,6 +163,17 @@ public final class Probe: @unchecked Sendable {
             }
             return batch
         }
+    }
+
+    /// The events `drops` counts by stage, by the pipeline (root stage) each stage is in;
+    /// 0 for stages the graph does not have (their subscribe was dropped too, or they
+    /// were pruned).
+    static func pipelines(of drops: DroppedEvents, in graph: Graph) -> [NodeID: UInt64] {
+        var byPipeline: [NodeID: UInt64] = [:]
+        for (node, n) in drops.byNode {
+            byPipeline[node == 0 ? 0 : graph.pipeline(of: node) ?? 0, default: 0] &+= n
+        }
+        return byPipeline
     }
 
     /// Whether stages flushed so far still wait for the symbol thread to say where they

@@ -3,10 +3,17 @@ import PipescopeGraph
 /// The bounded buffer between the program's threads and the flush.
 ///
 /// Rules:
-/// - It never grows past `capacity` events between two drains. An event that does not
-///   fit is counted in ``dropped`` and forgotten: the program is never stalled.
-/// - When it reaches half its capacity it says so once (``append(_:)`` returns true), so
-///   the caller can ask for an early flush, after releasing the lock it is under.
+/// - A turn (the events between two drains) holds `capacity` events, and grows, by
+///   doubling, up to `maxCapacity` when the flush falls behind (a burst, or the flush's
+///   core taken by something else). An event beyond that is counted in ``dropped``, and
+///   by stage in the turn's ``Buffers/drops``, and forgotten: the program is never
+///   stalled, and the loss is said where it happened.
+/// - When it reaches half its capacity it says so (``append(_:)`` sets `halfFull`), so
+///   the caller can ask for an early flush, after releasing the lock it is under; and
+///   again each time it grows, so a flush that missed the first signal is asked again.
+/// - Buffers grown past twice `capacity` are kept for the next burst only while the
+///   turns stay busy; a quiet turn lets them go (outside the lock), so a burst does not
+///   leave the program holding its memory.
 /// - It holds plain data only, never a user object: ``RawEvent``s, and beside them the
 ///   texts and node infos they refer to by index, and the return addresses captured
 ///   with a node info (at most ``addressCapacity`` words a turn; a stage beyond that
@@ -33,9 +40,12 @@ package struct EventRing {
         package var codeWords: [UInt] = []
         /// The number of the first event (``StageEvent/id``): the rest follow in order.
         package var firstID: EventID = 1
+        /// What this turn could not keep: the gap comes after its last event.
+        package var drops = DroppedEvents()
 
         var isEmpty: Bool {
             events.isEmpty && texts.isEmpty && stages.isEmpty && addresses.isEmpty && codeWords.isEmpty
+                && drops.isEmpty
         }
 
         /// How many new stages the buffers hold.
@@ -60,6 +70,7 @@ package struct EventRing {
             addresses.removeAll(keepingCapacity: true)
             codes.removeAll(keepingCapacity: true)
             codeWords.removeAll(keepingCapacity: true)
+            drops.removeAll()
         }
     }
 
@@ -67,6 +78,11 @@ package struct EventRing {
     /// The other buffers, empty, waiting to take over at the next drain.
     private var spare = Buffers()
     let capacity: Int
+    /// The most events a turn may grow to (see the rules above).
+    let maxCapacity: Int
+    /// The current turn's bound: `capacity`, doubled each time the turn fills it, up to
+    /// `maxCapacity`.
+    private var limit: Int
     /// Return-address words kept per turn: 40 frames for each of 1,600 new stages in one
     /// flush window (``FlushInterval``), 512 KiB.
     static let addressCapacity = 1 << 16
@@ -79,18 +95,24 @@ package struct EventRing {
     private var drainedAt: UInt64 = 0
     private var halfFullSignalled = false
 
-    package init(capacity: Int) {
+    /// `maxCapacity`: how far a turn may grow under a burst (at least `capacity`).
+    package init(capacity: Int, maxCapacity: Int? = nil) {
         self.capacity = capacity
+        self.maxCapacity = max(capacity, maxCapacity ?? capacity)
+        limit = capacity
         buffers.events.reserveCapacity(min(capacity, 4096))
     }
 
     /// Appends `event` if there is room; false if it was dropped. Sets `halfFull` when
-    /// this append made the buffer half full.
+    /// this append made the buffer half full, or grew it.
     @inline(__always)
     mutating func append(_ event: RawEvent, halfFull: inout Bool) -> Bool {
-        guard buffers.events.count < capacity else {
-            dropped &+= 1
-            return false
+        if buffers.events.count >= limit {
+            guard grow(halfFull: &halfFull) else {
+                dropped &+= 1
+                buffers.drops.count(node: event.node, time: event.time)
+                return false
+            }
         }
         buffers.events.append(event)
         appended &+= 1
@@ -98,6 +120,18 @@ package struct EventRing {
             halfFullSignalled = true
             halfFull = true
         }
+        return true
+    }
+
+    /// Doubles the turn's bound, if `maxCapacity` allows, and asks for a flush again.
+    /// The events' array then grows as arrays do, copying the turn's events under the
+    /// lock: at most three times a burst (64 Ki to 512 Ki events), a wait that keeps
+    /// events which would otherwise be lost; buffers kept from a burst do not copy again.
+    @inline(never)
+    private mutating func grow(halfFull: inout Bool) -> Bool {
+        guard limit < maxCapacity else { return false }
+        limit = min(limit * 2, maxCapacity)
+        halfFull = true
         return true
     }
 
@@ -168,13 +202,19 @@ package struct EventRing {
         taken.firstID = drainedAt &+ 1
         drainedAt = appended
         halfFullSignalled = false
+        // A turn that needed the room keeps it; a quiet one starts from `capacity` again.
+        let used = taken.events.count
+        limit = used > capacity ? min(maxCapacity, max(capacity, limit)) : capacity
         return taken
     }
 
     /// Takes back drained buffers for the next drain. They must be empty: emptying them
-    /// releases the texts they held, which the caller does outside the lock.
+    /// releases the texts they held, which the caller does outside the lock. Buffers
+    /// grown by a burst that has passed (the current turn back at `capacity`) are left
+    /// with the caller, who lets them go after releasing the lock.
     mutating package func recycle(_ drained: inout Buffers) {
         guard drained.isEmpty, drained.events.capacity > spare.events.capacity else { return }
+        if drained.events.capacity > 2 * capacity, limit == capacity { return }
         swap(&spare, &drained)
     }
 }

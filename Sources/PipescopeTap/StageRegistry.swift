@@ -110,11 +110,12 @@ package final class StageRegistry: @unchecked Sendable {
     /// Whether new roots and inner publishers capture their call stack (``CallStack``).
     package let capturesLocations: Bool
 
-    /// `capacity` bounds the buffer between flushes. `locations`: capture call stacks.
-    package init(capacity: Int, locations: Bool = true) {
+    /// `capacity` bounds the buffer between flushes, and `maxCapacity` how far it may grow
+    /// when the flush falls behind (``EventRing``). `locations`: capture call stacks.
+    package init(capacity: Int, maxCapacity: Int? = nil, locations: Bool = true) {
         self.capacity = capacity
         capturesLocations = locations
-        state = LockedBox(State(ring: EventRing(capacity: capacity)))
+        state = LockedBox(State(ring: EventRing(capacity: capacity, maxCapacity: maxCapacity)))
     }
 
     /// The subscription objects still held give their unowned counts back (at most

@@ -15,12 +15,17 @@ public enum EventLogView {
                             glyphs: theme.glyphs)
         let anchor = state.cursor.position ?? state.cursor.log.end
         let events = state.cursor.log.events(endingAt: anchor, count: area.height - 1, among: log.stages)
+        let lines = withDrops(events, state: state, log: log).suffix(area.height - 1)
         // Each row starts with the event's number, the one the history line, `e`, explain
         // and exports give it, right-aligned to the widest shown (blank when unnumbered).
-        let numberWidth = events.map { $0.event.id == 0 ? 0 : String($0.event.id).count }.max() ?? 0
-        for (line, item) in events.enumerated() {
-            let e = item.event
+        let numberWidth = lines.map { $0.event.map { $0.id == 0 ? 0 : String($0.id).count } ?? 0 }.max() ?? 0
+        for (line, item) in lines.enumerated() {
             let y = area.y + 1 + line
+            guard let e = item.event else {
+                buffer.putTruncated(theme.text(item.gap), x: area.x, y: y, maxWidth: area.width,
+                                    style: theme.style(.failed), glyphs: theme.glyphs)
+                continue
+            }
             var x = area.x
             if numberWidth > 0, area.width > numberWidth + 20 {
                 let number = e.id == 0 ? "" : String(e.id)
@@ -33,6 +38,37 @@ public enum EventLogView {
                 buffer.setStyle(Rect(x: area.x, y: y, width: area.width, height: 1)) { $0.reverse = true }
             }
         }
+    }
+
+    /// The listed events with a line after each where the probe dropped events
+    /// (``DropGaps``): "N events dropped here (the probe's buffer was full)", counting only
+    /// the listed pipeline's when the log lists one pipeline or stage. Gaps the cursor has
+    /// not reached yet are not shown.
+    static func withDrops(_ events: [(position: Int, event: StageEvent)], state: AppState,
+                          log: AppState.EventLog) -> [(position: Int, event: StageEvent?, gap: String)] {
+        let rows = events.map { (position: $0.position, event: Optional($0.event), gap: "") }
+        guard let first = events.first?.event.id, first > 0 else { return rows }
+        let gaps = state.dropGapsPassed.drop { $0.after < first }
+        guard !gaps.isEmpty else { return rows }
+        let root: NodeID? = switch log {
+        case .all: nil
+        case .pipeline(let root, _): root
+        case .stage(let id): state.cursor.graph.pipeline(of: id) ?? state.cursor.liveGraph.pipeline(of: id) ?? id
+        }
+        var out: [(position: Int, event: StageEvent?, gap: String)] = []
+        var next = gaps.startIndex
+        for (i, row) in rows.enumerated() {
+            out.append(row)
+            let upTo = i + 1 < events.count ? events[i + 1].event.id : EventID.max
+            while next < gaps.endIndex, gaps[next].after < upTo {
+                let gap = gaps[next]
+                if root.map({ gap.count(of: $0) > 0 }) ?? true {
+                    out.append((position: row.position, event: nil, gap: "⚠ " + gap.line(for: root)))
+                }
+                next += 1
+            }
+        }
+        return out
     }
 
     /// Whose events are listed, and what `f` changes that to.

@@ -15,7 +15,8 @@ import TerminalKit
 /// finished [`]`], `✗` failed [`x`], `⊘` cancelled from downstream [`/`], `⊗` cancelled
 /// by the inspector [`!`], `⌂` cancelled by its owner [`o`]; a digit: that many members
 /// of a group alive at once (`+`: ten or more). A lane whose stage ended before the
-/// window reads `◂ ended 12 s ago` [`<`] rather than nothing.
+/// window reads `◂ ended 12 s ago` [`<`] rather than nothing. `↯` [`~`], on the ruler and
+/// the lanes of the pipelines that lost them: the probe dropped events there.
 public enum TimelineView {
     /// The pane's title: the scale and its keys.
     public static func title(_ state: AppState, theme: Theme) -> String {
@@ -25,8 +26,8 @@ public enum TimelineView {
     /// The marks in a line, for the help and the README.
     public static func legend(theme: Theme) -> String {
         theme.glyphs.isUnicode
-            ? "timeline: ├ subscribe  ━ demand  ┄ no demand  ▸ request  • value (▂…█ more)  ✓ ✗ ⊘ ⊗ ⌂ end  2-9 overlap"
-            : "timeline: | subscribe  = demand  - no demand  > request  . value (: * # more)  ] x / ! o end  2-9 overlap"
+            ? "timeline: ├ subscribe  ━ demand  ┄ no demand  ▸ request  • value (▂…█ more)  ✓ ✗ ⊘ ⊗ ⌂ end  2-9 overlap  ↯ dropped"
+            : "timeline: | subscribe  = demand  - no demand  > request  . value (: * # more)  ] x / ! o end  2-9 overlap  ~ dropped"
     }
 
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
@@ -73,10 +74,33 @@ public enum TimelineView {
                 buffer.put(glyph, x: body.x + column, y: y, style: style, maxWidth: 1)
             }
         }
+        markDrops(state, rows: rows.map(\.id), window: window, area: area, theme: theme, into: &buffer)
         // The cursor: its moment's column, reversed down the lanes (▼ on the ruler).
         if let column = cursor, column >= 0, column < window.width {
             buffer.setStyle(Rect(x: area.x + column, y: area.y, width: 1, height: 1)) { $0 = theme.title }
             buffer.setStyle(Rect(x: body.x + column, y: body.y, width: 1, height: body.height)) { $0.reverse = true }
+        }
+    }
+
+    /// Where the probe dropped events (``DropGaps``), up to the cursor: `↯` [`~`] on the
+    /// ruler at the moment the first was lost, and on the lanes of the pipelines that lost
+    /// them (every lane when the probe did not say whose they were).
+    static func markDrops(_ state: AppState, rows: [NodeID], window: LaneDrawing.Window, area: Rect, theme: Theme,
+                          into buffer: inout ScreenBuffer) {
+        let gaps = state.dropGapsPassed
+        guard !gaps.isEmpty else { return }
+        let glyph = theme.glyphs.isUnicode ? "↯" : "~"
+        let style = theme.style(.failed)
+        let graph = state.cursor.graph
+        let roots = rows.map { graph.pipeline(of: $0) ?? $0 }
+        for gap in gaps.reversed() {
+            let column = window.column(of: gap.time)
+            if column < 0 { break }  // older gaps are further left still
+            guard column < window.width else { continue }
+            buffer.put(glyph, x: area.x + column, y: area.y, style: style, maxWidth: 1)
+            for (line, root) in roots.enumerated() where gap.count(of: root) > 0 && line + 1 < area.height {
+                buffer.put(glyph, x: area.x + column, y: area.y + 1 + line, style: style, maxWidth: 1)
+            }
         }
     }
 

@@ -21,6 +21,7 @@ public typealias WireCommand = Pipescope_V1_Command
 public typealias WireAck = Pipescope_V1_Ack
 public typealias WireBatchTrailer = Pipescope_V1_BatchTrailer
 public typealias WirePendingEvent = Pipescope_V1_PendingEvent
+public typealias WirePipelineDrops = Pipescope_V1_PipelineDrops
 public typealias WirePackedBatch = Pipescope_V1_PackedBatch
 public typealias WireLocationColumns = Pipescope_V1_LocationColumns
 public typealias WireStageCodeColumns = Pipescope_V1_StageCodeColumns

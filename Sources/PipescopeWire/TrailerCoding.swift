@@ -8,6 +8,8 @@ extension BatchTrailer {
                   gate: GateState(paused: t.paused, pending: t.pending.map(PendingEvent.init(wire:)),
                                   resumedBecause: t.resumedBecause),
                   lastValues: t.lastValues)
+        for drop in t.droppedByPipeline { droppedByPipeline[drop.root, default: 0] &+= drop.events }
+        droppedSinceNanos = t.droppedSinceNs
     }
 
     public var wire: WireBatchTrailer {
@@ -19,6 +21,14 @@ extension BatchTrailer {
         t.pending = gate.pending.map(\.wire)
         t.resumedBecause = gate.resumedBecause
         t.lastValues = lastValues
+        // Most first, then by root: the same trailer always encodes to the same bytes.
+        t.droppedByPipeline = droppedByPipeline.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+            var drop = WirePipelineDrops()
+            drop.root = $0.key
+            drop.events = $0.value
+            return drop
+        }
+        t.droppedSinceNs = droppedSinceNanos
         return t
     }
 }

@@ -186,6 +186,12 @@ extension ChainTests {
         recent.record([StageEvent(.finished, node: 1, time: 9)], firstID: 200)
         XCTAssertEqual(recent.events.map(\.id), [102, 104, 200])
         XCTAssertEqual(recent.events.map(\.kind), [.value, .value, .finished])
+        // A batch of more than the ring holds: its newest three, in order, and the ring
+        // goes on from them.
+        recent.record((0..<10).map { StageEvent(.value, node: 1, time: Int64($0)) }, firstID: 300)
+        XCTAssertEqual(recent.events.map(\.id), [307, 308, 309])
+        recent.record([StageEvent(.value, node: 1, time: 20), StageEvent(.request, node: 1, time: 21)], firstID: 400)
+        XCTAssertEqual(recent.events.map(\.id), [308, 309, 400])
     }
 }
 

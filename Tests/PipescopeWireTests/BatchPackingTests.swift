@@ -39,6 +39,9 @@ final class BatchPackingTests: XCTestCase {
             gate: GateState(paused: true, pending: [PendingEvent(ticket: 3, node: 2, kind: .value, thread: "worker 1",
                                                                  sinceNanos: 99)],
                             resumedBecause: ""))
+        // Whose the 5 dropped were (4 of pipeline #3's, 1 of a stage not yet known), and when.
+        batch.trailer.droppedByPipeline = [3: 4, 0: 1]
+        batch.trailer.droppedSinceNanos = 1_704_196_800_123_000_000
         batch = batch.numbered()
 
         var writer = WireStreamWriter(), reader = WireStreamReader()
@@ -110,6 +113,8 @@ final class BatchPackingTests: XCTestCase {
         b.value(1, "newest")
         var whole = b.build(sequence: 50_000, dropped: 9)
         whole.trailer.droppedSinceLast = 4
+        whole.trailer.droppedByPipeline = [1: 4]
+        whole.trailer.droppedSinceNanos = 77
         whole.trailer.gate.paused = true
 
         let parts = whole.parts()
@@ -134,6 +139,9 @@ final class BatchPackingTests: XCTestCase {
         XCTAssertEqual(parts.last?.trailer, whole.trailer, "the last part carries the whole trailer")
         XCTAssertEqual(sequences, parts.map(\.trailer.sequence))
         XCTAssertEqual(parts.dropLast().map(\.trailer.droppedSinceLast), Array(repeating: 0, count: parts.count - 1))
+        XCTAssertEqual(parts.dropLast().map(\.trailer.droppedByPipeline), Array(repeating: [:], count: parts.count - 1),
+                       "the gap is after the whole batch: the last part says whose events it lost")
+        XCTAssertEqual(folded.droppedByPipeline, [1: 4])
         XCTAssertEqual(parts.map(\.trailer.dropped), Array(repeating: 9, count: parts.count))
         XCTAssertEqual(parts.map(\.trailer.gate.paused), Array(repeating: true, count: parts.count),
                        "every part shows the gate as it is")

@@ -83,6 +83,9 @@ final class ManagedAtomicFlag: @unchecked Sendable {
     func set(_ v: Bool) { lock.withLock { flag = v } }
 }
 
+/// The last "pipescope" run's events dropped by the probe, of all the tap saw.
+nonisolated(unsafe) var lastDrops: (dropped: UInt64, events: UInt64)?
+
 /// Starts the hook `config` names; returns what stops it.
 func startHook(_ config: String) -> () -> Void {
     switch config {
@@ -107,6 +110,8 @@ func startHook(_ config: String) -> () -> Void {
             usleep(30_000)
             p.flush()
             p.disable()
+            let graph = p.graph
+            lastDrops = (graph.dropped, graph.sequence + graph.dropped)
         }
     case "pipescope-noflush":
         // No flush thread: the program's thread alone (the buffer holds 4M events).
@@ -187,7 +192,8 @@ func main() {
             let count = args.count >= 4 && args[3].hasPrefix("n=") ? Int(args[3].dropFirst(2)) : nil
             let seconds = args.count >= 4 ? Double(args[3]) ?? 5 : 5
             let ns = measureWorkload(workload, args[2], seconds: seconds, iterations: count)
-            print("\(workload) \(args[2]): \(Int(ns)) ns" + (count.map { ", \($0) iterations" } ?? ""))
+            print("\(workload) \(args[2]): \(Int(ns)) ns" + (count.map { ", \($0) iterations" } ?? "")
+                + (lastDrops.map { ", dropped \($0.dropped) of \($0.events) events" } ?? ""))
             return
         }
         for round in 1...3 {

@@ -82,6 +82,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .snapshot(let snapshot):
         state.showRun(nil)
         state.cursor.load(snapshot, keepingHistory: false)
+        state.drops.removeAll()
         state.table.activity = PipelineActivity()
         state.timeline.lanes = [:]
         state.timeline.resyncDemand(with: state.cursor.liveGraph)
@@ -91,6 +92,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
             state.session.notice = Notice(text: "resumed by itself: \(batch.trailer.gate.resumedBecause)", isError: true)
         }
         state.appendToLiveRun(batch)
+        state.drops.record(batch)
         state.session.rate.record(batch.events.count)
     case .acknowledged(_, let ok, let text):
         state.session.notice = Notice(text: text, isError: !ok)

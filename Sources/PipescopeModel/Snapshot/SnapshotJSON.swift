@@ -8,6 +8,11 @@ import PipescopeGraph
 ///   "subscriber":"Sink","status":"active","demand":{"requested":"unlimited"},
 ///   "values":3,"lastValue":"42"}]}
 /// ```
+/// `dropped` counts the events the probe lost (its buffer was full);
+/// `droppedByPipeline` (absent when it says of none) lists whose they were, most first:
+/// `[{"root": 1, "events": 1200}]`, root 0 for stages the probe did not know yet. It is
+/// counted from the batches read: a program's snapshot carries only the total, so
+/// `pipescope snapshot` of a running program lists it only for what it lost since then.
 /// Nodes are in id order (creation order). `parent` is the downstream stage, or null
 /// for a root. `lints` lists the warnings: `lint` (its name), `node`, `message`.
 /// `demand.requested` and `demand.outstanding` are numbers or the string
@@ -80,6 +85,9 @@ public enum SnapshotJSON {
                               locationsPending: Bool? = nil) -> String {
         let document = Document(
             dropped: graph.dropped,
+            droppedByPipeline: graph.droppedByPipeline.isEmpty ? nil
+                : graph.droppedByPipeline.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                    .map { DropJSON(root: $0.key, events: $0.value) },
             locationsPending: locationsPending,
             nodes: graph.nodes.keys.sorted().compactMap { id in
                 graph[id].map { Node($0, in: graph, wait: waits[id].map { WaitJSON($0, now: waits.now, of: id, in: graph) }) }
@@ -97,11 +105,20 @@ public enum SnapshotJSON {
 
     struct Document: Encodable {
         var dropped: UInt64
+        /// `dropped` by the pipeline that lost them, most first (root 0: a stage the probe
+        /// did not know yet); absent when the batches read said of none.
+        var droppedByPipeline: [DropJSON]?
         /// Absent when the source does not say (a recording).
         var locationsPending: Bool?
         var nodes: [Node]
         var lints: [LintJSON]
         var pipelines: [PipelineJSON]
+    }
+
+    /// The events one pipeline lost: `{"root": 1, "events": 1200}`.
+    struct DropJSON: Encodable {
+        var root: NodeID
+        var events: UInt64
     }
 
     /// A table row, keyed by its columns' JSON keys.

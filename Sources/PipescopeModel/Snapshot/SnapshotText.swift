@@ -11,7 +11,8 @@ import PipescopeGraph
 public enum SnapshotText {
     public static func render(_ graph: Graph, title: String, lints: [Lint] = []) -> String {
         let stages = graph.nodes.count, dropped = graph.dropped
-        var lines = ["\(title): \(stages) stage\(stages == 1 ? "" : "s"), \(dropped) event\(dropped == 1 ? "" : "s") dropped"]
+        var lines = ["\(title): \(stages) stage\(stages == 1 ? "" : "s"), \(dropped) event\(dropped == 1 ? "" : "s") dropped"
+                     + droppedByPipeline(graph)]
         for row in graph.rows(collapsed: []) {
             guard let n = graph[row.id] else { continue }
             let indent = String(repeating: "  ", count: row.depth + 1)
@@ -47,5 +48,13 @@ public enum SnapshotText {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// ` (#1: 1200, #7: 30)`: whose they were, most first, when the probe said.
+    static func droppedByPipeline(_ graph: Graph) -> String {
+        guard !graph.droppedByPipeline.isEmpty else { return "" }
+        let parts = graph.droppedByPipeline.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+            .map { ($0.key == 0 ? "stages not yet known" : "#\($0.key)") + ": \($0.value)" }
+        return " (" + parts.joined(separator: ", ") + ")"
     }
 }

@@ -27,6 +27,8 @@ public struct AppState: Sendable {
     public internal(set) var timeline = Timeline()
     /// The program's earlier runs, when it ended and started again while attached.
     public internal(set) var runs = Runs()
+    /// Where the probe dropped events, for the event log and the timeline to show.
+    public internal(set) var drops = DropGaps()
     /// What has the keyboard, with the state of the overlay it opens.
     public internal(set) var layer: KeyLayer = .browsing
     /// The pane the arrow keys act on (Tab and Shift-Tab move it, among ``panesShown``).

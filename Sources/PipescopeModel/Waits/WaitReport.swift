@@ -16,6 +16,9 @@ import PipescopeGraph
 /// (``SnapshotJSON``'s `CombinerJSON`); the pipeline's `at` is the line to change
 /// (``Wait/lineToChange(in:)``), null while flowing or when unknown.
 ///
+/// A pipeline the probe lost events of says so at the end of its line (`⚠ 1200 events
+/// dropped …`), and in JSON as `"dropped": 1200` (absent when none).
+///
 /// Places whose pipelines pile up (the `pile-up` lints: a verdict on many pipelines, not
 /// on one) come first, one line each, `⚠ pile-up at #5: 215 live pipelines made at …`;
 /// in JSON `"pileUps": [{"root": 5, "message": "…"}]`.
@@ -55,7 +58,14 @@ public struct WaitReport: Sendable {
     public var text: String {
         let piles = pileUps.map { "⚠ pile-up at #\($0.node): \($0.message)" }
         guard !entries.isEmpty else { return (piles + ["no active pipelines"]).joined(separator: "\n") }
-        return (piles + entries.map { "#\($0.root) \($0.name)  " + verdict($0) }).joined(separator: "\n")
+        return (piles + entries.map { "#\($0.root) \($0.name)  " + verdict($0) + dropped($0.root) })
+            .joined(separator: "\n")
+    }
+
+    /// `  ⚠ 1200 events dropped …` when the probe lost events of pipeline `root`.
+    func dropped(_ root: NodeID) -> String {
+        guard let n = graph.droppedByPipeline[root], n > 0 else { return "" }
+        return "  ⚠ \(n) event\(n == 1 ? "" : "s") dropped (the probe's buffer was full): what is shown of it misses them"
     }
 
     /// The verdict in words: `waits ↑ #13 Future (main.swift:41) 41s`, `held: demand 0
@@ -90,19 +100,23 @@ public struct WaitReport: Sendable {
             var name: String
             var wait: SnapshotJSON.WaitJSON?
             var at: SnapshotJSON.LocationJSON?
-            enum CodingKeys: String, CodingKey { case root, name, wait, at }
+            /// Events the probe lost of it; absent when none.
+            var dropped: UInt64?
+            enum CodingKeys: String, CodingKey { case root, name, wait, at, dropped }
             func encode(to encoder: Encoder) throws {
                 var c = encoder.container(keyedBy: CodingKeys.self)
                 try c.encode(root, forKey: .root)
                 try c.encode(name, forKey: .name)
                 try c.encode(wait, forKey: .wait)  // null, not omitted
                 try c.encode(at, forKey: .at)
+                try c.encodeIfPresent(dropped, forKey: .dropped)
             }
         }
         let document = Document(pipelines: entries.map { entry in
             Pipeline(root: entry.root, name: entry.name,
                      wait: entry.wait.map { SnapshotJSON.WaitJSON($0, now: now, of: entry.root, in: graph) },
-                     at: entry.wait?.lineToChange(in: graph).map(SnapshotJSON.LocationJSON.init))
+                     at: entry.wait?.lineToChange(in: graph).map(SnapshotJSON.LocationJSON.init),
+                     dropped: graph.droppedByPipeline[entry.root])
         }, pileUps: pileUps.map { PileUp(root: $0.node, message: $0.message) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

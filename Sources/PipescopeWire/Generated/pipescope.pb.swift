@@ -1284,6 +1284,35 @@ public nonisolated struct Pipescope_V1_BatchTrailer: Sendable {
   /// its callback); inspectors still read it in older recordings.
   public var lastValues: Dictionary<UInt64,String> = [:]
 
+  /// `dropped_since_last` by the pipeline that lost them, so the inspector says whose
+  /// events are missing, not only how many. The probe's buffer drops only once it is full,
+  /// and then every event until the flush takes it: the gap is after this batch's last
+  /// event, for every pipeline at once. Stages are counted by their root (0: a stage the
+  /// probe did not know yet); empty when nothing was dropped, and from older probes.
+  /// (Added to version 5 without a version bump: an older reader skips fields 8 and 9
+  /// and still has the counts above.)
+  public var droppedByPipeline: [Pipescope_V1_PipelineDrops] = []
+
+  /// When the first of those events was lost (wall-clock ns): the gap runs from there
+  /// to this batch's flush, and the timeline marks it there. 0 when none was dropped.
+  public var droppedSinceNs: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The events one pipeline lost in one batch's window (BatchTrailer.dropped_by_pipeline).
+public nonisolated struct Pipescope_V1_PipelineDrops: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The pipeline's root stage; 0 for stages the probe did not know yet.
+  public var root: UInt64 = 0
+
+  public var events: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -3124,7 +3153,7 @@ nonisolated extension Pipescope_V1_EventBatch: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".BatchTrailer"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{3}last_values\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{3}last_values\0\u{3}dropped_by_pipeline\0\u{3}dropped_since_ns\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3139,6 +3168,8 @@ nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftPro
       case 5: try { try decoder.decodeRepeatedMessageField(value: &self.pending) }()
       case 6: try { try decoder.decodeSingularStringField(value: &self.resumedBecause) }()
       case 7: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufUInt64,SwiftProtobuf.ProtobufString>.self, value: &self.lastValues) }()
+      case 8: try { try decoder.decodeRepeatedMessageField(value: &self.droppedByPipeline) }()
+      case 9: try { try decoder.decodeSingularInt64Field(value: &self.droppedSinceNs) }()
       default: break
       }
     }
@@ -3166,6 +3197,12 @@ nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftPro
     if !self.lastValues.isEmpty {
       try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufUInt64,SwiftProtobuf.ProtobufString>.self, value: self.lastValues, fieldNumber: 7)
     }
+    if !self.droppedByPipeline.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.droppedByPipeline, fieldNumber: 8)
+    }
+    if self.droppedSinceNs != 0 {
+      try visitor.visitSingularInt64Field(value: self.droppedSinceNs, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3177,6 +3214,43 @@ nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftPro
     if lhs.pending != rhs.pending {return false}
     if lhs.resumedBecause != rhs.resumedBecause {return false}
     if lhs.lastValues != rhs.lastValues {return false}
+    if lhs.droppedByPipeline != rhs.droppedByPipeline {return false}
+    if lhs.droppedSinceNs != rhs.droppedSinceNs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_PipelineDrops: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PipelineDrops"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}root\0\u{1}events\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.root) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.events) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.root != 0 {
+      try visitor.visitSingularUInt64Field(value: self.root, fieldNumber: 1)
+    }
+    if self.events != 0 {
+      try visitor.visitSingularUInt64Field(value: self.events, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_PipelineDrops, rhs: Pipescope_V1_PipelineDrops) -> Bool {
+    if lhs.root != rhs.root {return false}
+    if lhs.events != rhs.events {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

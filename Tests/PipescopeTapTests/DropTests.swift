@@ -1,0 +1,92 @@
+import Foundation
+@preconcurrency import OpenCombine
+@testable import PipescopeProbe
+@testable import PipescopeTap
+import PipescopeGraph
+import XCTest
+
+/// The tap's buffer grows under a burst up to its bound; what does not fit then is counted
+/// by stage, the probe says whose pipelines lost it and when, and nothing is dropped
+/// silently.
+final class DropTests: XCTestCase {
+    func testATurnGrowsToItsBoundThenCountsEachDropByStage() {
+        var ring = EventRing(capacity: 4, maxCapacity: 16)
+        var signals = 0
+        for i in 0..<20 {
+            var half = false
+            _ = ring.append(RawEvent(kind: .value, node: i < 18 ? 1 : 2, time: Int64(100 + i)), halfFull: &half)
+            if half { signals += 1 }
+        }
+        // Half full at 2, then grown to 8 and to 16: each asks for a flush.
+        XCTAssertEqual(signals, 3)
+        var taken = ring.drain()
+        XCTAssertEqual(taken.events.count, 16)
+        XCTAssertEqual(ring.dropped, 4)
+        XCTAssertEqual(taken.drops.total, 4)
+        XCTAssertEqual(taken.drops.byNode, [1: 2, 2: 2])
+        XCTAssertEqual(taken.drops.firstTicks, 116, "the first event that did not fit")
+        taken.removeAll()
+        ring.recycle(&taken)
+        // The turn after a full one keeps its room: 16 fit again.
+        for i in 0..<16 {
+            var half = false
+            XCTAssertTrue(ring.append(RawEvent(kind: .value, node: 1, time: Int64(i)), halfFull: &half))
+        }
+        XCTAssertEqual(ring.drain().drops.total, 0)
+        // A quiet turn (one event) starts the next from the capacity again.
+        var half = false
+        XCTAssertTrue(ring.append(RawEvent(kind: .value, node: 1, time: 0), halfFull: &half))
+        _ = ring.drain()
+        for i in 0..<4 { XCTAssertTrue(ring.append(RawEvent(kind: .value, node: 1, time: Int64(i)), halfFull: &half)) }
+        half = false
+        XCTAssertTrue(ring.append(RawEvent(kind: .value, node: 1, time: 4), halfFull: &half))
+        XCTAssertTrue(half, "growing past the capacity asks for a flush again")
+    }
+
+    func testDropsOfMoreStagesThanItTellsApartAreCountedUnderStageZero() {
+        var drops = DroppedEvents()
+        for node in 1...UInt64(DroppedEvents.stageLimit + 10) { drops.count(node: node, time: 5) }
+        drops.count(node: 1, time: 9)
+        XCTAssertEqual(drops.total, UInt64(DroppedEvents.stageLimit + 11))
+        XCTAssertEqual(drops.byNode.count, DroppedEvents.stageLimit + 1)
+        XCTAssertEqual(drops.byNode[0], 10)
+        XCTAssertEqual(drops.byNode[1], 2)
+        XCTAssertEqual(drops.firstTicks, 5)
+    }
+
+    /// A real pipeline through a probe whose buffer holds 64 events and may not grow: the
+    /// batch keeps the first 64, and its trailer says how many more there were, that they
+    /// were all pipeline #1's (the other pipeline sent nothing), and when the first was lost.
+    func testTheProbeSaysWhosePipelineLostEventsAndWhen() {
+        let probe = Probe(bufferCapacity: 64, maxBufferCapacity: 64, locations: false)
+        probe.enable()
+        defer { probe.disable() }
+        let subject = PassthroughSubject<Int, Never>()
+        let quiet = PassthroughSubject<Int, Never>()
+        let kept = [subject.map { $0 + 1 }.sink { _ in }, quiet.sink { _ in }]
+        let before = probe.flush()
+        let root = try! XCTUnwrap(probe.graph.roots.first)
+        XCTAssertEqual(before.trailer.droppedSinceLast, 0)
+        let start = Int64(Date().timeIntervalSince1970 * 1e9)
+        for i in 0..<200 { subject.send(i) }
+        let end = Int64(Date().timeIntervalSince1970 * 1e9)
+        let batch = probe.flush()
+        XCTAssertEqual(batch.events.count, 64)
+        XCTAssertGreaterThan(batch.trailer.droppedSinceLast, 0)
+        XCTAssertEqual(batch.trailer.droppedByPipeline, [root: batch.trailer.droppedSinceLast])
+        XCTAssertEqual(batch.trailer.dropped, batch.trailer.droppedSinceLast)
+        XCTAssert((start...end).contains(batch.trailer.droppedSinceNanos),
+                  "the first was lost while the values were sent")
+        XCTAssertGreaterThanOrEqual(batch.trailer.droppedSinceNanos, batch.events.last!.time,
+                                    "after the last event kept")
+        XCTAssertEqual(probe.graph.droppedByPipeline, [root: batch.trailer.droppedSinceLast])
+        // Every value the subject sent is either in the batch or counted: two events each
+        // (the subject's stage and the Map's), and nothing else happened meanwhile.
+        let values = batch.events.filter { $0.kind == .value }.count
+        XCTAssertEqual(UInt64(values) + batch.trailer.droppedSinceLast, 400)
+        let after = probe.flush()
+        XCTAssertEqual(after.trailer.droppedSinceLast, 0)
+        XCTAssertEqual(after.trailer.droppedByPipeline, [:])
+        withExtendedLifetime(kept) {}
+    }
+}
