@@ -50,14 +50,14 @@ final class DropMarkTests: XCTestCase {
     func testTheLogSaysHowManyWereDroppedRightAfterTheLastEventKeptBeforeThem() {
         let state = ViewFixtures.connected(twoBatchesAroundAGap()[0], twoBatchesAroundAGap()[1])
         XCTAssertEqual(logRows(state), [
-            "12:00:00.000  #1 Map  subscribe",
-            "12:00:00.001  #2 PassthroughSubject  subscribe",
-            "12:00:00.002  #3 Just  subscribe",
-            "12:00:00.003  #2 PassthroughSubject  value 1",
-            "12:00:00.004  #1 Map  value 2",
+            "1 12:00:00.000  #1 Map  subscribe",
+            "2 12:00:00.001  #2 PassthroughSubject  subscribe",
+            "3 12:00:00.002  #3 Just  subscribe",
+            "4 12:00:00.003  #2 PassthroughSubject  value 1",
+            "5 12:00:00.004  #1 Map  value 2",
             "⚠ 120 events dropped here (the probe's buffer was full)",
-            "12:00:00.020  #2 PassthroughSubject  value 7",
-            "12:00:00.021  #1 Map  value 8",
+            "6 12:00:00.020  #2 PassthroughSubject  value 7",
+            "7 12:00:00.021  #1 Map  value 8",
         ])
     }
 
@@ -67,10 +67,10 @@ final class DropMarkTests: XCTestCase {
         _ = reduce(&state, .action(.toggleLogFilter))
         XCTAssertEqual(state.eventLog, .stage(2))
         XCTAssertEqual(logRows(state), [
-            "12:00:00.001  #2 PassthroughSubject  subscribe",
-            "12:00:00.003  #2 PassthroughSubject  value 1",
+            "2 12:00:00.001  #2 PassthroughSubject  subscribe",
+            "4 12:00:00.003  #2 PassthroughSubject  value 1",
             "⚠ 100 events dropped here (the probe's buffer was full)",
-            "12:00:00.020  #2 PassthroughSubject  value 7",
+            "6 12:00:00.020  #2 PassthroughSubject  value 7",
         ])
         var one = twoBatchesAroundAGap()
         one[0].trailer.droppedByPipeline = [3: 120]
@@ -84,12 +84,12 @@ final class DropMarkTests: XCTestCase {
         var state = ViewFixtures.connected(twoBatchesAroundAGap()[0], twoBatchesAroundAGap()[1])
         _ = reduce(&state, .action(.history(-3)))  // onto event 4, before the gap
         XCTAssertEqual(state.cursor.position, 4)
-        XCTAssertEqual(logRows(state).last, "12:00:00.003  #2 PassthroughSubject  value 1")
+        XCTAssertEqual(logRows(state).last, "4 12:00:00.003  #2 PassthroughSubject  value 1")
         XCTAssertFalse(logRows(state).contains { $0.contains("dropped") })
         _ = reduce(&state, .action(.history(2)))  // event 6: after the gap
         XCTAssertEqual(Array(logRows(state).suffix(2)), [
             "⚠ 120 events dropped here (the probe's buffer was full)",
-            "12:00:00.020  #2 PassthroughSubject  value 7",
+            "6 12:00:00.020  #2 PassthroughSubject  value 7",
         ])
     }
 
