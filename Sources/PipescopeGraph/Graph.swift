@@ -153,23 +153,6 @@ public struct Graph: Sendable, Equatable {
         sequence = batch.trailer.sequence
     }
 
-    /// Adds events lost by pipeline (``droppedByPipeline``).
-    public mutating func countDropped(_ byPipeline: [NodeID: UInt64]) {
-        for (root, n) in byPipeline { droppedByPipeline[root, default: 0] &+= n }
-    }
-
-    /// The pipeline stage `id` belongs to: the root reached through its downstream
-    /// stages (itself when it is a root); nil when it is not in the graph.
-    public func pipeline(of id: NodeID) -> NodeID? {
-        guard var node = nodes[id] else { return nil }
-        var hops = 0
-        while let parent = node.parent, let next = nodes[parent], hops < 10_000 {
-            node = next
-            hops += 1
-        }
-        return node.id
-    }
-
     /// Gives stages the locations found for them after they were added; stages no
     /// longer in the graph (pruned) are skipped.
     public mutating func locate(_ found: [LocatedStage]) {
