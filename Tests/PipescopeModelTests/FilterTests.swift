@@ -35,6 +35,22 @@ final class FilterTests: XCTestCase {
         XCTAssertEqual(s.tree.selection, 3, "the first match is selected")
     }
 
+    /// A filter never hides where a pipeline it keeps waits: `/Map` keeps the Future the
+    /// pipeline waits on, upstream of the match (#43 item 9).
+    func testAFilterKeepsTheStageAKeptPipelineWaitsOn() {
+        var b = BatchBuilder()
+        b.chain(from: 1, subscriber: "Sink", ops: ["Map", "Future"])
+        var s = AppState(targetName: "t")
+        _ = reduce(&s, .action(.toggleTable))
+        _ = reduce(&s, .attached(process: "t", pid: 1))
+        _ = reduce(&s, .batch(b.build()))
+        _ = reduce(&s, .tick(nanos: BatchBuilder.baseNanos + 30_000_000_000))
+        XCTAssertEqual(s.warnings.waits.pipeline(1)?.at, 2, "the pipeline waits on its Future")
+        type("Map", into: &s)
+        XCTAssertEqual(s.tree.matches, [1])
+        XCTAssertEqual(s.tree.rows.map(\.id), [1, 2], "the Future it waits on stays on screen, though it does not match")
+    }
+
     func testLastValuesAndRegularExpressionsMatchToo() {
         var s = state()
         type("hello", into: &s)

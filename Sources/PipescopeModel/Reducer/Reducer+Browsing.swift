@@ -97,7 +97,7 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     case .toggleEnded:
         state.tree.hideEnded.toggle()
         // Laid out now whichever screen is shown: the notice counts what the tree hides.
-        state.tree.refresh(from: state.cursor)
+        state.tree.refresh(from: state.cursor, waits: state.warnings.waits)
         let hidden = state.tree.hiddenEnded
         state.session.notice = Notice(
             text: state.tree.hideEnded

@@ -132,7 +132,7 @@ public struct AppState: Sendable {
 
     mutating func refreshRows() {
         guard page.showsStages else { return }
-        tree.refresh(from: cursor)
+        tree.refresh(from: cursor, waits: warnings.waits)
     }
 
     /// Brings the table's rows up to date (only while it is on screen: the tree does not

@@ -69,7 +69,9 @@ extension AppState {
 
         /// Rebuilds the derived rows from the graph on screen if it or another input
         /// changed since they were built; otherwise does nothing.
-        mutating func refresh(from history: HistoryCursor) {
+        /// `waits`: where each pipeline waits, so a filter keeps the stage holding a kept
+        /// pipeline's wait (and the stages between it and the root) on screen.
+        mutating func refresh(from history: HistoryCursor, waits: Waits = Waits()) {
             guard isStale || history.graphVersion != builtFrom else { return }
             isStale = false
             builtFrom = history.graphVersion
@@ -91,6 +93,13 @@ extension AppState {
                 for id in hits {
                     var parent = graph[id]?.parent
                     while let p = parent, keep.insert(p).inserted { parent = graph[p]?.parent }
+                }
+                // A filter never hides where a pipeline it keeps waits: the stage holding
+                // the wait (a source upstream of the matches, say) stays, with its path.
+                for root in keep where graph[root]?.parent == nil {
+                    guard let holder = waits.pipeline(root)?.at, holder != root else { continue }
+                    var id: NodeID? = holder
+                    while let stage = id, keep.insert(stage).inserted { id = graph[stage]?.parent }
                 }
                 rows = all.filter { keep.contains($0.id) }
                 matches = rows.filter { hits.contains($0.id) && $0.isStage }.map(\.id)
