@@ -141,7 +141,9 @@ final class TableColumnListTests: XCTestCase {
                        ["", "waits ↑ Future 41s", "held: demand 0 12s", "no subscription 3s", ""])
         XCTAssertEqual(rows.sorted(by: .wait, descending: true).map(\.id), [2, 3, 4, 1, 5],
                        "longest first; flowing last, by id")
-        XCTAssertEqual(rows.sorted(by: .wait, descending: false).map(\.id), [1, 5, 4, 3, 2])
+        // Rows with nothing in the column (flowing here, never timed in TIME) come last
+        // whichever the direction: ascending is the shortest wait first, not the blanks.
+        XCTAssertEqual(rows.sorted(by: .wait, descending: false).map(\.id), [4, 3, 2, 1, 5])
         // At 80 columns (78 in the box) WAIT is shown, with room for its longest words.
         let columns = TableColumns(width: 78, locationWidth: 20)
         XCTAssertEqual(columns.shown.map(\.column.id), [.warnings, .id, .name, .status, .wait, .rate])

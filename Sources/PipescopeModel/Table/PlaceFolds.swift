@@ -159,7 +159,7 @@ enum PlaceFolds {
             keys.withUnsafeBufferPointer { k in
                 ids.withUnsafeBufferPointer { id in
                     order.sort { a, b in
-                        if k[a] != k[b] { return descending ? k[a] > k[b] : k[a] < k[b] }
+                        if k[a] != k[b] { return TableColumn.precedes(k[a], k[b], descending: descending) }
                         return id[a] < id[b]
                     }
                 }

@@ -24,8 +24,17 @@ public struct SlowStage: Hashable, Sendable {
     /// A stage's own operator and (a root's) sink, whichever costs more.
     static func of(_ node: NodeSummary) -> SlowStage? {
         guard let times = node.times else { return nil }
-        let own = times.own.count > 0 ? SlowStage(node: node.id, name: node.operatorName, p50: times.own.p50) : nil
+        let own = times.own.count > 0 ? SlowStage(node: node.id, name: operatorName(of: node), p50: times.own.p50) : nil
         let sink = times.sink.count > 0 ? SlowStage(node: node.id, name: node.subscriber, p50: times.sink.p50) : nil
         return slower(own, sink)
+    }
+
+    /// What the stage is, from its type (`Map<…>`: "Map"): a labelled stage ("profile
+    /// avatar") is named by its operator, not by the label, which names the pipeline the
+    /// TIME column sits in.
+    static func operatorName(of node: NodeSummary) -> String {
+        let base = node.publisherType.prefix { $0 != "<" }
+        guard let last = base.split(separator: ".").last, !last.isEmpty else { return node.operatorName }
+        return String(last)
     }
 }

@@ -47,6 +47,17 @@ public struct TableColumn: Identifiable, Sendable, CustomStringConvertible {
         case left, right
     }
 
+    /// The sort key of a row with nothing in the column (never timed, not waiting): it
+    /// sorts after every row with a value, whichever the direction.
+    public static let noValue = Int64.min
+
+    /// Whether a row keyed `a` comes before one keyed `b` (they differ): by value in the
+    /// direction asked, ``noValue`` last either way.
+    static func precedes(_ a: Int64, _ b: Int64, descending: Bool) -> Bool {
+        if a == noValue || b == noValue { return b == noValue }
+        return descending ? a > b : a < b
+    }
+
     /// How a column orders rows.
     public enum Sort: Sendable {
         /// By an integer per row, smaller first in ascending order.
@@ -178,7 +189,7 @@ extension TableColumn: CaseIterable {
     /// seconds waited (null while flowing); the node's `wait` has the whole verdict.
     public static let wait = TableColumn(
         .wait, title: "WAIT", width: .fixed(19), alignment: .left, dropOrder: 7,
-        sort: .number { $0.wait.map { -$0.sinceNanos } ?? .min }, jsonKey: "waitSeconds",
+        sort: .number { $0.wait.map { -$0.sinceNanos } ?? TableColumn.noValue }, jsonKey: "waitSeconds",
         text: { row, now in row.wait.map { $0.cell(holder: row.waitHolder, now: now) } ?? "" },
         json: { row in row.waitNanos.map { .number(Double($0 / 1_000_000) / 1000) } ?? .null })
 
@@ -212,7 +223,7 @@ extension TableColumn: CaseIterable {
     /// nanoseconds, or null before any value was timed.
     public static let time = TableColumn(
         .time, title: "TIME", spokenTitle: "time per value", width: .whenTimed(17), alignment: .left, dropOrder: 3,
-        sort: .number { $0.slowest?.p50 ?? -1 }, jsonKey: "slowestNanos",
+        sort: .number { $0.slowest?.p50 ?? TableColumn.noValue }, jsonKey: "slowestNanos",
         text: { row, _ in row.slowest.map { "\(CellText.duration($0.p50)) \($0.name)" } ?? "" },
         json: { $0.slowest.map { .integer($0.p50) } ?? .null })
 
