@@ -46,7 +46,8 @@ public struct ProbeSession {
               !FileManager.default.fileExists(atPath: target) else {  // a socket in the current directory
             return try Endpoint.parse(target)
         }
-        let scan = ProbeDirectory.scan(directory: directory)
+        // Looked up only: stale sockets are `list`'s to remove, and it says so.
+        let scan = ProbeDirectory.scan(directory: directory, removeStale: false)
         let named = scan.entries.filter { $0.processName == target }
         guard let newest = named.max(by: { $0.startTimeNanos < $1.startTimeNanos }) else {
             throw ClientError.noProgramNamed(target, running: scan.entries.map { "\($0.processName) (pid \($0.pid))" })
