@@ -40,11 +40,7 @@ final class DropMarkTests: XCTestCase {
 
     /// The log's rows (its header dropped), trailing blanks trimmed.
     private func logRows(_ state: AppState, width: Int = 90, height: Int = 12) -> [String] {
-        var buffer = ScreenBuffer(width: width, height: height)
-        EventLogView.render(state, theme: .plainUnicode, area: Rect(x: 0, y: 0, width: width, height: height),
-                            into: &buffer)
-        return buffer.lines().dropFirst().map { String($0.reversed().drop { $0 == " " }.reversed()) }
-            .filter { !$0.isEmpty }
+        ViewFixtures.logRows(state, width: width, height: height)
     }
 
     func testTheLogSaysHowManyWereDroppedRightAfterTheLastEventKeptBeforeThem() {
