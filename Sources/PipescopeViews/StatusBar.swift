@@ -140,7 +140,10 @@ public enum HintBar {
                 }
                 text += theme.text(" · event \(event.id): \(what), \(Format.time(event.time))")
             } else {
-                text += " · before the first event kept"
+                // Nothing evicted (history spills to disk): the graph as it was on attaching,
+                // or at a recording's start; else the oldest kept is later than that.
+                text += state.cursor.log.start == 0 ? " · before the first event: the graph as it began"
+                    : " · before the first event kept"
             }
             text += "  " + KeyMap.historyHints.joined(separator: "  ")
             buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width,
