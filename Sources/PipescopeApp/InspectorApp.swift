@@ -99,6 +99,9 @@ public struct InspectorApp {
                 _ = reduce(&state, ScreenView.resized(width: size.width, height: size.height, theme: theme,
                                                       quitting: KeyMap.Quitting(state)))
             }
+            if let lines = ScreenView.detailLines(state, theme: theme), lines != state.detail.lines {
+                _ = reduce(&state, .detailLines(lines))
+            }
             var buffer = ScreenBuffer(width: size.width, height: size.height)
             ScreenView.render(state, theme: theme, into: &buffer)
             terminal.draw(buffer)

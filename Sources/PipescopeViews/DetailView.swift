@@ -4,89 +4,144 @@ import TerminalKit
 
 /// The selected stage in full: types, thread, times, where it waits (``Waits``), demand,
 /// values, and how it ended.
+///
+/// The text can be longer than the pane (80x24 gives it six rows). Unfocused, the pane
+/// shows what matters most: the callers of the stage's place and its recent values are
+/// the first to go, and the title counts the lines not shown. With the focus (Tab), it
+/// scrolls through every line (``DetailScroll``) and the title says where it is.
 public enum DetailView {
+    /// What a line is, for fitting the text to a short pane.
+    enum Kind { case main, caller, recent }
+    typealias Line = (text: String, style: Style, kind: Kind)
+
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard !area.isEmpty else { return }
-        if let group = state.tree.selectedGroup {
-            let lines = groupLines(group, state: state, theme: theme, width: area.width)
-            for (i, (text, style)) in lines.prefix(area.height).enumerated() {
-                buffer.putTruncated(text, x: area.x, y: area.y + i, maxWidth: area.width, style: style, glyphs: theme.glyphs)
+        let shown = visibleLines(state, theme: theme, area: area)
+        for (i, line) in shown.enumerated() {
+            buffer.putTruncated(line.text, x: area.x, y: area.y + i, maxWidth: area.width, style: line.style,
+                                glyphs: theme.glyphs)
+        }
+    }
+
+    /// The pane's title for an `area` inside its box: "Stage" when the text fits, "Stage:
+    /// 6 of 14 lines (Tab)" when some are not shown, "Stage: lines 3-8 of 14 ↑↓" while
+    /// it has the focus.
+    public static func title(_ state: AppState, theme: Theme, area: Rect) -> String {
+        let total = lineCount(state, theme: theme, width: area.width)
+        guard total > area.height, area.height > 0 else { return "Stage" }
+        if state.focus == .detail {
+            let first = min(state.detail.offset(for: state.tree.current), total - area.height)
+            return "Stage: lines \(first + 1)-\(first + area.height) of \(total) " + theme.text("↑↓")
+        }
+        return "Stage: \(area.height) of \(total) lines, Tab scrolls"
+    }
+
+    /// How many lines the selected stage's text has at `width`: every caller and five
+    /// recent values included (what the focused pane scrolls through).
+    public static func lineCount(_ state: AppState, theme: Theme, width: Int) -> Int {
+        lines(state, theme: theme, width: width).count
+    }
+
+    /// The lines on screen: a window at the scroll offset while focused, else the text
+    /// fitted to the pane.
+    static func visibleLines(_ state: AppState, theme: Theme, area: Rect) -> [Line] {
+        let all = lines(state, theme: theme, width: area.width)
+        if state.focus == .detail {
+            let first = max(0, min(state.detail.offset(for: state.tree.current), all.count - area.height))
+            return Array(all.dropFirst(first).prefix(area.height))
+        }
+        return fitted(all, height: area.height)
+    }
+
+    /// The text for a pane `height` rows high: the main lines, then as many callers as fit
+    /// in their place, then the newest recent values (with their heading) if at least one
+    /// fits.
+    static func fitted(_ all: [Line], height: Int) -> [Line] {
+        guard all.count > height else { return all }
+        let main = all.filter { $0.kind == .main }
+        let recentRows = all.filter { $0.kind == .recent }
+        let callerRoom = max(0, height - main.count)
+        var callers = 0
+        var kept: [Line] = []
+        for line in all where line.kind != .recent {
+            if line.kind == .caller {
+                guard callers < callerRoom else { continue }
+                callers += 1
             }
-            return
+            kept.append(line)
+        }
+        // The heading is a main line of kind .recent's first: values are the rest.
+        let room = height - kept.count - 1
+        if room > 0, recentRows.count > 1 {
+            kept.append(recentRows[0])
+            kept += recentRows.dropFirst().suffix(room)
+        }
+        return Array(kept.prefix(height))
+    }
+
+    /// Every line of the selected stage's (or group's) text at `width`.
+    static func lines(_ state: AppState, theme: Theme, width: Int) -> [Line] {
+        if let group = state.tree.selectedGroup {
+            return groupLines(group, state: state, theme: theme, width: width).map { ($0.0, $0.1, .main) }
         }
         guard let node = state.selectedNode else {
-            buffer.putTruncated("Select a stage to see it here.", x: area.x, y: area.y, maxWidth: area.width,
-                                style: theme.dim, glyphs: theme.glyphs)
-            return
+            return [("Select a stage to see it here.", theme.dim, .main)]
         }
-        var lines: [(String, Style)] = [
-            (node.publisherType, theme.title),
-            (theme.text("#\(node.id) → \(node.subscriber)  thread \(node.thread)"), .plain),
+        var lines: [Line] = [
+            (node.publisherType, theme.title, .main),
+            (theme.text("#\(node.id) → \(node.subscriber)  thread \(node.thread)"), .plain, .main),
         ]
+        func add(_ text: String, _ style: Style) { lines.append((text, style, .main)) }
         let placed = state.cursor.graph.location(of: node.id)
         if let placed {
-            lines.append((locationLine(placed), .plain))
-            if let reason = placed.location.missingLineReason { lines.append((reason, theme.dim)) }
+            add(locationLine(placed), .plain)
+            if let reason = placed.location.missingLineReason { add(reason, theme.dim) }
+            lines += placed.frames.map { ("  called from " + describe($0), theme.dim, .caller) }
         }
-        let callersAt = lines.count
-        lines += codeLines(node, in: state.cursor.graph).map { ($0, .plain) }
-        lines.append(("status \(theme.glyph(of: node)) \(statusText(node))", theme.style(node.status)))
+        for line in codeLines(node, in: state.cursor.graph) { add(line, .plain) }
+        add("status \(theme.glyph(of: node)) \(statusText(node))", theme.style(node.status))
         if let wait = state.warnings.waits[node.id] {
             let style = Style(foreground: theme.colors ? .yellow : nil, bold: true)
             let text = theme.text("‖ ") + wait.sentence(of: node.id, in: state.cursor.graph, now: state.timelineEnd)
-            for line in wrap(text, width: area.width, maxLines: 2) { lines.append((line, style)) }
+            for line in wrap(text, width: width, maxLines: 2) { add(line, style) }
         }
         for lint in state.warnings.lints where lint.node == node.id {
             let style = Style(foreground: theme.colors ? .yellow : nil, bold: true)
-            for line in wrap(theme.text("⚠ \(lint.kind.rawValue): ") + lint.message, width: area.width, maxLines: 3) {
-                lines.append((line, style))
+            for line in wrap(theme.text("⚠ \(lint.kind.rawValue): ") + lint.message, width: width, maxLines: 3) {
+                add(line, style)
             }
         }
         if let error = node.error {
             let style = Style(foreground: theme.colors ? .red : nil, bold: true)
-            for line in wrap("error: " + error, width: area.width, maxLines: 3) { lines.append((line, style)) }
+            for line in wrap("error: " + error, width: width, maxLines: 3) { add(line, style) }
         }
-        lines += [
-            ("demand requested \(Format.demand(node.requested, theme: theme))"
-                + (node.status.isTerminal ? "" : "  outstanding \(Format.demand(node.outstanding, theme: theme))"), .plain),
-            (valuesLine(node, theme: theme), .plain),
-        ]
-        if let capture = captureLine(node, state: state, theme: theme) { lines.append((capture, theme.dim)) }
-        for line in timeLines(node, width: area.width) { lines.append((line, .plain)) }
-        if !node.recentRequests.isEmpty {
-            lines.append((requestsLine(node, theme: theme), theme.dim))
-        }
-        lines.append(("created \(Format.time(node.createdNanos))" + (node.endedNanos.map { "  ended \(Format.time($0))" } ?? ""), theme.dim))
+        add("demand requested \(Format.demand(node.requested, theme: theme))"
+                + (node.status.isTerminal ? "" : "  outstanding \(Format.demand(node.outstanding, theme: theme))"), .plain)
+        add(valuesLine(node, theme: theme), .plain)
+        if let capture = captureLine(node, state: state, theme: theme) { add(capture, theme.dim) }
+        for line in timeLines(node, width: width) { add(line, .plain) }
+        if !node.recentRequests.isEmpty { add(requestsLine(node, theme: theme), theme.dim) }
+        add("created \(Format.time(node.createdNanos))" + (node.endedNanos.map { "  ended \(Format.time($0))" } ?? ""), theme.dim)
         if node.orphaned {
-            lines.append(("orphaned: an upstream stage was cancelled, nothing more will arrive", theme.style(.cancelled)))
+            add("orphaned: an upstream stage was cancelled, nothing more will arrive", theme.style(.cancelled))
         }
         // Sharing with itself is no sharing: say nothing then.
         let sharers = node.sharers.filter { $0 != node.id }
         if let owner = node.subscriptionOwner, owner != node.id, let o = state.cursor.graph[owner] {
-            lines.append(("shares the subscription of #\(owner) \(o.operatorName)", theme.dim))
+            add("shares the subscription of #\(owner) \(o.operatorName)", theme.dim)
         } else if !sharers.isEmpty {
-            lines.append(("its subscription passes through #" + sharers.map(String.init).joined(separator: ", #"), theme.dim))
+            add("its subscription passes through #" + sharers.map(String.init).joined(separator: ", #"), theme.dim)
         }
         if !node.feeds.isEmpty {
-            lines.append(("also feeds #" + node.feeds.map(String.init).joined(separator: ", #") + " through a subject", theme.dim))
+            add("also feeds #" + node.feeds.map(String.init).joined(separator: ", #") + " through a subject", theme.dim)
         }
-        if let same = samePublisherLine(node, in: state.cursor.graph) { lines.append((same, theme.dim)) }
-        // The callers of the location, as many as fit with everything above; then recent
-        // values last: they are the first to go when the pane is short.
-        if let placed {
-            let callers = placed.frames.prefix(max(0, area.height - lines.count)).map {
-                ("  called from " + describe($0), theme.dim)
-            }
-            lines.insert(contentsOf: callers, at: callersAt)
+        if let same = samePublisherLine(node, in: state.cursor.graph) { add(same, theme.dim) }
+        // Recent values last: they are the first to go when the pane is short.
+        if node.values > 0 {
+            lines.append(("recent values", theme.dim, .recent))
+            lines += recentValues(node, state: state, count: 5).map { ($0, .plain, .recent) }
         }
-        let room = area.height - lines.count - 1
-        if room > 0, node.values > 0 {
-            lines.append(("recent values", theme.dim))
-            lines += recentValues(node, state: state, count: min(room, 5)).map { ($0, .plain) }
-        }
-        for (i, (text, style)) in lines.prefix(area.height).enumerated() {
-            buffer.putTruncated(text, x: area.x, y: area.y + i, maxWidth: area.width, style: style, glyphs: theme.glyphs)
-        }
+        return lines
     }
 
     /// A group row: what it stands for, its totals, and its newest member, whose own

@@ -35,8 +35,8 @@ public enum KeyMap {
         KeyBinding(keys: [.down, .character("j")], label: "↓ j", action: .moveDown,
                    help: "select the row below (help: scroll down)", hint: "↑↓ move"),
         KeyBinding(keys: [.tab], label: "Tab", action: .focusNext,
-                   help: "next pane, marked * (the arrows act on it: ↑↓ in the log, ←→ in the timeline move "
-                       + "through history)", hint: nil),
+                   help: "next pane, marked * (the arrows act on it: history in the log and timeline, scroll in "
+                       + "Stage)", hint: nil),
         KeyBinding(keys: [.backTab], label: "S-Tab", action: .focusPrevious, help: "previous pane", hint: nil),
         KeyBinding(keys: [.pageUp], label: "PgUp", action: .pageUp, help: "up one page", hint: nil),
         KeyBinding(keys: [.pageDown], label: "PgDn", action: .pageDown, help: "down one page", hint: nil),
@@ -190,7 +190,7 @@ public enum KeyMap {
         case .tree: return hints + [hint(.toggleTable, does: "table")]
         case .timeline: return ["←→ cursor", "+ - zoom", "G live"] + everywhere.prefix(4)
         case .events: return ["↑↓ history", "f this stage"] + everywhere.prefix(5)
-        case .detail: return ["Tab next pane"] + everywhere.prefix(6)
+        case .detail: return ["↑↓ PgUp PgDn scroll", "Tab next pane"] + everywhere.prefix(4)
         }
     }
 

@@ -36,11 +36,12 @@ public enum ScreenView {
             renderOverlays(state, body: body, theme: theme, into: &buffer)
             return
         }
-        let (treeBox, detailBox) = layout(body)
-        buffer.drawBox(treeBox, title: treeTitle(state, theme: theme, width: treeBox.width), style: theme.border,
-                       titleStyle: theme.title, glyphs: theme.glyphs)
+        let (treeBox, detailBox) = layout(body, stageFocused: state.focus == .detail)
+        drawPaneBox(treeBox, treeTitle(state, theme: theme, width: treeBox.width), focused: state.focus == .tree,
+                    theme: theme, into: &buffer)
         TreeView.render(state, theme: theme, area: treeBox.inset(by: 1), into: &buffer)
-        buffer.drawBox(detailBox, title: "Stage", style: theme.border, titleStyle: theme.title, glyphs: theme.glyphs)
+        drawPaneBox(detailBox, DetailView.title(state, theme: theme, area: detailBox.inset(by: 1)),
+                    focused: state.focus == .detail, theme: theme, into: &buffer)
         DetailView.render(state, theme: theme, area: detailBox.inset(by: 1), into: &buffer)
         renderOverlays(state, body: body, theme: theme, into: &buffer)
     }
@@ -120,7 +121,23 @@ public enum ScreenView {
                         tablePage: max(1, height - 5), tableWidth: max(0, width - 2),
                         helpPage: help.page, helpLines: help.lines,
                         timelineWidth: fourPanes(body).map { max(0, $0.timeline.width - 2) } ?? 0,
-                        timelineScreenWidth: TimelineScreen.layout(body).lanes.width)
+                        timelineScreenWidth: TimelineScreen.layout(body).lanes.width,
+                        detailPage: max(1, stageBox(body, stageFocused: true).height - 2))
+    }
+
+    /// The Stage pane's box on the tree screen.
+    static func stageBox(_ body: Rect, stageFocused: Bool) -> Rect {
+        fourPanes(body)?.detail ?? layout(body, stageFocused: stageFocused).detail
+    }
+
+    /// How many lines the Stage pane's text has at the width the layout gives it now
+    /// (nil off the tree screen): the app sends it (``Message/detailLines(_:)``) so the
+    /// pane scrolls no further than its last line.
+    public static func detailLines(_ state: AppState, theme: Theme) -> Int? {
+        guard state.page == .tree, state.width >= minimumWidth, state.height >= minimumHeight else { return nil }
+        let body = Rect(x: 0, y: 1, width: state.width, height: state.height - 2)
+        let area = stageBox(body, stageFocused: state.focus == .detail).inset(by: 1)
+        return DetailView.lineCount(state, theme: theme, width: area.width)
     }
 
     /// How many tree rows fit, so paging can move by a screenful.
@@ -144,31 +161,37 @@ public enum ScreenView {
         return Panes(tree: tree, timeline: timeline, detail: detail, events: events)
     }
 
+    /// A pane's box; the focused one (where the arrows act) is bold, its title marked `*`.
+    static func drawPaneBox(_ rect: Rect, _ title: String, focused: Bool, theme: Theme,
+                            into buffer: inout ScreenBuffer) {
+        let border = focused ? Style(foreground: theme.colors ? .yellow : nil, bold: true) : theme.border
+        buffer.drawBox(rect, title: focused ? title + " *" : title, style: border,
+                       titleStyle: focused ? Style(bold: true, reverse: true) : theme.title, glyphs: theme.glyphs)
+    }
+
     static func renderFourPanes(_ state: AppState, _ p: Panes, theme: Theme, into buffer: inout ScreenBuffer) {
         func box(_ rect: Rect, _ title: String, _ pane: Pane) {
-            let focused = state.focus == pane
-            let border = focused ? Style(foreground: theme.colors ? .yellow : nil, bold: true) : theme.border
-            buffer.drawBox(rect, title: focused ? title + " *" : title, style: border,
-                           titleStyle: focused ? Style(bold: true, reverse: true) : theme.title, glyphs: theme.glyphs)
+            drawPaneBox(rect, title, focused: state.focus == pane, theme: theme, into: &buffer)
         }
         box(p.tree, treeTitle(state, theme: theme, width: p.tree.width), .tree)
         TreeView.render(state, theme: theme, area: p.tree.inset(by: 1), into: &buffer)
         box(p.timeline, TimelineView.title(state, theme: theme), .timeline)
         TimelineView.render(state, theme: theme, area: p.timeline.inset(by: 1), into: &buffer)
-        box(p.detail, "Stage", .detail)
+        box(p.detail, DetailView.title(state, theme: theme, area: p.detail.inset(by: 1)), .detail)
         DetailView.render(state, theme: theme, area: p.detail.inset(by: 1), into: &buffer)
         box(p.events, EventLogView.title(state), .events)
         EventLogView.render(state, theme: theme, area: p.events.inset(by: 1), into: &buffer)
     }
 
-    static func layout(_ body: Rect) -> (tree: Rect, detail: Rect) {
+    static func layout(_ body: Rect, stageFocused: Bool = false) -> (tree: Rect, detail: Rect) {
         if body.width >= 110 {
             let split = body.splitHorizontally(at: body.width * 3 / 5)
             return (split.left, split.right)
         }
         // Seven lines of detail (plus borders) when there is room: type, id and thread,
-        // status, demand, values, times, and sharing.
-        let detailHeight = min(9, max(4, body.height * 2 / 5))
+        // status, demand, values, times, and sharing. With the focus the Stage pane takes
+        // three fifths, and the tree keeps the selected stage in what is left.
+        let detailHeight = stageFocused ? max(4, body.height * 3 / 5) : min(9, max(4, body.height * 2 / 5))
         let split = body.splitVertically(at: body.height - detailHeight)
         return (split.top, split.bottom)
     }

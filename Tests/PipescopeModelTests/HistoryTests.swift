@@ -129,8 +129,8 @@ final class HistoryTests: XCTestCase {
         }
     }
 
-    /// Below 120x30 the screen shows the tree and the stage only: Tab leaves the focus
-    /// on the tree and says where the timeline and the event log are, never moving it to
+    /// Below 120x30 the screen shows the tree and the stage only: Tab moves the focus
+    /// between them and says where the timeline and the event log are, never moving it to
     /// a pane it does not show (where the arrows would move through history unseen); a
     /// terminal made smaller gives the focus of a pane it hides back to the tree.
     func testTabGoesOnlyToThePanesOnScreen() {
@@ -139,12 +139,14 @@ final class HistoryTests: XCTestCase {
         _ = reduce(&state, .attached(process: "t", pid: 1))
         for batch in batches() { _ = reduce(&state, .batch(batch)) }
         _ = reduce(&state, .resize(Geometry(width: 80, height: 24, treePage: 10)))
-        XCTAssertEqual(state.panesShown, [.tree])
+        XCTAssertEqual(state.panesShown, [.tree, .detail])
         for action: Action in [.focusNext, .focusPrevious] {
             _ = reduce(&state, .action(action))
-            XCTAssertEqual(state.focus, .tree)
+            XCTAssertEqual(state.focus, .detail, "Tab and Shift-Tab reach the Stage pane")
             XCTAssertEqual(state.session.notice?.text,
                            "the timeline and the event log need 120x30: T shows them full screen")
+            _ = reduce(&state, .action(action))
+            XCTAssertEqual(state.focus, .tree)
         }
         _ = reduce(&state, .action(.moveUp))
         XCTAssertNil(state.cursor.position, "the arrows did not move through history")

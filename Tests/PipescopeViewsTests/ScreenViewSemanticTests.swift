@@ -52,7 +52,8 @@ final class ScreenViewSemanticTests: XCTestCase {
 
     /// The line of the selected (reversed) tree row; the status bar (line 0) is reversed too.
     private func selectedLine(_ buffer: ScreenBuffer) -> Int? {
-        (1..<buffer.height - 1).first { buffer[1, $0].style.reverse }
+        // Row 1 is the tree's box, whose title is in reverse when it has the focus.
+        (2..<buffer.height - 1).first { buffer[1, $0].style.reverse }
     }
 
     func testScrolledTreeKeepsTheSelectionVisible() {
@@ -238,7 +239,9 @@ final class ScreenViewSemanticTests: XCTestCase {
         let x = try XCTUnwrap(buffer.lines()[failedRow].firstIndex(of: "✗")).utf16Offset(in: buffer.lines()[failedRow])
         XCTAssertEqual(buffer[x, failedRow].style.foreground, .red)
         XCTAssertTrue(buffer[x, failedRow].style.bold)
-        XCTAssertEqual(buffer[0, 1].style.foreground, .cyan, "borders are cyan")
+        XCTAssertEqual(buffer[0, 1].style.foreground, .yellow, "the focused pane's border is yellow")
+        let stageBox = try XCTUnwrap(buffer.lines().firstIndex { $0.contains("Stage") && $0.hasPrefix("┌") })
+        XCTAssertEqual(buffer[0, stageBox].style.foreground, .cyan, "other borders are cyan")
     }
 
     // MARK: - Too small

@@ -96,6 +96,9 @@ public enum Message: Sendable {
     /// The terminal's size and what its layout gives each part (the views know the
     /// layout: `ScreenView.resized(width:height:)` makes this message).
     case resize(Geometry)
+    /// How many lines the Stage pane's text has at its width (the app measures it after
+    /// each key with the views' layout), so scrolling it stops at its last line.
+    case detailLines(Int)
 
     /// A resize with the sizes given by hand (tests of the model alone, which has no
     /// layout); the help then scrolls by the height less its box.

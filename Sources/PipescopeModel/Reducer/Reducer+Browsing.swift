@@ -4,6 +4,23 @@ import PipescopeGraph
 
 func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
     if let effects = switchScreens(action, &state) { return effects }
+    // In the Stage pane the arrows scroll its text.
+    if state.focus == .detail, state.page == .tree {
+        let page = max(1, state.geometry.detailPage)
+        let delta: Int? = switch action {
+        case .moveUp: -1
+        case .moveDown: 1
+        case .pageUp: -page
+        case .pageDown: page
+        case .home: Int.min / 2
+        case .end: Int.max / 2
+        default: nil
+        }
+        if let delta {
+            state.detail.scroll(by: delta, page: page, current: state.tree.current)
+            return []
+        }
+    }
     // In the event log and the timeline the arrows move through history.
     if state.focus == .events || state.focus == .timeline {
         switch action {
@@ -87,7 +104,7 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
         state.returnToLive()
     case .focusNext, .focusPrevious:
         state.focus = state.focus.step(action == .focusNext ? 1 : -1, among: state.panesShown)
-        if state.panesShown.count == 1 {
+        if state.focus == .detail, state.geometry.timelineWidth == 0 {
             state.session.notice = Notice(
                 text: "the timeline and the event log need 120x30: T shows them full screen",
                 isError: false)

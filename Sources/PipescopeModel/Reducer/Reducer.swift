@@ -21,7 +21,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         // screen and is answered at once (at 10,000 pipelines a rebuild is most of a
         // frame).
         switch message {
-        case .batch: break
+        case .batch, .detailLines: break
         case .action where state.tableView == tableView: state.keepTableAsBuilt()
         default: state.refreshTable()
         }
@@ -141,6 +141,8 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.tree.pageSize = geometry.treePage
         state.table.pageSize = geometry.tablePage
         state.table.width = geometry.tableWidth
+    case .detailLines(let count):
+        state.detail.lines = count
     }
     return []
 }

@@ -33,6 +33,8 @@ public struct AppState: Sendable {
     public internal(set) var layer: KeyLayer = .browsing
     /// The pane the arrow keys act on (Tab and Shift-Tab move it, among ``panesShown``).
     public internal(set) var focus: Pane = .tree
+    /// How far the Stage pane is scrolled (Tab to it, then the arrows).
+    public internal(set) var detail = DetailScroll()
     /// What the layout gives each part of the screen (the resize message).
     public internal(set) var geometry = Geometry()
     public var width: Int { geometry.width }
@@ -40,10 +42,10 @@ public struct AppState: Sendable {
 
     /// The panes of the tree screen that Tab goes to, in its order: all four when the
     /// layout has room for the timeline and the event log (it gives the timeline a
-    /// width), else the tree alone (the stage's detail beside it takes no keys). Tab never
-    /// goes to a pane an 80x24 screen does not show: the arrows there would move through
-    /// the history in an event log nobody sees.
-    public var panesShown: [Pane] { geometry.timelineWidth > 0 ? Pane.allCases : [.tree] }
+    /// width), else the tree and the Stage pane. Tab never goes to a pane an 80x24 screen
+    /// does not show: the arrows there would move through the history in an event log
+    /// nobody sees.
+    public var panesShown: [Pane] { geometry.timelineWidth > 0 ? Pane.allCases : [.tree, .detail] }
 
     /// The lifecycle warnings on the graph on screen, as of the last tick.
     public internal(set) var warnings = Warnings()

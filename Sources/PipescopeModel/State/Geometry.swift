@@ -23,9 +23,13 @@ public struct Geometry: Equatable, Sendable {
     public var timelineWidth: Int
     /// The timeline's lanes' width on the timeline screen.
     public var timelineScreenWidth: Int
+    /// Rows of the Stage pane on the tree screen while it has the focus (it grows then on
+    /// a narrow screen), so PgUp PgDn scroll it by a pageful.
+    public var detailPage: Int
 
     public init(width: Int = 80, height: Int = 24, treePage: Int = 10, tablePage: Int = 10, tableWidth: Int = 78,
-                helpPage: Int = 19, helpLines: Int = 0, timelineWidth: Int = 0, timelineScreenWidth: Int = 0) {
+                helpPage: Int = 19, helpLines: Int = 0, timelineWidth: Int = 0, timelineScreenWidth: Int = 0,
+                detailPage: Int = 6) {
         self.width = width
         self.height = height
         self.treePage = treePage
@@ -35,5 +39,6 @@ public struct Geometry: Equatable, Sendable {
         self.helpLines = helpLines
         self.timelineWidth = timelineWidth
         self.timelineScreenWidth = timelineScreenWidth
+        self.detailPage = detailPage
     }
 }
