@@ -84,10 +84,11 @@ public struct EventBatch: Hashable, Sendable {
     }
 
     /// Whether folding it changes anything a user sees besides the events: a location
-    /// found, the gate, a reason the gate opened, events dropped, or (old recordings)
-    /// value texts.
+    /// found, the gate, a reason the gate opened or the pause that ended, events dropped,
+    /// or (old recordings) value texts.
     public var hasNews: Bool {
         !events.isEmpty || !locations.isEmpty || !codes.isEmpty || trailer.gate.paused || !trailer.gate.resumedBecause.isEmpty
+            || trailer.gate.endedPause != nil
             || !trailer.lastValues.isEmpty || trailer.droppedSinceLast > 0
     }
 }

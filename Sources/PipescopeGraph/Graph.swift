@@ -28,6 +28,9 @@ public struct Graph: Sendable, Equatable {
     public private(set) var sequence: UInt64 = 0
     /// Owners (CancellableBags) that have held stages, by id.
     public internal(set) var owners: [UInt64: Owner] = [:]
+    /// When the program was paused by an inspector, as the batches folded said: waits
+    /// leave that time out. A snapshot says nothing of it, so loading one keeps it.
+    public var pauses = PauseLog()
 
     /// The owner holding stage `id` (a root stored in a CancellableBag), if any.
     public func owner(of id: NodeID) -> Owner? {
@@ -86,7 +89,10 @@ public struct Graph: Sendable, Equatable {
     /// own fields, after every stage is in place (an adopted stage's parent can be newer
     /// than the stage).
     public mutating func load(_ snapshot: GraphSnapshot) {
+        let kept = pauses
         self = Graph()
+        // The pauses are time, not stages: a snapshot does not replace them.
+        pauses = kept
         for var node in snapshot.nodes {
             node.children = []
             node.sharers = []
@@ -140,7 +146,7 @@ public struct Graph: Sendable, Equatable {
     }
 
     /// Takes what a batch says besides its events, once they are folded: the locations
-    /// found for earlier stages, the probe's sequence and drop counts, and value texts
+    /// found for earlier stages, the probe's sequence, drop counts and pauses, and value texts
     /// from old recordings. (Applying an event counts it in ``sequence`` too, so a graph
     /// folded one event at a time, such as the history's between checkpoints, agrees
     /// with the probe's numbering.)
@@ -150,6 +156,7 @@ public struct Graph: Sendable, Equatable {
         setLastValues(batch.trailer.lastValues)
         dropped = batch.trailer.dropped
         countDropped(batch.trailer.droppedByPipeline)
+        pauses.note(batch.trailer.gate, at: batch.events.first?.time)
         sequence = batch.trailer.sequence
     }
 

@@ -23,6 +23,10 @@ package final class Gate: @unchecked Sendable {
     private var touched = Date()
     private var owner: ObjectIdentifier?
     private var resumedBecause = ""
+    /// When the gate closed for the pause under way (0: open).
+    private var closedAtNanos: Int64 = 0
+    /// The last pause that ended, until the next ``state()`` reports it.
+    private var endedPause: PauseInterval?
     /// Changes whenever what an inspector should see changes.
     private(set) var version: UInt64 = 0
     /// Seconds without a pause or step before the gate opens by itself.
@@ -88,6 +92,7 @@ package final class Gate: @unchecked Sendable {
         touched = Date()
         credits = 0
         resumedBecause = ""
+        if !paused.load(ordering: .relaxed) { closedAtNanos = wallClockNanos() }
         paused.store(true, ordering: .releasing)
         version &+= 1
     }
@@ -156,6 +161,10 @@ package final class Gate: @unchecked Sendable {
 
     /// Lock held.
     private func open(because reason: String) {
+        if paused.load(ordering: .relaxed), closedAtNanos > 0 {
+            endedPause = PauseInterval(fromNanos: closedAtNanos, toNanos: wallClockNanos())
+        }
+        closedAtNanos = 0
         paused.store(false, ordering: .releasing)
         owner = nil
         credits = 0
@@ -165,13 +174,17 @@ package final class Gate: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// What the inspectors should show now: paused, the waiting events, and why the
-    /// gate last opened by itself (reported once).
+    /// What the inspectors should show now: paused (since when), the waiting events, and
+    /// why the gate last opened by itself and the pause that ended (each reported once).
     package func state() -> GateState {
         condition.lock()
         defer { condition.unlock() }
         let reason = resumedBecause
         resumedBecause = ""
-        return GateState(paused: paused.load(ordering: .relaxed), pending: waiting, resumedBecause: reason)
+        let ended = endedPause
+        endedPause = nil
+        let isPaused = paused.load(ordering: .relaxed)
+        return GateState(paused: isPaused, pending: waiting, resumedBecause: reason,
+                         pausedSinceNanos: isPaused ? closedAtNanos : 0, endedPause: ended)
     }
 }

@@ -10,6 +10,10 @@ extension BatchTrailer {
                   lastValues: t.lastValues)
         for drop in t.droppedByPipeline { droppedByPipeline[drop.root, default: 0] &+= drop.events }
         droppedSinceNanos = t.droppedSinceNs
+        gate.pausedSinceNanos = t.pausedSinceNs
+        if t.hasEndedPause {
+            gate.endedPause = PauseInterval(fromNanos: t.endedPause.fromNs, toNanos: t.endedPause.toNs)
+        }
     }
 
     public var wire: WireBatchTrailer {
@@ -29,6 +33,11 @@ extension BatchTrailer {
             return drop
         }
         t.droppedSinceNs = droppedSinceNanos
+        t.pausedSinceNs = gate.pausedSinceNanos
+        if let pause = gate.endedPause {
+            t.endedPause.fromNs = pause.fromNanos
+            t.endedPause.toNs = pause.toNanos
+        }
         return t
     }
 }

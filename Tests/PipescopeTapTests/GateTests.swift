@@ -44,6 +44,32 @@ final class GateTests: XCTestCase {
         delivered += batch.events.filter { $0.kind == .value }.map(\.node)
     }
 
+    /// The gate says when a pause began, with every state while paused, and when it
+    /// ended, once: the inspector leaves that time out of every wait.
+    func testAPauseSaysWhenItBeganAndItsEndOnce() throws {
+        start()
+        let before = wallClockNanos()
+        probe.gate.pause(by: ObjectIdentifier(self))
+        let paused = probe.gate.state()
+        XCTAssertTrue(paused.paused)
+        XCTAssertGreaterThanOrEqual(paused.pausedSinceNanos, before)
+        XCTAssertEqual(probe.gate.state().pausedSinceNanos, paused.pausedSinceNanos, "said again while paused")
+        XCTAssertNil(paused.endedPause)
+        probe.gate.pause(by: ObjectIdentifier(self))
+        XCTAssertEqual(probe.gate.state().pausedSinceNanos, paused.pausedSinceNanos, "pausing again changes nothing")
+        probe.gate.resume()
+        let after = wallClockNanos()
+        let resumed = probe.gate.state()
+        XCTAssertFalse(resumed.paused)
+        XCTAssertEqual(resumed.pausedSinceNanos, 0)
+        let ended = try XCTUnwrap(resumed.endedPause)
+        XCTAssertEqual(ended.fromNanos, paused.pausedSinceNanos)
+        XCTAssertTrue((ended.fromNanos...after).contains(ended.toNanos), "\(ended)")
+        XCTAssertNil(probe.gate.state().endedPause, "said once")
+        probe.gate.resume()
+        XCTAssertNil(probe.gate.state().endedPause, "resuming an open gate ends no pause")
+    }
+
     func testSteppingReleasesExactlyTheEventsShownInOrder() throws {
         start()
         let subject = PassthroughSubject<Int, Never>()

@@ -42,6 +42,10 @@ final class BatchPackingTests: XCTestCase {
         // Whose the 5 dropped were (4 of pipeline #3's, 1 of a stage not yet known), and when.
         batch.trailer.droppedByPipeline = [3: 4, 0: 1]
         batch.trailer.droppedSinceNanos = 1_704_196_800_123_000_000
+        // When this pause began, and the one before it (both wall-clock).
+        batch.trailer.gate.pausedSinceNanos = 1_704_196_800_500_000_000
+        batch.trailer.gate.endedPause = PauseInterval(fromNanos: 1_704_196_799_000_000_000,
+                                                      toNanos: 1_704_196_800_000_000_000)
         batch = batch.numbered()
 
         var writer = WireStreamWriter(), reader = WireStreamReader()

@@ -57,6 +57,9 @@ public struct History: Sendable {
     /// left memory; with one, those past its disk budget).
     public internal(set) var start = 0
     var checkpoints: [(position: Int, graph: Graph)] = []
+    /// The pauses the batches said (``Graph/pauses``), all of them: the graph at any
+    /// position gets them (waits at a moment leave out the pauses before it).
+    var pauses = PauseLog()
     var infos: [NodeID: NodeInfo] = [:]
     /// Where the descriptions of stages whose subscribe event is on disk are (offsets in
     /// the spill's texts, ``NodeInfoBytes``): 16 bytes a stage in memory, not a NodeInfo.
@@ -95,6 +98,7 @@ public struct History: Sendable {
     /// caused events (``GraphSnapshot/recent``), for chains that start before it.
     public mutating func reset(to graph: Graph, recent: [StageEvent] = []) {
         base = graph.checkpoint
+        pauses = graph.pauses
         threads = ThreadNames()
         idRuns.removeAll()
         earlier = recent.filter { $0.id != 0 }.sorted { $0.id < $1.id }
@@ -202,6 +206,7 @@ public struct History: Sendable {
             for i in checkpoints.indices { checkpoints[i].graph.place(batch.codes) }
         }
         graph.finish(batch)
+        pauses = graph.pauses
         evict()
     }
 
@@ -325,6 +330,8 @@ public struct History: Sendable {
             if event.kind == .subscribe, let info = info(of: event.node) { graph.insert(info) }
             graph.apply(event)
         }
+        // Every pause known: a graph of the past asks about its own time, before later ones.
+        graph.pauses = pauses
         return graph
     }
 

@@ -32,6 +32,9 @@ public struct Wait: Hashable, Sendable {
     public var sinceNanos: Int64
     /// For ``WaitReason/demand``: the subscriber's last request (nil: it never asked).
     public var lastRequest: Demand?
+    /// When the program was paused by an inspector (``Graph/pauses``): the wait leaves
+    /// that time out.
+    public var pauses = PauseLog()
 
     public init(reason: WaitReason, at: NodeID, sinceNanos: Int64, lastRequest: Demand? = nil) {
         self.reason = reason
@@ -40,8 +43,11 @@ public struct Wait: Hashable, Sendable {
         self.lastRequest = lastRequest
     }
 
-    /// How long it has waited at `now`, in nanoseconds (never negative).
-    public func nanos(at now: Int64) -> Int64 { max(0, now - sinceNanos) }
+    /// How long it has waited at `now`, in nanoseconds (never negative), the time the
+    /// program was paused by an inspector left out.
+    public func nanos(at now: Int64) -> Int64 {
+        max(0, now - sinceNanos - pauses.overlap(from: sinceNanos, to: now))
+    }
 
     /// How long it has waited at `now`, in seconds.
     public func seconds(at now: Int64) -> Double { Double(nanos(at: now)) / 1e9 }

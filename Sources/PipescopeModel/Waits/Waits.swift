@@ -123,10 +123,14 @@ public struct Waits: Sendable, Equatable {
                 for child in node.children { if let t = graph[child]?.lastValueNanos { upstream = max(upstream, t) } }
             }
             walk.latest[id] = max(upstream, Self.lastActivity(node))
-            guard let onset = Self.onset(node, upstreamActivity: upstream) else { continue }
-            guard now - onset.sinceNanos > limit else {
-                // Flows now; waits from just after `since + limit` unless an event comes.
-                let (sum, overflow) = onset.sinceNanos.addingReportingOverflow(limit &+ 1)
+            guard var onset = Self.onset(node, upstreamActivity: upstream) else { continue }
+            // Time the program was paused by an inspector is no wait of its own.
+            onset.pauses = graph.pauses
+            let held = graph.pauses.overlap(from: onset.sinceNanos, to: now)
+            guard now - onset.sinceNanos - held > limit else {
+                // Flows now; waits from just after `since + limit` (and the pauses so far)
+                // unless an event comes.
+                let (sum, overflow) = onset.sinceNanos.addingReportingOverflow(limit &+ 1 &+ held)
                 due = min(due, overflow ? .max : sum)
                 continue
             }
@@ -197,9 +201,11 @@ public struct Waits: Sendable, Equatable {
     /// The stage's own wait, attributed to itself (or, on demand, to its subscriber);
     /// the walk then passes attribution upstream. `upstreamActivity`: when the newest live
     /// stage upstream of it was made (an upstream wait counts from it when it is newer).
-    static func ownWait(_ n: NodeSummary, now: Int64, limit: Int64, upstreamActivity: Int64 = .min) -> Wait? {
-        guard let wait = onset(n, upstreamActivity: upstreamActivity), now - wait.sinceNanos > limit else { return nil }
-        return wait
+    static func ownWait(_ n: NodeSummary, now: Int64, limit: Int64, upstreamActivity: Int64 = .min,
+                        pauses: PauseLog = PauseLog()) -> Wait? {
+        guard var wait = onset(n, upstreamActivity: upstreamActivity) else { return nil }
+        wait.pauses = pauses
+        return wait.nanos(at: now) > limit ? wait : nil
     }
 
     /// The wait the stage would have were its threshold passed: its reason, holder and

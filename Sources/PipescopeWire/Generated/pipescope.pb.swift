@@ -1297,6 +1297,40 @@ public nonisolated struct Pipescope_V1_BatchTrailer: Sendable {
   /// to this batch's flush, and the timeline marks it there. 0 when none was dropped.
   public var droppedSinceNs: Int64 = 0
 
+  /// When the gate closed for the pause under way (wall-clock ns), with every batch while
+  /// paused; 0 when open. With field 11, the inspector knows which time the program spent
+  /// held at the gate: no wait of its own, so no pipeline is called stalled for it.
+  /// (Added to version 5 without a version bump: an older reader skips fields 10 and 11.)
+  public var pausedSinceNs: Int64 = 0
+
+  /// The pause that ended since the previous batch, said once (a batch is sent for it even
+  /// without events).
+  public var endedPause: Pipescope_V1_PauseInterval {
+    get {_endedPause ?? Pipescope_V1_PauseInterval()}
+    set {_endedPause = newValue}
+  }
+  /// Returns true if `endedPause` has been explicitly set.
+  public var hasEndedPause: Bool {self._endedPause != nil}
+  /// Clears the value of `endedPause`. Subsequent reads from it will return its default value.
+  public mutating func clearEndedPause() {self._endedPause = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _endedPause: Pipescope_V1_PauseInterval? = nil
+}
+
+/// A span of wall-clock time the gate was closed (BatchTrailer.ended_pause).
+public nonisolated struct Pipescope_V1_PauseInterval: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var fromNs: Int64 = 0
+
+  public var toNs: Int64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -3153,7 +3187,7 @@ nonisolated extension Pipescope_V1_EventBatch: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".BatchTrailer"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{3}last_values\0\u{3}dropped_by_pipeline\0\u{3}dropped_since_ns\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{1}dropped\0\u{3}dropped_since_last\0\u{1}paused\0\u{1}pending\0\u{3}resumed_because\0\u{3}last_values\0\u{3}dropped_by_pipeline\0\u{3}dropped_since_ns\0\u{3}paused_since_ns\0\u{3}ended_pause\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3170,12 +3204,18 @@ nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftPro
       case 7: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufUInt64,SwiftProtobuf.ProtobufString>.self, value: &self.lastValues) }()
       case 8: try { try decoder.decodeRepeatedMessageField(value: &self.droppedByPipeline) }()
       case 9: try { try decoder.decodeSingularInt64Field(value: &self.droppedSinceNs) }()
+      case 10: try { try decoder.decodeSingularInt64Field(value: &self.pausedSinceNs) }()
+      case 11: try { try decoder.decodeSingularMessageField(value: &self._endedPause) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if self.sequence != 0 {
       try visitor.visitSingularUInt64Field(value: self.sequence, fieldNumber: 1)
     }
@@ -3203,6 +3243,12 @@ nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftPro
     if self.droppedSinceNs != 0 {
       try visitor.visitSingularInt64Field(value: self.droppedSinceNs, fieldNumber: 9)
     }
+    if self.pausedSinceNs != 0 {
+      try visitor.visitSingularInt64Field(value: self.pausedSinceNs, fieldNumber: 10)
+    }
+    try { if let v = self._endedPause {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3216,6 +3262,43 @@ nonisolated extension Pipescope_V1_BatchTrailer: SwiftProtobuf.Message, SwiftPro
     if lhs.lastValues != rhs.lastValues {return false}
     if lhs.droppedByPipeline != rhs.droppedByPipeline {return false}
     if lhs.droppedSinceNs != rhs.droppedSinceNs {return false}
+    if lhs.pausedSinceNs != rhs.pausedSinceNs {return false}
+    if lhs._endedPause != rhs._endedPause {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Pipescope_V1_PauseInterval: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PauseInterval"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}from_ns\0\u{3}to_ns\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt64Field(value: &self.fromNs) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.toNs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.fromNs != 0 {
+      try visitor.visitSingularInt64Field(value: self.fromNs, fieldNumber: 1)
+    }
+    if self.toNs != 0 {
+      try visitor.visitSingularInt64Field(value: self.toNs, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Pipescope_V1_PauseInterval, rhs: Pipescope_V1_PauseInterval) -> Bool {
+    if lhs.fromNs != rhs.fromNs {return false}
+    if lhs.toNs != rhs.toNs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -22,11 +22,13 @@ enum NeverCompletesRule: LintRule {
 
     /// The last moment stage `n` is not yet flagged, were no event to come: a one-shot
     /// publisher, still active, is flagged once more than the threshold has passed since
-    /// its making. Nil for any other stage. The check and ``due(_:in:)`` both read it, so
-    /// the threshold is applied in one place.
+    /// its making, time the program was paused by an inspector left out (``Graph/pauses``,
+    /// as known at ``LintContext/now``). Nil for any other stage. The check and
+    /// ``due(_:in:)`` both read it, so the threshold is applied in one place.
     static func deadline(_ n: NodeSummary, in context: LintContext) -> Int64? {
         guard n.status == .active, oneShot.contains(n.operatorName) else { return nil }
-        let (sum, overflow) = n.createdNanos.addingReportingOverflow(Int64(context.linter.neverCompletesAfter * 1e9))
+        let held = context.graph.pauses.overlap(from: n.createdNanos, to: context.now)
+        let (sum, overflow) = n.createdNanos.addingReportingOverflow(Int64(context.linter.neverCompletesAfter * 1e9) &+ held)
         return overflow ? .max : sum
     }
 

@@ -41,7 +41,8 @@ enum StalledRule: LintRule {
         var due = n.parent == nil ? context.waitsDue : .max
         for (_, wait) in reported(on: n, in: context) {
             let waited = wait.nanos(at: context.now)
-            due = min(due, wait.sinceNanos &+ waited &+ CellText.ageChange(after: waited))
+            // From now: a pause left out of `waited` does not move when its text changes.
+            due = min(due, context.now &+ CellText.ageChange(after: waited))
         }
         return due
     }
