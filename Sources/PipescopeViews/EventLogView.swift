@@ -5,8 +5,8 @@ import TerminalKit
 /// Every event as a row, newest at the bottom: its number, time, whom it happened to (a stage, a
 /// task or an owner: ``EventSubject``), kind, and what it carried. Follows the newest
 /// event while live; in history it ends at the cursor's event, highlighted. `f` shows
-/// only the selected stage's events; one pipeline's tree (Enter) shows only its stages'
-/// (``AppState/eventLog``).
+/// only the selected stage's pipeline's events, then only the stage's; one pipeline's tree
+/// (Enter) shows only its stages' (``AppState/eventLog``).
 public enum EventLogView {
     public static func render(_ state: AppState, theme: Theme, area: Rect, into buffer: inout ScreenBuffer) {
         guard area.height >= 2 else { return }
@@ -71,13 +71,22 @@ public enum EventLogView {
         return out
     }
 
-    /// Whose events are listed, and what `f` changes that to.
+    /// Whose events are listed, and what the next `f` lists (``AppState/LogScope``): from
+    /// every pipeline's, the selected stage's pipeline's, named, so a crowded log leads to
+    /// the one that is not.
     static func header(_ log: AppState.EventLog, _ state: AppState) -> String {
         let scope = state.page.showsStages ? state.tree.scope : nil
+        let selected = state.selectedNode?.id
         switch log {
-        case .stage(let id): return "only #\(id)  (f: " + (scope.map { "all of pipeline #\($0))" } ?? "all)")
-        case .pipeline(let root, _): return "pipeline #\(root) only  (f: selected only)"
-        case .all: return "all stages  (f: selected only)"
+        case .stage(let id):
+            return "only #\(id)  (f: " + (scope.map { "all of pipeline #\($0))" } ?? "all)")
+        case .pipeline(let root, _):
+            return "pipeline #\(root) only  (f: " + (selected.map { "only #\($0))" } ?? "all)")
+        case .all:
+            guard let selected, let root = state.cursor.graph.pipeline(of: selected) else {
+                return "all pipelines  (f on a stage: its pipeline's)"
+            }
+            return "all pipelines  (f: the selected one, #\(root))"
         }
     }
 

@@ -69,7 +69,8 @@ public enum KeyMap {
         KeyBinding(keys: [.character("-")], label: "-", action: .zoom(-2), help: "zoom the timeline out", hint: nil),
         KeyBinding(keys: [.character("=")], label: "=", action: .fitTimeline, help: "fit all kept history in the timeline", hint: nil),
         KeyBinding(keys: [.character("f")], label: "f", action: .toggleLogFilter,
-                   help: "event log: only the selected stage, or all", hint: nil),
+                   help: "event log: all pipelines' events, the selected pipeline's, the selected stage's (in turn)",
+                   hint: nil),
         KeyBinding(keys: [.character("/")], label: "/", action: .startFilter,
                    help: "filter: substring or regex on operator, types, last value, location (n N: next match)", hint: "/ filter"),
         KeyBinding(keys: [.character("x")], label: "x", action: .toggleEnded,
@@ -189,7 +190,7 @@ public enum KeyMap {
         switch pane {
         case .tree: return hints + [hint(.toggleTable, does: "table")]
         case .timeline: return ["←→ cursor", "+ - zoom", "G live"] + everywhere.prefix(4)
-        case .events: return ["↑↓ history", "f this stage"] + everywhere.prefix(5)
+        case .events: return ["↑↓ history", "f which events"] + everywhere.prefix(5)
         case .detail: return ["↑↓ PgUp PgDn scroll", "Tab next pane"] + everywhere.prefix(4)
         }
     }

@@ -70,7 +70,7 @@ final class DemoTerminalTests: XCTestCase {
         let scoped = session.expect("only (Esc: back to the table)", "STAGE")
         // Its Events pane lists that pipeline's events only, and says so.
         let root = scoped.firstMatch(of: #/Pipeline #([0-9]+) only/#).map { String($0.1) } ?? "?"
-        session.expect("Events of pipeline #\(root)", "pipeline #\(root) only  (f: selected only)")
+        session.expect("Events of pipeline #\(root)", "pipeline #\(root) only  (f: only #")
         session.tmux.sendKeys("Escape")
         session.expect("sorted by VALUES ▲")
         session.tmux.sendKeys("q")

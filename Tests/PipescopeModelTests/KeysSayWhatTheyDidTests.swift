@@ -135,6 +135,11 @@ final class KeysSayWhatTheyDidTests: XCTestCase {
         _ = reduce(&state, .action(.toggleLogFilter))
         XCTAssertEqual(state.eventLog, .stage(5), "f: the selected stage's only")
         _ = reduce(&state, .action(.toggleLogFilter))
+        XCTAssertEqual(state.eventLog, .pipeline(4, stages: [4, 5]), "f again: its pipeline's, as shown")
+        // No event log on an 80x24 screen: the status line said what f did, and Esc
+        // clears that message first.
+        XCTAssertEqual(state.session.notice?.text, "event log: pipeline #4's events only (f: the selected stage's)")
+        _ = reduce(&state, .action(.dismiss))
         _ = reduce(&state, .action(.dismiss))
         XCTAssertEqual(state.page, .table)
         XCTAssertEqual(state.eventLog, .all)

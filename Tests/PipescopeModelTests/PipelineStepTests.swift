@@ -88,7 +88,8 @@ final class PipelineStepTests: XCTestCase {
         XCTAssertEqual(s.session.notice?.text, "no earlier event of pipeline #5 is kept (Esc shows every pipeline)")
     }
 
-    /// `f` lists the selected stage's events only: the cursor steps through those.
+    /// `f` twice lists the selected stage's events only (once: its pipeline's): the
+    /// cursor steps through those.
     func testWithTheLogOnOneStageTheCursorStepsThroughItsEvents() throws {
         var s = state()
         _ = reduce(&s, .action(.dismiss))       // back to the table
@@ -98,12 +99,23 @@ final class PipelineStepTests: XCTestCase {
         for _ in 0..<10 where s.selectedNode?.id != 1 { _ = reduce(&s, .action(.moveDown)) }
         XCTAssertEqual(s.selectedNode?.id, 1, "the Timer's stage selected")
         _ = reduce(&s, .action(.toggleLogFilter))
+        XCTAssertEqual(s.eventLog, .pipeline(1, stages: [1]), "f: the selected stage's pipeline")
+        XCTAssertNil(s.session.notice, "the event log's title says it (140x40)")
+        _ = reduce(&s, .resize(Geometry(width: 80, height: 24, treePage: 10)))
+        _ = reduce(&s, .action(.toggleLogFilter))
+        _ = reduce(&s, .action(.toggleLogFilter))
+        _ = reduce(&s, .action(.toggleLogFilter))
+        XCTAssertEqual(s.eventLog, .pipeline(1, stages: [1]), "f thrice: round to the pipeline")
+        XCTAssertEqual(s.session.notice?.text, "event log: pipeline #1's events only (f: the selected stage's)",
+                       "at 80x24 no event log is on screen: the status line says what f did")
+        _ = reduce(&s, .action(.toggleLogFilter))
         XCTAssertEqual(s.eventLog, .stage(1))
+        XCTAssertEqual(s.session.notice?.text, "event log: #1's events only (f: every pipeline's)")
         _ = reduce(&s, .action(.history(-3)))
         XCTAssertEqual(cursorEvent(s)?.node, 1)
         XCTAssertEqual(cursorEvent(s)?.value, .text("48"), "three of #1's events back from live: 50, 49, 48")
         _ = reduce(&s, .action(.history(-100)))
         _ = reduce(&s, .action(.history(-1)))
-        XCTAssertEqual(s.session.notice?.text, "no earlier event of #1 is kept (f lists every stage's)")
+        XCTAssertEqual(s.session.notice?.text, "no earlier event of #1 is kept (f lists more)")
     }
 }

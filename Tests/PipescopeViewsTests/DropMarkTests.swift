@@ -61,6 +61,7 @@ final class DropMarkTests: XCTestCase {
         var state = ViewFixtures.connected(twoBatchesAroundAGap()[0], twoBatchesAroundAGap()[1])
         _ = reduce(&state, .action(.moveDown))
         _ = reduce(&state, .action(.toggleLogFilter))
+        _ = reduce(&state, .action(.toggleLogFilter))
         XCTAssertEqual(state.eventLog, .stage(2))
         XCTAssertEqual(logRows(state), [
             "2 12:00:00.001  #2 PassthroughSubject  subscribe",
@@ -72,6 +73,7 @@ final class DropMarkTests: XCTestCase {
         one[0].trailer.droppedByPipeline = [3: 120]
         state = ViewFixtures.connected(one[0], one[1])
         _ = reduce(&state, .action(.moveDown))
+        _ = reduce(&state, .action(.toggleLogFilter))
         _ = reduce(&state, .action(.toggleLogFilter))
         XCTAssertFalse(logRows(state).contains { $0.contains("dropped") }, "pipeline #1 lost nothing")
     }

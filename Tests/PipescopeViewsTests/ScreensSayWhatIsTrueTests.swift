@@ -168,7 +168,7 @@ final class ScreensSayWhatIsTrueTests: XCTestCase {
         // The events pane is the bottom right one: from its title to the bottom border.
         let column = lines[at].distance(from: lines[at].startIndex, to: lines[at].range(of: "Events of")!.lowerBound)
         let pane = lines[(at + 1)..<38].map { String($0.dropFirst(column - 1)) }
-        XCTAssertTrue(pane[0].contains("pipeline #4 only  (f: selected only)"), pane[0])
+        XCTAssertTrue(pane[0].contains("pipeline #4 only  (f: only #"), pane[0])
         let events = pane.dropFirst().filter { $0.contains(":") }
         XCTAssertFalse(events.isEmpty)
         for line in events {

@@ -42,10 +42,10 @@ extension AppState {
             switch eventLog {
             case .all: break
             case .pipeline(let root, _):
-                session.notice = Notice(text: "no earlier event of pipeline #\(root) is kept (Esc shows every pipeline)",
-                                        isError: false)
+                let all = timeline.logScope == .pipeline ? "f until the log lists every pipeline's" : "Esc shows every pipeline"
+                session.notice = Notice(text: "no earlier event of pipeline #\(root) is kept (\(all))", isError: false)
             case .stage(let id):
-                session.notice = Notice(text: "no earlier event of #\(id) is kept (f lists every stage's)", isError: false)
+                session.notice = Notice(text: "no earlier event of #\(id) is kept (f lists more)", isError: false)
             }
         }
     }

@@ -97,7 +97,7 @@ func browse(_ action: Action, _ state: inout AppState) -> [Effect] {
         state.timeline.fit(endingAt: state.timelineEnd, oldest: log.event(at: log.start + 1)?.time,
                            width: state.timelineWidth)
     case .toggleLogFilter:
-        state.timeline.logFollowsSelection.toggle()
+        state.nextLogScope()
     case .historyStart:
         state.moveToRunStart()
     case .historyLive:

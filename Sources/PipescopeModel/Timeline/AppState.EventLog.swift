@@ -1,8 +1,9 @@
 import PipescopeGraph
 
 extension AppState {
-    /// Which events the event log lists: the selected stage's when `f` asks for them, else
-    /// the pipeline shown alone (Enter on the table) when there is one, else every one.
+    /// Which events the event log lists: the selected stage's or its pipeline's when `f`
+    /// asks for them (``LogScope``), else the pipeline shown alone (Enter on the table)
+    /// when there is one, else every one.
     ///
     /// ```swift
     /// switch state.eventLog {
@@ -27,11 +28,58 @@ extension AppState {
         }
     }
 
+    /// What `f` asks the event log to list: what the screen shows (every pipeline, or
+    /// the one shown alone), the selected stage's pipeline, or the selected stage. `f`
+    /// goes through them in that order (on one pipeline's tree, its pipeline is what the
+    /// screen shows, so it goes from that to the stage and back).
+    public enum LogScope: Sendable, Equatable {
+        case shown, pipeline, stage
+
+        /// The next scope `f` gives, the tree showing one pipeline or all of them.
+        func next(treeScoped: Bool) -> LogScope {
+            switch self {
+            case .shown: return treeScoped ? .stage : .pipeline
+            case .pipeline: return .stage
+            case .stage: return .shown
+            }
+        }
+    }
+
     /// What the event log lists now.
     public var eventLog: EventLog {
-        if timeline.logFollowsSelection, let id = selectedNode?.id { return .stage(id) }
+        switch timeline.logScope {
+        case .stage:
+            if let id = selectedNode?.id { return .stage(id) }
+        case .pipeline:
+            if let id = selectedNode?.id, let root = cursor.graph.pipeline(of: id) ?? cursor.liveGraph.pipeline(of: id) {
+                return .pipeline(root, stages: stages(of: root))
+            }
+        case .shown:
+            break
+        }
         if page.showsStages, let root = tree.scope { return .pipeline(root, stages: stages(of: root)) }
         return .all
+    }
+
+    /// `f`: the event log lists the next scope (``LogScope``). Its title says which and
+    /// what the next `f` does; where the screen shows no event log (below 120x30, `f`
+    /// still chooses the events `[` `]` step through), the status line says it.
+    mutating func nextLogScope() {
+        timeline.logScope = timeline.logScope.next(treeScoped: page.showsStages && tree.scope != nil)
+        guard page != .timeline, !panesShown.contains(.events) else { return }
+        let next: String
+        switch timeline.logScope.next(treeScoped: page.showsStages && tree.scope != nil) {
+        case .shown: next = tree.scope == nil ? "every pipeline's" : "its pipeline's"
+        case .pipeline: next = "the selected stage's pipeline's"
+        case .stage: next = "the selected stage's"
+        }
+        let now: String
+        switch eventLog {
+        case .all: now = "every pipeline's events"
+        case .pipeline(let root, _): now = "pipeline #\(root)'s events only"
+        case .stage(let id): now = "#\(id)'s events only"
+        }
+        session.notice = Notice(text: "event log: \(now) (f: \(next))", isError: false)
     }
 
     /// Pipeline `root`'s stages: the root and everything upstream of it, in the graph on

@@ -11,8 +11,8 @@ extension AppState {
         public internal(set) var scale: Int64 = 100_000_000
         /// The right edge of the timeline while live: the last tick's clock.
         public internal(set) var now: Int64 = 0
-        /// The event log shows only the selected stage's events.
-        public internal(set) var logFollowsSelection = false
+        /// Which events the event log lists, as `f` set it (``LogScope``).
+        public internal(set) var logScope = LogScope.shown
         /// The time at the timeline's right edge while looking at the past: it stays put
         /// while the cursor moves inside the window, so the cursor's column moves, and
         /// scrolls when the cursor reaches an edge. nil while live (the edge is now).
@@ -25,7 +25,7 @@ extension AppState {
         mutating func carryView(from other: Timeline) {
             scale = other.scale
             now = other.now
-            logFollowsSelection = other.logFollowsSelection
+            logScope = other.logScope
             windowEnd = nil
         }
 
