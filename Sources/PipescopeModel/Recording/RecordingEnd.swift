@@ -164,4 +164,30 @@ public enum RecordingEnd: Equatable, Sendable, CustomStringConvertible {
                 + "\(doing) those events; run the command again for newer ones, or after the program ends for all of them."
         }
     }
+
+    /// The sentence for a recording that was followed while its writer wrote it (`replay
+    /// --follow`), once that writer let go of the file: here a missing end mark is known to
+    /// be the writer stopping, not a copy cut short. Nil while it is still being written.
+    ///
+    /// ```swift
+    /// RecordingEnd.complete.followed(path: "app.pipescope", events: 386, lastEventAt: "22:51:46.168")
+    /// // "app.pipescope: its writer closed it after 386 events, the last at 22:51:46.168: all of it is shown."
+    /// ```
+    public func followed(path: String, events: Int, lastEventAt: String?) -> String? {
+        let after = "after \(events) event\(events == 1 ? "" : "s")" + (lastEventAt.map { ", the last at \($0)" } ?? "")
+        let why = "without closing it (the program was killed or crashed, or its disk filled)"
+        switch self {
+        case .complete:
+            return "\(path): its writer closed it \(after): all of it is shown."
+        case .unfinished:
+            return "\(path): its writer stopped \(after), \(why). All of it is shown."
+        case .truncated(let bytes, _, _):
+            return "\(path): its writer stopped \(after), \(why), in the middle of a batch (\(bytes) "
+                + "byte\(bytes == 1 ? "" : "s") of it written). Everything before that batch is shown."
+        case .damaged:
+            return note(path: path, events: events, lastEventAt: lastEventAt, doing: "Showing")
+        case .beingWritten:
+            return nil
+        }
+    }
 }
