@@ -150,7 +150,14 @@ extension ReplayCommand {
     /// while its writer wrote it (`--follow`), how that writer left it, complete or not.
     private static func endNote(_ recording: Recording, path: String, followed: Bool = false) -> String? {
         let lastEventAt = recording.lastEventNanos > 0 ? Recording.clockTime(recording.lastEventNanos) : nil
-        if followed { return recording.end.followed(path: path, events: recording.eventsRead, lastEventAt: lastEventAt) }
+        if followed {
+            // Its writer stopped before anything could be shown (the inspector opened on the
+            // file while it was young): say that, not "N events shown".
+            if recording.snapshotsRead == 0 || (recording.end != .complete && recording.stagesSeen == 0) {
+                return recording.end.nothingToShow(path: path, snapshotRead: recording.snapshotsRead > 0)
+            }
+            return recording.end.followed(path: path, events: recording.eventsRead, lastEventAt: lastEventAt)
+        }
         return recording.end.note(path: path, events: recording.eventsRead, lastEventAt: lastEventAt, doing: "Replaying")
     }
 

@@ -1,5 +1,8 @@
 import Foundation
+import PipescopeGraph
+import PipescopeRecording
 import PipescopeTestSupport
+import PipescopeWire
 import XCTest
 
 /// `replay --follow` on a recording its program is still writing, as `tail -f` follows a
@@ -94,5 +97,78 @@ final class FollowRecordingTests: XCTestCase {
         XCTAssertEqual(whole.status, 0, whole.stderr)
         XCTAssertEqual(followed, whole.stdout, "what it printed is the whole recording, as read once it was closed")
         XCTAssertTrue(followed.contains("PassthroughSubject"), followed)
+    }
+
+    // MARK: - A writer driven by hand: frames half-written when the inspector reads
+
+    /// The frames a writer writes for a one-pipeline program: welcome, empty snapshot, a
+    /// batch that makes `Map → Sink` with one value, and a second batch with two more.
+    private func handFrames() -> [[UInt8]] {
+        var welcome = ServerMessage()
+        welcome.welcome.protocolVersion = ProtocolVersion.current
+        welcome.welcome.processName = "handmade"
+        welcome.welcome.pid = 7
+        var stream = WireStreamWriter()
+        var first = BatchBuilder()
+        first.subscribe(1, op: "Map", subscriber: "Sink")
+        first.value(1, "1")
+        var second = BatchBuilder()
+        second.value(1, "2")
+        second.value(1, "3")
+        return [welcome.framed()] + stream.frames(GraphSnapshot())
+            + [stream.message(first.build(sequence: 1)).framed(), stream.message(second.build(sequence: 2)).framed()]
+    }
+
+    /// `path` opened as every writer opens it, holding its lock.
+    private func openAsWriter(_ path: String) throws -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0, flock(fd, LOCK_EX | LOCK_NB) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return fd
+    }
+
+    private func write(_ fd: Int32, _ bytes: some Collection<UInt8>) {
+        let array = Array(bytes)
+        XCTAssertEqual(array.withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, array.count) }, array.count)
+    }
+
+    func testHalfWrittenFramesAreWaitedForAndAWriterThatDiesInOneIsSaidOnScreen() throws {
+        let file = directory + "/hand.pipescope"
+        let frames = handFrames()
+        let (batch, next) = (frames[frames.count - 2], frames[frames.count - 1])
+        let fd = try openAsWriter(file)
+        write(fd, RecordingFormat.magic + frames.dropLast(2).joined() + batch.prefix(batch.count / 2))
+
+        let session = try TerminalSession(width: 250, height: 30)
+        defer { session.kill() }
+        session.type("\(Programs.pipescope) replay \(file) --follow")
+        session.expect("REPLAY", "following: being written", timeout: 30)
+        // The rest of the half-written batch: its pipeline appears; nothing was called damaged.
+        write(fd, batch.dropFirst(batch.count / 2))
+        var screen = session.expect("Map", "following: being written", timeout: 30)
+        XCTAssertFalse(screen.contains("damaged"), screen)
+        // Half of the next batch, then the writer dies (its lock goes with it).
+        write(fd, next.prefix(next.count - 3))
+        close(fd)
+        screen = session.expect("hand.pipescope: its writer stopped after 2 events, the last at ",
+                                "without closing it (the program was killed or crashed, or its disk filled), in the "
+                                    + "middle of a batch (\(next.count - 3) bytes of it written).", timeout: 30)
+        XCTAssertFalse(screen.contains("following: being written"), screen)
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
+
+    func testAWriterThatDiesInsideItsFirstSnapshotLeavesNothingToShowSaidOnScreen() throws {
+        let file = directory + "/young.pipescope"
+        let frames = handFrames()
+        let fd = try openAsWriter(file)
+        write(fd, RecordingFormat.magic + frames[0] + frames[1].prefix(3))
+        let session = try TerminalSession(width: 250, height: 30)
+        defer { session.kill() }
+        session.type("\(Programs.pipescope) replay \(file) --follow")
+        session.expect("REPLAY", "following: being written", timeout: 30)
+        close(fd)
+        session.expect("young.pipescope ends inside its first snapshot", "No stage can be shown.", timeout: 30)
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
     }
 }
