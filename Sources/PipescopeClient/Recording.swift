@@ -40,9 +40,9 @@ public struct Recording {
     /// (the messages before that are replayed).
     public var end = RecordingEnd.complete
     /// Why the writer closed the recording, from its end mark; nil when it was never
-    /// closed: the program stopped while writing (killed, crashed, or its disk full).
+    /// closed: its program stopped (killed, crashed, or its disk full), or it is a copy cut short.
     public var endReason: String?
-    /// Bytes cut off after the last complete message: the program stopped while writing.
+    /// Bytes cut off after the last complete message: the program stopped while writing, or a copy cut short.
     public var truncatedBytes: Int { end.truncatedBytes }
     /// What was wrong with the frame where reading stopped, when the file is damaged
     /// there (``RecordingMessages/Damage``).
@@ -57,10 +57,6 @@ public struct Recording {
     /// How the recording is named in a title.
     public var title: String { "\(process) (pid \(pid), recorded)" }
 
-    /// Reads the whole recording at `path`. Throws a ``ReadError`` that says what is wrong
-    /// with the file when it cannot be read at all; a recording cut off or damaged after
-    /// some messages is not an error: it keeps what came before (``truncatedBytes``,
-    /// ``damage``).
     /// Whether the file at `path` starts as a recording does (its first line), without
     /// reading the rest: a regular file, readable, that `read(path:)` will try.
     public static func startsAsRecording(path: String) -> Bool {
@@ -70,8 +66,19 @@ public struct Recording {
         return Array(head) == RecordingFormat.magic
     }
 
-    public static func read(path: String) throws -> Recording {
+    /// Reads the whole recording at `path`. Throws a ``ReadError`` that says what is wrong
+    /// with the file when it cannot be read at all; a recording cut off or damaged after
+    /// some messages is not an error: it keeps what came before (``truncatedBytes``,
+    /// ``damage``).
+    ///
+    /// `follow`: a recording still being written is read until its writer lets go of it
+    /// (closes it, or dies), polling every `pollSeconds`; `waiting` is told once, before the
+    /// first wait (`replay --print --follow` says so on standard error).
+    public static func read(path: String, follow: Bool = false, pollSeconds: Double = 0.05,
+                            waiting: () -> Void = {}) throws -> Recording {
         var file = try RecordingMessages(path: path)
+        file.follow = follow
+        var waited = false
         var recording = Recording()
         recording.name = (path as NSString).lastPathComponent
         var damage: String?
@@ -87,7 +94,13 @@ public struct Recording {
             } catch {
                 throw ReadError.invalid(path: path, reason: "\(error)")
             }
-            guard let message = next else { break }
+            guard let message = next else {
+                guard file.waiting else { break }
+                if !waited { waiting() }
+                waited = true
+                Thread.sleep(forTimeInterval: pollSeconds)
+                continue
+            }
             if let kept = recording.take(message) { recording.messages.append(kept) }
         }
         recording.finish(file, damage: damage)

@@ -67,6 +67,16 @@ public struct RecordingMessages {
     /// Why the writer closed the recording, from its end mark (once ``next()`` returned
     /// nil); nil when it was never closed (killed, crashed, or its disk full).
     public var endReason: String? { file.endReason }
-    /// Whether a writer still held the file when it was opened (a program still recording).
+    /// Whether a writer holds the file (a program still recording): when it was opened, or,
+    /// followed, until that writer let go of it.
     public var beingWritten: Bool { file.beingWritten }
+    /// Follow the file while its writer appends to it (``RecordingReader/follow``): its
+    /// end while a writer holds it is where ``next()`` waits, not the recording's end.
+    public var follow: Bool {
+        get { file.follow }
+        set { file.follow = newValue }
+    }
+    /// Whether the last ``next()`` returned nil only because a followed writer has not
+    /// written more yet: ask again later.
+    public var waiting: Bool { file.waiting }
 }

@@ -23,12 +23,20 @@ public final class ReplayStream {
     public private(set) var recording = Recording()
     /// Whether the whole file has been read (then ``recording``'s `end` says how it ends).
     public private(set) var finished = false
+    /// Whether it follows a recording its writer was writing when it was opened (`replay
+    /// --follow`): then the file's end is not the recording's until the writer lets go.
+    public let following: Bool
+    /// Whether everything written so far is read and the writer has not written more yet.
+    public var waiting: Bool { !finished && file.waiting }
 
     /// Opens the recording at `path`; throws a ``Recording/ReadError`` as
-    /// ``Recording/read(path:)`` does.
-    public init(path: String) throws {
+    /// ``Recording/read(path:)`` does. `follow`: read what its writer appends until it
+    /// lets go of the file (``RecordingReader/follow``).
+    public init(path: String, follow: Bool = false) throws {
         self.path = path
         file = try RecordingMessages(path: path)
+        file.follow = follow
+        following = follow && file.beingWritten
         recording.name = (path as NSString).lastPathComponent
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
         totalBytes = size ?? 0
@@ -49,7 +57,9 @@ public final class ReplayStream {
 
     /// The messages read within about `nanos` (at least one while any is left), then where
     /// reading is (``Message/reading(bytes:of:)``); at the end, `end` once (the note on
-    /// how the recording ends, if the caller has one), then nothing.
+    /// how the recording ends, if the caller has one), then nothing. Followed, what the
+    /// writer appended since (nothing while it writes nothing), and ``Message/following(_:)``
+    /// once when its writer lets go, before `end`.
     public func next(forNanos nanos: Int64, end: (Recording) -> Message? = { _ in nil }) -> [Message] {
         guard !finished else { return [] }
         var messages: [Message] = []
@@ -62,8 +72,11 @@ public final class ReplayStream {
             // The clock is read every few messages: a batch takes about a millisecond to fold.
         } while !finished && (read % 4 != 0 || Self.now() < deadline)
         if finished {
-            messages.append(.reading(bytes: totalBytes, of: totalBytes))
+            messages.append(.reading(bytes: file.bytesRead, of: file.bytesRead))
+            if following { messages.append(.following(false)) }
             if let note = end(recording) { messages.append(note) }
+        } else if file.waiting {
+            messages.append(.reading(bytes: file.bytesRead, of: file.bytesRead))
         } else {
             messages.append(.reading(bytes: file.bytesRead, of: max(totalBytes, file.bytesRead)))
         }
@@ -85,6 +98,8 @@ public final class ReplayStream {
                 return nil
             }
             guard let message = next else {
+                // Followed: all its writer has written so far is read; more may come.
+                if file.waiting { return nil }
                 finish(damage: nil)
                 return nil
             }

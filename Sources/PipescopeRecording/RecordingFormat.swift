@@ -32,7 +32,7 @@ public enum RecordingFormat {
 
     public struct Contents {
         public var messages: [ServerMessage]
-        /// Bytes after the last complete frame: the program stopped while writing.
+        /// Bytes after the last complete frame: the program stopped while writing, or a copy cut short.
         public var truncatedBytes: Int
         public var truncated: Bool { truncatedBytes > 0 }
         /// Why the writer closed the recording, from its end mark; nil when it has none.

@@ -233,8 +233,16 @@ final class RecordingOutput: @unchecked Sendable {
     /// written from one whose writer stopped without closing it
     /// (``RecordingReader/beingWritten``). A file someone else has locked is written all the
     /// same: the lock only informs.
+    ///
+    /// A reader asks by taking a shared lock for an instant (``RecordingReader``), and a
+    /// reader following the file asks every frame: the exclusive lock is asked again for
+    /// up to about 20 ms rather than lost to such an instant. It never waits longer: a lock
+    /// held for good is another writer's, and the file is written all the same.
     private static func markWriting(_ fd: Int32) {
-        _ = flock(fd, LOCK_EX | LOCK_NB)
+        for _ in 0..<20 {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK { return }
+            usleep(1_000)
+        }
     }
 
     /// A sync error that means the data did not reach the disk (not "cannot sync this").

@@ -6,7 +6,7 @@ import PipescopeWire
 /// recording (`pipescope export`) uses. ``RecordingFormat/read(_:)`` reads a whole
 /// recording at once.
 ///
-/// A frame cut off at the end (the program stopped while writing), or a tail of zeros
+/// A frame cut off at the end (the program stopped while writing, or a copy cut short), or a tail of zeros
 /// (blocks a power loss left unwritten), ends the messages without an error:
 /// ``truncatedBytes`` then says how many bytes were left over. The end mark ends them
 /// too, with ``endReason``; a recording without one was never closed.
@@ -47,8 +47,20 @@ public struct RecordingReader {
     /// which every Pipescope writer takes and the kernel lets go when the writer closes or
     /// dies): a recording still being written ends without its end mark, and often in the
     /// middle of a frame, because its writer has not got there yet, not because it stopped.
-    /// False for a reader of bytes, and where locks are not supported.
+    /// False for a reader of bytes, and where locks are not supported. Once a followed file's
+    /// writer lets go (``follow``), false again.
     public private(set) var beingWritten = false
+    /// Follow the file as its writer appends to it (`replay --follow`, like `tail -f`): while
+    /// a writer holds it (``beingWritten``), its end is not the recording's end: ``next()``
+    /// returns nil with ``waiting`` set, keeping a frame half-written so far, and a later
+    /// ``next()`` reads on from there. Once the writer lets go, the file is read to its end
+    /// as any other.
+    public var follow = false
+    /// Whether the last ``next()`` returned nil only because a followed writer has not
+    /// written more yet (``follow``).
+    public private(set) var waiting = false
+    /// Asks whether a writer still holds the file (nil for a reader of bytes).
+    private var writerHolds: (() -> Bool)?
 
     /// Opens `path` and checks its first line. Throws ``RecordingFormat/OpenError`` when
     /// the file cannot be read, ``RecordingFormat/ReadError/empty`` when it is empty, and
@@ -71,6 +83,7 @@ public struct RecordingReader {
             }
         }
         beingWritten = writing
+        writerHolds = { Self.isLocked(handle.fileDescriptor) }
     }
 
     /// Whether another open file description holds `fd`'s file's exclusive lock: asks for a
@@ -119,6 +132,7 @@ public struct RecordingReader {
     /// (a length past the limit, bytes that are not a message, or bytes after the end
     /// mark).
     public mutating func next() throws -> ServerMessage? {
+        waiting = false
         if zeroTail > 0 { return nil }
         while true {
             let payload: ArraySlice<UInt8>?
@@ -168,6 +182,16 @@ public struct RecordingReader {
             }
             let chunk = try source(chunkSize)
             if chunk.isEmpty {
+                if follow, beingWritten, endReason == nil, let writerHolds {
+                    // Asked after the read came back empty: a writer that let go since has
+                    // written all it will, and the next read gets the rest.
+                    if writerHolds() {
+                        waiting = true
+                        return nil
+                    }
+                    beingWritten = false
+                    continue
+                }
                 atEnd = true
             } else {
                 bytesFetched += chunk.count
@@ -177,7 +201,7 @@ public struct RecordingReader {
     }
 
     /// Bytes after the last complete message, once ``next()`` has returned nil: the
-    /// program stopped while writing a frame, or the system before writing its blocks.
+    /// program stopped while writing a frame (or a copy was cut short), or the system before writing its blocks.
     /// A snapshot's parts without their last count as cut off too.
     public var truncatedBytes: Int {
         heldBytes + (zeroTail > 0 ? zeroTail : atEnd ? decoder.pendingByteCount : 0)

@@ -54,7 +54,9 @@ public enum StatusBar {
         var stats = "  \(Format.rate(state.session.rate.perSecond))  dropped \(state.cursor.graph.dropped)\(skipped)  "
         if case .replay(let file) = state.session.connection {
             // A replay is read while shown: how far, until it is all read.
-            let reading = state.session.reading.map { "  reading \(megabytes($0.bytes)) of \(megabytes($0.of)) MB" } ?? ""
+            // Followed (`--follow`): more comes while its writer writes, as `tail -f`.
+            let reading = state.session.following ? "  following: being written"
+                : state.session.reading.map { "  reading \(megabytes($0.bytes)) of \(megabytes($0.of)) MB" } ?? ""
             stats = "  \(file)\(reading)  dropped \(state.cursor.graph.dropped)\(skipped)  "
         }
         // History on disk: how much, and where it starts when the disk budget evicted the oldest.

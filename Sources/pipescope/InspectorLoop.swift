@@ -41,7 +41,8 @@ struct InspectorLoop {
     init(streaming stream: ReplayStream, opening: [Message], end: @escaping (Recording) -> Message?) {
         app = InspectorApp(targetName: stream.recording.process, initial: opening,
                            poll: { stream.next(forNanos: 30_000_000, end: end) })
-        app.moreToRead = { !stream.finished }
+        // Followed and waiting for its writer: frames at the usual pace, not a busy loop.
+        app.moreToRead = { !stream.finished && !stream.waiting }
         app.historySpill = HistorySpill.Options.fromEnvironment()
     }
 

@@ -8,7 +8,9 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Open a recording in the inspector, offline.",
         discussion: "With --print or --json, print the recording's final graph instead (the same formats as `snapshot`); "
-            + "with --at K as well, the graph as it was right after event K.")
+            + "with --at K as well, the graph as it was right after event K. With --follow, a recording still being "
+            + "written (by PIPESCOPE_RECORD or `pipescope record`) is read as it grows, like `tail -f`: the inspector "
+            + "shows each event as it is written; --print and --json wait until the writer ends, then print.")
 
     @Argument(help: "A file made by `pipescope record` or PIPESCOPE_RECORD.")
     var file: String
@@ -24,6 +26,11 @@ struct ReplayCommand: ParsableCommand {
             + "explain give), judged at that event's time, instead of the final state.", valueName: "K"))
     var event: UInt64?
 
+    @Flag(help: ArgumentHelp(
+        "Follow a recording still being written, as `tail -f` does: the inspector shows events as they are "
+            + "written and says when the writer ends; with --print or --json, wait until it ends, then print."))
+    var follow = false
+
     @OptionGroup var lints: LintOptions
 
     func validate() throws {
@@ -38,7 +45,7 @@ struct ReplayCommand: ParsableCommand {
 
     /// `--print`, `--json`, `--at`: the whole recording read, the graph printed.
     private func report() throws {
-        let recording = Self.load(file)
+        let recording = Self.load(file, follow: follow)
         if let event {
             guard let (graph, at) = recording.graph(upTo: event) else {
                 let range = recording.eventRange.map { "its events are numbered \($0.lowerBound) to \($0.upperBound)" }
@@ -62,12 +69,18 @@ struct ReplayCommand: ParsableCommand {
             InspectorLoop.requireTerminal(withoutTerminal: Self.withoutTerminal(file))
         }
         // Read while shown: the first screen comes after the first snapshot, not the whole file.
-        let stream = Self.open(file)
-        let opening: [Message]
+        let stream = Self.open(file, follow: follow)
+        var opening: [Message]
         do {
             opening = try stream.readOpening()
         } catch {
             fail("\(error)")
+        }
+        if stream.following {
+            opening.append(.following(true))
+        } else if follow {
+            opening.append(.notice(Notice(text: "\(file) is not being written (no writer holds it): nothing to follow, "
+                + "so it is replayed as it is.", isError: false)))
         }
         let read = stream.recording
         if stream.finished, read.snapshotsRead == 0 || (read.end != .complete && read.stagesSeen == 0) {
@@ -75,13 +88,19 @@ struct ReplayCommand: ParsableCommand {
         }
         // Where a cut-short recording ends, on screen once it is read, and on standard error after quitting.
         let path = file
+        let followed = stream.following
         var loop = InspectorLoop(streaming: stream, opening: opening, end: { recording in
-            Self.endNote(recording, path: path).map { Message.notice(Notice(text: $0, isError: true)) }
+            Self.endNote(recording, path: path, followed: followed).map {
+                Message.notice(Notice(text: $0, isError: recording.end != .complete))
+            }
         })
         loop.linter = lints.linter
         loop.withoutTerminal = Self.withoutTerminal(file)
         let outcome = loop.run()
-        if stream.finished, let note = Self.endNote(stream.recording, path: file) { Self.note(note) }
+        if stream.finished, stream.recording.end != .complete,
+           let note = Self.endNote(stream.recording, path: file, followed: followed) {
+            Self.note(note)
+        }
         if case .failed(let message) = outcome { fail(message) }
     }
 }
@@ -95,10 +114,18 @@ extension ReplayCommand {
     /// off in the middle of a message, without its end mark, or damaged after some, is
     /// replayed up to its last complete message, with a note that says how much was read,
     /// until when, and why it ends (``RecordingEnd/note(path:events:lastEventAt:doing:)``).
-    static func load(_ path: String) -> Recording {
+    ///
+    /// `follow`: a recording still being written is read until its writer ends (it says so
+    /// on standard error first), and its end is then told as the writer left it.
+    static func load(_ path: String, follow: Bool = false) -> Recording {
         let recording: Recording
+        var waited = false
         do {
-            recording = try Recording.read(path: path)
+            recording = try Recording.read(path: path, follow: follow, waiting: {
+                waited = true
+                note("\(path) is being written: waiting until its writer ends (--follow), then printing. "
+                    + "Ctrl-C stops waiting.")
+            })
         } catch {
             fail("\(error)")
         }
@@ -106,22 +133,31 @@ extension ReplayCommand {
         if recording.snapshotsRead == 0 || (recording.end != .complete && recording.stagesSeen == 0) {
             fail(recording.end.nothingToShow(path: path, snapshotRead: recording.snapshotsRead > 0))
         }
-        if let note = endNote(recording, path: path) { self.note(note) }
+        if recording.end != .complete, let note = endNote(recording, path: path, followed: waited) { self.note(note) }
         return recording
     }
 
     /// Opens `path` for reading while shown, or exits saying why it cannot be read.
-    private static func open(_ path: String) -> ReplayStream {
+    private static func open(_ path: String, follow: Bool) -> ReplayStream {
         do {
-            return try ReplayStream(path: path)
+            return try ReplayStream(path: path, follow: follow)
         } catch {
             fail("\(error)")
         }
     }
 
-    /// How far `recording` reaches and why it stops there, unless it is complete.
-    private static func endNote(_ recording: Recording, path: String) -> String? {
+    /// How far `recording` reaches and why it stops there, unless it is complete; `followed`
+    /// while its writer wrote it (`--follow`), how that writer left it, complete or not.
+    private static func endNote(_ recording: Recording, path: String, followed: Bool = false) -> String? {
         let lastEventAt = recording.lastEventNanos > 0 ? Recording.clockTime(recording.lastEventNanos) : nil
+        if followed {
+            // Its writer stopped before anything could be shown (the inspector opened on the
+            // file while it was young): say that, not "N events shown".
+            if recording.snapshotsRead == 0 || (recording.end != .complete && recording.stagesSeen == 0) {
+                return recording.end.nothingToShow(path: path, snapshotRead: recording.snapshotsRead > 0)
+            }
+            return recording.end.followed(path: path, events: recording.eventsRead, lastEventAt: lastEventAt)
+        }
         return recording.end.note(path: path, events: recording.eventsRead, lastEventAt: lastEventAt, doing: "Replaying")
     }
 

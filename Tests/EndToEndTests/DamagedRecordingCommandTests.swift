@@ -75,7 +75,8 @@ final class DamagedRecordingCommandTests: XCTestCase {
                     + "starts with): "
                 XCTAssertTrue(replay.stderr.hasPrefix(said), "cut at \(offset): \(replay.stderr)")
                 XCTAssertTrue(replay.stderr.hasSuffix("No stage can be shown. A copy cut short (an interrupted transfer, "
-                                                      + "`head -c`)? Copy the whole file again.\n"), replay.stderr)
+                                                      + "`head -c`)? Copy the whole file again. A program killed while "
+                                                      + "writing it? Record it again.\n"), replay.stderr)
                 XCTAssertEqual(replay.stdout, "")
                 XCTAssertTrue(export.stderr.hasPrefix(said), export.stderr)
                 XCTAssertTrue(export.stderr.hasSuffix(" Nothing was written to \(cut).json.\n"), export.stderr)
@@ -95,7 +96,7 @@ final class DamagedRecordingCommandTests: XCTestCase {
             XCTAssertEqual([replay.status, export.status], [0, 0], "cut at \(offset): \(replay.stderr)")
             let note = "pipescope: \(cut): the recording ends after "
             XCTAssertTrue(replay.stderr.hasPrefix(note), "cut at \(offset): \(replay.stderr)")
-            XCTAssertTrue(replay.stderr.contains("; the program stopped while writing"), replay.stderr)
+            XCTAssertTrue(replay.stderr.contains("or the file is a copy cut short"), replay.stderr)
             XCTAssertTrue(replay.stdout.contains("Sink"), "cut at \(offset): its stages are shown: \(replay.stdout)")
             XCTAssertTrue(export.stderr.contains(String(note.dropFirst("pipescope: ".count))), export.stderr)
         }

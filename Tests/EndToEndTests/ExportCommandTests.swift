@@ -34,8 +34,10 @@ final class ExportCommandTests: XCTestCase {
         let out = try Programs.run(Programs.pipescope, ["export", cut, "-o", directory + "/crashed.json"])
         XCTAssertEqual(out.status, 0, out.stderr)
         XCTAssertTrue(out.stderr.contains("\(cut): the recording ends after "), out.stderr)
-        XCTAssertTrue(out.stderr.contains("; the program stopped while writing: the last "), out.stderr)
-        XCTAssertTrue(out.stderr.contains("are an incomplete batch. Exported those events."), out.stderr)
+        XCTAssertTrue(out.stderr.contains(", inside a batch: the last "), out.stderr)
+        XCTAssertTrue(out.stderr.contains("are an incomplete batch (its program stopped while writing it, or the file is a "
+                                          + "copy cut short). Exported those events; if it is a copy, copy the whole file "
+                                          + "again."), out.stderr)
         let events = try trace(directory + "/crashed.json")
         XCTAssertEqual(events.filter { $0["name"] as? String == "recording ends" }.count, 1)
     }

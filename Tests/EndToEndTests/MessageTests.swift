@@ -217,19 +217,21 @@ final class MessageTests: XCTestCase {
         // A fourth message cut 3 bytes into its header: the program died while writing.
         let cut = directory + "/cut.pipescope"
         try (bytes + Data([0, 0, 9])).write(to: URL(fileURLWithPath: cut))
-        let sentence = "pipescope: \(cut): the recording ends \(afterEvents(events)); the program stopped while writing: "
-            + "the last 3 bytes, after byte \(bytes.count), are an incomplete batch."
+        let sentence = "pipescope: \(cut): the recording ends \(afterEvents(events)), inside a batch: the last 3 bytes, after "
+            + "byte \(bytes.count), are an incomplete batch (its program stopped while writing it, or the file is a copy cut "
+            + "short)."
 
         let replay = try run(["replay", cut, "--print"])
         XCTAssertEqual(replay.status, 0, replay.stderr)
-        XCTAssertEqual(replay.stderr, sentence + " Replaying those events.\n")
+        XCTAssertEqual(replay.stderr, sentence + " Replaying those events; if it is a copy, copy the whole file again.\n")
         XCTAssertTrue(replay.stdout.hasPrefix("tiny (pid 7, recorded): 1 stage, 0 events dropped\n"), replay.stdout)
 
         let export = try run(["export", cut, "-o", directory + "/cut.json"])
         XCTAssertEqual(export.status, 0, export.stderr)
         let lines = export.stderr.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines[0].hasPrefix("pipescope: exported \(events) events (1 stage in 1 pipeline, "), lines[0])
-        XCTAssertEqual(lines[1], String(sentence.dropFirst("pipescope: ".count)) + " Exported those events.")
+        XCTAssertEqual(lines[1], String(sentence.dropFirst("pipescope: ".count))
+                       + " Exported those events; if it is a copy, copy the whole file again.")
     }
 
     func testADamagedRecordingIsCalledARecordingNotAPeer() throws {

@@ -2,25 +2,30 @@
 /// `export` and `record --perfetto` give, and the exporter writes as a trace's last instant.
 ///
 /// A recording whose writer closed it ends with its end mark (``complete``). Without one, the
-/// writer stopped between two messages (``unfinished``) or in the middle of one
-/// (``truncated(bytes:afterMessages:atByte:)``); a frame that cannot be read ends it too
+/// file ends between two messages (``unfinished``) or in the middle of one
+/// (``truncated(bytes:afterMessages:atByte:)``): its writer stopped (killed, crashed, a full
+/// disk), or the file is a copy cut short (`head -c`, an interrupted transfer); the bytes
+/// alone cannot tell which, so the words name both. A frame that cannot be read ends it too
 /// (``damaged(reason:afterMessages:atByte:)``); or its writer is still at work
-/// (``beingWritten(afterMessages:atByte:)``: the program still runs and records). Every
-/// case but the first keeps the messages before it.
+/// (``beingWritten(afterMessages:atByte:)``: a writer holds the file's lock, see
+/// `RecordingReader.beingWritten`). Every case but the first keeps the messages before it.
 ///
 /// ```swift
 /// let end = RecordingEnd(damage: nil, truncatedBytes: 934, closed: false, messages: 41, byte: 1_220_456)
 /// end.note(path: "crash.pipescope", events: 41_203, lastEventAt: "12:03:11.402", doing: "Replaying")
-/// // "crash.pipescope: the recording ends after 41203 events at 12:03:11.402; the program stopped
-/// //  while writing: the last 934 bytes, after byte 1220456, are an incomplete batch. Replaying those events."
+/// // "crash.pipescope: the recording ends after 41203 events at 12:03:11.402, inside a batch: the last
+/// //  934 bytes, after byte 1220456, are an incomplete batch (its program stopped while writing it, or
+/// //  the file is a copy cut short). Replaying those events; if it is a copy, copy the whole file again."
 /// ```
 public enum RecordingEnd: Equatable, Sendable, CustomStringConvertible {
     /// The writer closed the recording (its end mark).
     case complete
     /// The file ends after a whole message, but without the end mark: the writer
-    /// stopped without closing it (killed, crashed, or its disk full).
+    /// stopped without closing it (killed, crashed, or its disk full), or it is a copy cut
+    /// short between two messages.
     case unfinished(afterMessages: Int, atByte: Int)
-    /// The file ends in the middle of a frame: the program stopped while writing.
+    /// The file ends in the middle of a frame: the program stopped while writing it, or
+    /// the file is a copy cut short.
     case truncated(bytes: Int, afterMessages: Int, atByte: Int)
     /// A frame could not be read; nothing after it can be.
     case damaged(reason: String, afterMessages: Int, atByte: Int)
@@ -54,11 +59,11 @@ public enum RecordingEnd: Equatable, Sendable, CustomStringConvertible {
         case .complete:
             return "the recording is complete"
         case .unfinished(let messages, let offset):
-            return "the recording ends without its end mark (the program stopped while writing, between two batches): "
-                + "exported its \(messages) complete messages, up to byte \(offset)"
+            return "the recording ends without its end mark, between two messages (its program stopped without closing it, "
+                + "or the file is a copy cut short): exported its \(messages) complete messages, up to byte \(offset)"
         case .truncated(let bytes, let messages, let offset):
-            return "the recording ends in the middle of a message (the program stopped while writing it): "
-                + "exported its \(messages) complete messages, up to byte \(offset); the last \(bytes) bytes were cut off"
+            return "the recording ends in the middle of a message (its program stopped while writing it, or the file is "
+                + "a copy cut short): exported its \(messages) complete messages, up to byte \(offset); the last \(bytes) bytes were cut off"
         case .damaged(let reason, let messages, let offset):
             return "the recording is damaged after \(messages) messages (at byte \(offset)): \(reason). "
                 + "Exported everything before the damage"
@@ -99,7 +104,8 @@ public enum RecordingEnd: Equatable, Sendable, CustomStringConvertible {
     /// ```
     public func nothingToShow(path: String, snapshotRead: Bool) -> String {
         let nothing = "No stage can be shown."
-        let copy = "A copy cut short (an interrupted transfer, `head -c`)? Copy the whole file again."
+        let copy = "A copy cut short (an interrupted transfer, `head -c`)? Copy the whole file again. "
+            + "A program killed while writing it? Record it again."
         if snapshotRead {
             let stops: String
             switch self {
@@ -138,22 +144,50 @@ public enum RecordingEnd: Equatable, Sendable, CustomStringConvertible {
     /// `doing` ("Replaying", "Exported") does with it. Nil for a complete recording.
     public func note(path: String, events: Int, lastEventAt: String?, doing: String) -> String? {
         let after = "after \(events) event\(events == 1 ? "" : "s")" + (lastEventAt.map { " at \($0)" } ?? "")
+        let copyAgain = "; if it is a copy, copy the whole file again."
         switch self {
         case .complete:
             return nil
         case .unfinished(_, let byte):
-            return "\(path): the recording ends \(after); the program stopped while writing "
-                + "(no end mark after byte \(byte): it was killed or crashed, or its disk filled). \(doing) those events."
+            return "\(path): the recording ends \(after), without its end mark (none after byte \(byte)): its program "
+                + "stopped without closing it (killed or crashed, or its disk filled), or the file is a copy cut short. "
+                + "\(doing) those events\(copyAgain)"
         case .truncated(let bytes, _, let byte):
-            return "\(path): the recording ends \(after); the program stopped while writing: the last "
-                + "\(bytes) byte\(bytes == 1 ? "" : "s"), after byte \(byte), \(bytes == 1 ? "is" : "are") an incomplete batch. "
-                + "\(doing) those events."
+            return "\(path): the recording ends \(after), inside a batch: the last \(bytes) byte\(bytes == 1 ? "" : "s"), "
+                + "after byte \(byte), \(bytes == 1 ? "is" : "are") an incomplete batch (its program stopped while writing "
+                + "it, or the file is a copy cut short). \(doing) those events\(copyAgain)"
         case .damaged(let reason, _, let byte):
             return "\(path) is a damaged recording: at byte \(byte), \(after), \(reason). "
                 + "Nothing after that can be read. \(doing) everything before it."
         case .beingWritten:
             return "\(path) is still being written (the program recording it still runs): so far it ends \(after). "
                 + "\(doing) those events; run the command again for newer ones, or after the program ends for all of them."
+        }
+    }
+
+    /// The sentence for a recording that was followed while its writer wrote it (`replay
+    /// --follow`), once that writer let go of the file: here a missing end mark is known to
+    /// be the writer stopping, not a copy cut short. Nil while it is still being written.
+    ///
+    /// ```swift
+    /// RecordingEnd.complete.followed(path: "app.pipescope", events: 386, lastEventAt: "22:51:46.168")
+    /// // "app.pipescope: its writer closed it after 386 events, the last at 22:51:46.168: all of it is shown."
+    /// ```
+    public func followed(path: String, events: Int, lastEventAt: String?) -> String? {
+        let after = "after \(events) event\(events == 1 ? "" : "s")" + (lastEventAt.map { ", the last at \($0)" } ?? "")
+        let why = "without closing it (the program was killed or crashed, or its disk filled)"
+        switch self {
+        case .complete:
+            return "\(path): its writer closed it \(after): all of it is shown."
+        case .unfinished:
+            return "\(path): its writer stopped \(after), \(why). All of it is shown."
+        case .truncated(let bytes, _, _):
+            return "\(path): its writer stopped \(after), \(why), in the middle of a batch (\(bytes) "
+                + "byte\(bytes == 1 ? "" : "s") of it written). Everything before that batch is shown."
+        case .damaged:
+            return note(path: path, events: events, lastEventAt: lastEventAt, doing: "Showing")
+        case .beingWritten:
+            return nil
         }
     }
 }

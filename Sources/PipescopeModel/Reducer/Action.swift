@@ -93,6 +93,9 @@ public enum Message: Sendable {
     /// How far a replay has read its recording (it is read while shown): `bytes` of
     /// `of`; the status line says "reading …" until they are equal.
     case reading(bytes: Int, of: Int)
+    /// A replay follows its recording while its writer writes it (`replay --follow`): true
+    /// when it starts following, false once the writer let go (closed the file, or died).
+    case following(Bool)
     /// The terminal's size and what its layout gives each part (the views know the
     /// layout: `ScreenView.resized(width:height:)` makes this message).
     case resize(Geometry)

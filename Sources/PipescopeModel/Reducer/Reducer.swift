@@ -106,6 +106,8 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
             state.session.endedAt = max(state.timeline.now, state.cursor.lastEventNanos)
             state.session.endReason = why
         }
+    case .following(let following):
+        state.session.following = following
     case .reading(let bytes, let total):
         state.session.reading = bytes < total ? (bytes, total) : nil
         // A replay reads hundreds of thousands of events between two ticks: stages that

@@ -57,6 +57,9 @@ extension AppState {
         public internal(set) var waitingFor: String?
         /// How much of the recording a replay has read, while it is still reading it.
         public internal(set) var reading: (bytes: Int, of: Int)?
+        /// A replay following a recording its writer still writes (`replay --follow`): the
+        /// status line says "following: being written" until the writer lets go of it.
+        public internal(set) var following = false
         /// The connection came back to the same process (the probe dropped it, or a
         /// socket hiccup): the next snapshot continues this run's history.
         var reattachedSameRun = false
