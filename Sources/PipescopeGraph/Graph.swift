@@ -17,7 +17,7 @@ public struct Graph: Sendable, Equatable {
     /// Root stages in the order they were created.
     public internal(set) var roots: [NodeID] = []
     /// Events the probe dropped because its buffer was full.
-    public private(set) var dropped: UInt64 = 0
+    public internal(set) var dropped: UInt64 = 0
     /// ``dropped`` by the pipeline that lost them (its root stage; 0: stages the probe did
     /// not know yet), as the batches folded said (``BatchTrailer/droppedByPipeline``). A
     /// snapshot carries only the total: a graph loaded from one starts this empty. A
@@ -25,7 +25,7 @@ public struct Graph: Sendable, Equatable {
     public internal(set) var droppedByPipeline: [NodeID: UInt64] = [:]
     /// The probe's sequence number of the last event folded in: the snapshot's, plus one
     /// for every event folded since.
-    public private(set) var sequence: UInt64 = 0
+    public internal(set) var sequence: UInt64 = 0
     /// Owners (CancellableBags) that have held stages, by id.
     public internal(set) var owners: [UInt64: Owner] = [:]
     /// When the program was paused by an inspector, as the batches folded said: waits
@@ -84,55 +84,6 @@ public struct Graph: Sendable, Equatable {
     }
 
     // MARK: - Folding
-
-    /// Starts over from a snapshot. Links between stages are rebuilt from each stage's
-    /// own fields, after every stage is in place (an adopted stage's parent can be newer
-    /// than the stage).
-    public mutating func load(_ snapshot: GraphSnapshot) {
-        let kept = pauses
-        self = Graph()
-        // The pauses are time, not stages: a snapshot does not replace them.
-        pauses = kept
-        for var node in snapshot.nodes {
-            node.children = []
-            node.sharers = []
-            node.feeders = []
-            node.feeds = []
-            node.forwardsTo = nil
-            nodes[node.id] = node
-            index(publisherOf: node)
-        }
-        for state in snapshot.nodes {
-            if let parent = state.parent, let p = nodes.index(forKey: parent), parent != state.id {
-                nodes.values[p].children.append(state.id)
-                // A snapshot from the wire carries no roles: learnt again from the links.
-                if state.mergeRole == .none {
-                    let role = mergeRole(of: state, under: nodes.values[p])
-                    if role != .none { nodes[state.id]?.mergeRole = role }
-                }
-            } else {
-                nodes[state.id]?.parent = nil
-                roots.append(state.id)
-            }
-        }
-        // An inner that joined a stream (a subject: ``MergeRole/stream``) is known at its
-        // first value, by its subtree; one from the wire that had values before the snapshot
-        // is known by its subtree now. Else a room's later messages would count as late
-        // answers.
-        for state in snapshot.nodes where state.values > 0 && state.mergeRole == .none {
-            guard let i = nodes.index(forKey: state.id), nodes.values[i].mergeRole == .inner,
-                  Self.isJoinedStream(state.id, in: self) else { continue }
-            nodes.values[i].mergeRole = .stream
-        }
-        for state in snapshot.nodes {
-            if let owner = state.subscriptionOwner { link(state.id, sharing: owner) }
-            if let target = state.forwardsTo { forward(state.id, to: target) }
-            for fed in state.feeds { feed(fed, from: state.id) }
-        }
-        owners = snapshot.owners
-        dropped = snapshot.dropped
-        sequence = snapshot.sequence
-    }
 
     /// Folds a whole batch: each subscribe event adds its stage (from ``EventBatch/nodes``),
     /// every other event is applied, then what the batch says besides its events is taken
@@ -298,22 +249,6 @@ public struct Graph: Sendable, Equatable {
         return node.status.isTerminal && node.children.allSatisfy { isEnded($0) }
     }
 
-    /// The whole graph as a snapshot: what ``load(_:)`` turns back into this graph, but
-    /// for a flatMap's ``InnerAnswers``, which keep only the inputs a live inner publisher
-    /// was made for (``awaitedAnswers(of:)``).
-    public func snapshot() -> GraphSnapshot {
-        let stages = nodes.keys.sorted().compactMap { id -> NodeSummary? in
-            guard var node = nodes[id] else { return nil }
-            if node.innerAnswers?.inputs.isEmpty == false { node.innerAnswers = awaitedAnswers(of: node) }
-            // Derived from the other stages' fields; load(_:) rebuilds them.
-            node.children = []
-            node.sharers = []
-            node.feeders = []
-            return node
-        }
-        return GraphSnapshot(nodes: stages, owners: owners, dropped: dropped, sequence: sequence)
-    }
-
     // MARK: - Internals
 
     mutating func insert(_ node: NodeSummary) {
@@ -333,7 +268,7 @@ public struct Graph: Sendable, Equatable {
     }
 
     /// In place by index: `nodes[id]?.field` copies the whole summary out and back.
-    private mutating func link(_ id: NodeID, sharing owner: NodeID) {
+    mutating func link(_ id: NodeID, sharing owner: NodeID) {
         guard let i = nodes.index(forKey: id), let o = nodes.index(forKey: owner) else { return }
         nodes.values[i].subscriptionOwner = owner
         recorder.touch(id)
@@ -344,7 +279,7 @@ public struct Graph: Sendable, Equatable {
         }
     }
 
-    private mutating func forward(_ id: NodeID, to target: NodeID) {
+    mutating func forward(_ id: NodeID, to target: NodeID) {
         guard nodes[id] != nil, nodes[target] != nil else { return }
         nodes[id]?.forwardsTo = target
         recorder.touch(id)
@@ -385,7 +320,7 @@ public struct Graph: Sendable, Equatable {
     /// Records that `upstream` also feeds `stage` through a subject. The first stage it
     /// feeds in its own branch (or anywhere, for a root) becomes its parent: that is
     /// where its values go. Other branches show it by reference.
-    private mutating func feed(_ stage: NodeID, from upstream: NodeID) {
+    mutating func feed(_ stage: NodeID, from upstream: NodeID) {
         guard nodes[stage] != nil, nodes[upstream] != nil, stage != upstream,
               nodes[upstream]?.feeds.contains(stage) == false else { return }
         nodes[upstream]?.feeds.append(stage)
