@@ -89,7 +89,7 @@ final class DemoTerminalTests: XCTestCase {
         session.type(Programs.pipescope)
         session.expect("sorted by RATE", "DemoProgram.start …", timeout: Self.firstScreen)
         session.tmux.sendKeys("?")
-        session.expect("Keys", "│        timeline move through history)", "│        downstream", "scroll 1-")
+        session.expect("Keys", "│        timeline, scroll in Stage)", "│        downstream", "scroll 1-")
         session.tmux.sendKeys("End")
         let end = session.expect("quit, and stop the demo program that pipescope started",
                                  "marks: ⚠ lint  ≡N shares #N's subscription  ◆ cursor  ▶ next at the gate")
