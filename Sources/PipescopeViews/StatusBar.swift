@@ -32,7 +32,12 @@ public enum StatusBar {
             switch state.session.connection {
             case .connecting: return ("CONNECTING", Style(foreground: theme.colors ? .yellow : nil, reverse: true))
             case .connected where state.session.paused:
-                return ("PAUSED \(state.session.pending.count) waiting", Style(foreground: theme.colors ? .yellow : nil, bold: true, reverse: true))
+                // How long, from when the gate closed (a probe that says it), by the
+                // inspector's clock: a pause is no wait of the program's (``PauseLog``).
+                let since = state.cursor.liveGraph.pauses.spans.last.flatMap { $0.toNanos == .max ? $0.fromNanos : nil }
+                let held = since.map { " " + CellText.age(max(0, state.timeline.now - $0)) + " ·" } ?? ""
+                return ("PAUSED\(held) \(state.session.pending.count) waiting",
+                        Style(foreground: theme.colors ? .yellow : nil, bold: true, reverse: true))
             case .connected: return ("LIVE", Style(foreground: theme.colors ? .green : nil, bold: true, reverse: true))
             case .disconnected:
                 let when = state.session.endedAt.map { " \(Format.time($0))" } ?? ""

@@ -1,0 +1,94 @@
+import Foundation
+import PipescopeTestSupport
+import XCTest
+
+/// #43's screen items in a real terminal, at 80x24 and 160x48, on the demo: the Stage
+/// pane takes the focus and scrolls (item 3), a pause is no stall (item 8), and `f` goes
+/// from every pipeline's events to the selected one's (item 10). Every wait polls the
+/// screen with a deadline.
+final class ScreenItemsTerminalTests: XCTestCase {
+    private static let firstScreen: Double = 60
+
+    private func startDemo(width: Int, height: Int) throws -> TerminalSession {
+        let session = try TerminalSession(width: width, height: height)
+        session.type(Programs.pipescope)
+        session.showTree(timeout: Self.firstScreen)
+        session.expect("TimerPublisher and its locations") { $0.contains("LIVE") && $0.contains("Program.swift:") }
+        return session
+    }
+
+    private func quit(_ session: TerminalSession) {
+        session.tmux.sendKeys("q")
+        session.expect("EXIT=0")
+    }
+
+    /// The Stage pane's title line (from "┌ Stage" to the end of its box's top border).
+    private static func stageTitle(in screen: String) -> String? {
+        screen.split(separator: "\n").first { $0.contains("┌ Stage") }.map(String.init)
+    }
+
+    func testTheStagePaneTakesTheFocusAndScrollsAt80x24() throws {
+        let session = try startDemo(width: 80, height: 24)
+        defer { session.kill() }
+        let before = session.expect("a Stage pane whose text is cut") { $0.contains("lines, Tab scrolls") }
+        XCTAssertTrue(before.contains("stages) *"), "the tree has the focus:\n\(before)")
+        session.tmux.sendKeys("Tab")
+        let focused = session.expect("the Stage pane focused") {
+            Self.stageTitle(in: $0)?.contains("Stage: lines 1-11 of") == true && $0.contains("↑↓ *")
+        }
+        XCTAssertFalse(focused.contains("stages) *"), "the tree no longer has it:\n\(focused)")
+        session.tmux.sendKeys("Down")
+        session.expect("the text one line down") { Self.stageTitle(in: $0)?.contains("Stage: lines 2-12 of") == true }
+        session.tmux.sendKeys("End")
+        session.expect("the text's last line") { screen in
+            guard let title = Self.stageTitle(in: screen),
+                  let match = title.firstMatch(of: #/lines ([0-9]+)-([0-9]+) of ([0-9]+)/#) else { return false }
+            return match.2 == match.3 && match.1 != "1"
+        }
+        session.tmux.sendKeys("Tab")
+        session.expect("the tree focused again") { $0.contains("stages) *") && $0.contains("lines, Tab scrolls") }
+        quit(session)
+    }
+
+    func testTheStagePaneTakesTheFocusAt160x48() throws {
+        let session = try startDemo(width: 160, height: 48)
+        defer { session.kill() }
+        session.tmux.sendKeys("Tab", "Tab")
+        session.expect("the Stage pane focused") { Self.stageTitle(in: $0)?.contains(" *") == true }
+        quit(session)
+    }
+
+    /// A pause longer than the stall threshold (2 s): the ticker's stages are not marked
+    /// waiting (`‖`), while paused or after, and the status line says how long it held.
+    func testAPauseIsNoStall() throws {
+        for (width, height) in [(80, 24), (160, 48)] {
+            let session = try startDemo(width: width, height: height)
+            defer { session.kill() }
+            session.tmux.sendKeys("Space")
+            let paused = session.expect("a pause of 3 s", timeout: 20) { $0.contains("PAUSED 3s ·") }
+            let ticker = paused.split(separator: "\n").filter { $0.contains("DemoProgram.swift:52") }
+            XCTAssertFalse(ticker.isEmpty, "the ticker's rows are on screen:\n\(paused)")
+            XCTAssertFalse(ticker.contains { $0.contains("‖") }, "\(width)x\(height): paused is not waiting:\n\(paused)")
+            session.tmux.sendKeys("Space")
+            let live = session.expect("LIVE", "DemoProgram.swift:52")
+            XCTAssertFalse(live.split(separator: "\n").contains { $0.contains("DemoProgram.swift:52") && $0.contains("‖") },
+                           "\(width)x\(height): nor after it:\n\(live)")
+            quit(session)
+        }
+    }
+
+    /// `f` on the tree of every pipeline: the log lists the selected pipeline's events,
+    /// then the selected stage's, then all again; its first line says what the next `f` does.
+    func testFNarrowsTheEventLogToTheSelectedPipelineAt160x48() throws {
+        let session = try startDemo(width: 160, height: 48)
+        defer { session.kill() }
+        session.expect("all pipelines  (f: the selected one, #1)")
+        session.tmux.sendKeys("f")
+        session.expect("pipeline #1 only  (f: only #1)")
+        session.tmux.sendKeys("f")
+        session.expect("only #1  (f: all)")
+        session.tmux.sendKeys("f")
+        session.expect("all pipelines  (f: the selected one, #1)")
+        quit(session)
+    }
+}
