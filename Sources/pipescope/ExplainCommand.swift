@@ -34,10 +34,17 @@ struct ExplainCommand: ParsableCommand {
     var json = false
 
     // Unconditional: `--stage -1` is an id to refuse, not a missing one.
-    @Option(parsing: .unconditional,
+    @Option(name: .customLong("stage"), parsing: .unconditional,
             help: ArgumentHelp("Explain this stage (an id from `pipescope snapshot`): its wait and where its last value came from.",
                                valueName: "id"))
-    var stage: UInt64?
+    var stageArgument: WholeNumberArgument?
+
+    /// `--stage`'s id (``validate()`` refused any other text).
+    var stage: UInt64? { stageArgument?.value }
+
+    func validate() throws {
+        _ = try stageArgument?.checked("--stage", takes: "a stage id (`pipescope snapshot` lists them)", example: "4")
+    }
 
     @Option(help: "The program's PIPESCOPE_TOKEN, for tcp:// targets (default: $PIPESCOPE_TOKEN).")
     var token: String?

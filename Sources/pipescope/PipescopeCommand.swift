@@ -50,6 +50,10 @@ struct PipescopeCommand: ParsableCommand {
                     FileHandle.standardError.write(Data(("pipescope: " + ClientError.notAPid(negative).description + "\n").utf8))
                     Foundation.exit(ExitCode.validationFailure.rawValue)
                 }
+                if let unknown = unknownCommand(in: CommandLine.arguments.dropFirst(), error: fullMessage(for: error)) {
+                    FileHandle.standardError.write(Data(("pipescope: " + unknown + "\n").utf8))
+                    Foundation.exit(ExitCode.validationFailure.rawValue)
+                }
                 throw error
             }
             try command.run()
@@ -65,6 +69,16 @@ struct PipescopeCommand: ParsableCommand {
             }
             Foundation.exit(code.rawValue)
         }
+    }
+
+    /// What to say when the first argument names no command (`pipescope frobnicate`, which
+    /// the parser calls an "unexpected argument"): that, and the commands there are.
+    static func unknownCommand(in arguments: ArraySlice<String>, error: String) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-"), error.contains("nexpected argument '\(first)'")
+        else { return nil }
+        let names = configuration.subcommands.map { $0._commandName }
+        return "there is no command '\(first)'; the commands are " + names.joined(separator: ", ")
+            + " (`pipescope --help` says what each does; plain `pipescope` runs the demo)"
     }
 
     /// An argument that is a negative number ("-5"): meant as a pid, read as an option.

@@ -21,10 +21,13 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Print the final graph as JSON (like `snapshot --json`) and exit.")
     var json = false
 
-    @Option(name: .customLong("at"), help: ArgumentHelp(
+    @Option(name: .customLong("at"), parsing: .unconditional, help: ArgumentHelp(
         "With --print or --json: the state as it was right after event K (the number the history line, e and "
             + "explain give), judged at that event's time, instead of the final state.", valueName: "K"))
-    var event: UInt64?
+    var eventArgument: WholeNumberArgument?
+
+    /// `--at`'s event number (``validate()`` refused any other text).
+    var event: UInt64? { eventArgument?.value }
 
     @Flag(help: ArgumentHelp(
         "Follow a recording still being written, as `tail -f` does: the inspector shows events as they are "
@@ -34,6 +37,8 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var lints: LintOptions
 
     func validate() throws {
+        _ = try eventArgument?.checked("--at", takes: "an event number (the history line, e and explain give it)",
+                                       example: "120")
         if event != nil, !(json || print) {
             throw ValidationError("--at is for --print and --json; in the inspector, g and [ ] move through the history.")
         }
