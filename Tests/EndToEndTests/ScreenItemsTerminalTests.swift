@@ -2,10 +2,12 @@ import Foundation
 import PipescopeTestSupport
 import XCTest
 
-/// #43's screen items in a real terminal, at 80x24 and 160x48, on the demo: the Stage
-/// pane takes the focus and scrolls (item 3), a pause is no stall (item 8), and `f` goes
-/// from every pipeline's events to the selected one's (item 10). Every wait polls the
-/// screen with a deadline.
+/// #43's screen items in a real terminal, at 80x24 and 160x48, on the demo: the help
+/// says what the focus mark is (item 1), the bottom line keeps `? help` and, with room,
+/// says all of a pause's hint (item 2), the Stage pane takes the focus and scrolls (item
+/// 3), a stage cancelled from the inspector is `⊗` in its STATUS as on its lane (item 4),
+/// a pause is no stall (item 8), and `f` goes from every pipeline's events to the
+/// selected one's (item 10). Every wait polls the screen with a deadline.
 final class ScreenItemsTerminalTests: XCTestCase {
     private static let firstScreen: Double = 60
 
@@ -25,6 +27,52 @@ final class ScreenItemsTerminalTests: XCTestCase {
     /// The Stage pane's title line (from "┌ Stage" to the end of its box's top border).
     private static func stageTitle(in screen: String) -> String? {
         screen.split(separator: "\n").first { $0.contains("┌ Stage") }.map(String.init)
+    }
+
+    func testTheHelpSaysWhatTheFocusMarkIs() throws {
+        for (width, height) in [(80, 24), (160, 48)] {
+            let session = try startDemo(width: width, height: height)
+            defer { session.kill() }
+            session.tmux.sendKeys("?")
+            session.expect("next pane, marked * (the arrows act on it")
+            session.tmux.sendKeys("Escape")
+            quit(session)
+        }
+    }
+
+    func testTheBottomLineWhilePausedKeepsItsHelpAndWithRoomAllOfIt() throws {
+        for (width, height) in [(80, 24), (160, 48)] {
+            let session = try startDemo(width: width, height: height)
+            defer { session.kill() }
+            session.tmux.sendKeys("Space")
+            let paused = session.expect("the paused hint") { $0.split(separator: "\n").last?.contains("paused: n steps") == true }
+            let bottom = String(paused.split(separator: "\n").last ?? "")
+            XCTAssertTrue(bottom.hasSuffix("? help"), "\(width)x\(height): \(bottom)")
+            if width >= 160 {
+                XCTAssertTrue(bottom.contains("space resumes (by itself after 60 s idle, or when you leave)"), bottom)
+            }
+            session.tmux.sendKeys("Space")
+            session.expect("LIVE")
+            quit(session)
+        }
+    }
+
+    /// The ticker's Map cancelled from the inspector: `⊗` in the tree's STATUS (the lane's
+    /// and the legend's mark for a cancel by the inspector), not `⊘` (from downstream).
+    func testAStageCancelledFromTheInspectorIsMarkedSoAt80x24() throws {
+        let session = try startDemo(width: 80, height: 24)
+        defer { session.kill() }
+        session.tmux.sendKeys("j")
+        session.expect("#2 → Filter")
+        session.tmux.sendKeys("c")
+        session.expect("Cancel #2 Map?")
+        session.tmux.sendKeys("y")
+        let cancelled = session.expect("the Map's row cancelled") { screen in
+            screen.split(separator: "\n").contains { $0.contains("▾ Map") && $0.contains("cancelled") }
+        }
+        let row = cancelled.split(separator: "\n").first { $0.contains("▾ Map") && $0.contains("cancelled") } ?? ""
+        XCTAssertTrue(row.contains("⊗ cancelled"), "by the inspector: \(row)")
+        quit(session)
     }
 
     func testTheStagePaneTakesTheFocusAndScrollsAt80x24() throws {

@@ -109,6 +109,24 @@ final class StagePaneScrollTests: XCTestCase {
         XCTAssertTrue(try stagePane(screen(state)).body[0].hasPrefix("PassthroughSubject<Int, Never>"))
     }
 
+    /// A live stage's text grows as values come (its recent values, a time line): End,
+    /// or scrolling down to the last line, keeps to the end, as a log view does.
+    func testTheEndStaysTheEndAsTheTextGrows() {
+        var scroll = DetailScroll()
+        scroll.lines = 18
+        scroll.scroll(by: Int.max / 2, page: 11, current: .stage(1))
+        XCTAssertEqual(scroll.offset(for: .stage(1)), .max, "at the end")
+        scroll.lines = 22
+        scroll.scroll(by: -1, page: 11, current: .stage(1))
+        XCTAssertEqual(scroll.offset(for: .stage(1)), 10, "one up from the new end (lines 11-21 of 22)")
+        scroll.scroll(by: 1, page: 11, current: .stage(1))
+        XCTAssertEqual(scroll.offset(for: .stage(1)), .max, "down to the end: at the end again")
+        scroll.scroll(by: -3, page: 11, current: .stage(1))
+        XCTAssertEqual(scroll.offset(for: .stage(1)), 8)
+        scroll.lines = 30
+        XCTAssertEqual(scroll.offset(for: .stage(1)), 8, "above the end, growth does not move it")
+    }
+
     /// 160x48 gives the pane 17 rows: unfocused, the oldest recent value is the one line
     /// left out (callers and the newest values shown); Tab reaches the pane among the
     /// four, and ↓ shows the rest.

@@ -26,12 +26,15 @@ public struct DetailScroll: Equatable, Sendable {
     public func offset(for current: TreeSelection?) -> Int { current == selection ? offset : 0 }
 
     /// Scrolls `current`'s text by `delta` lines in a pane of `page` rows, no further than
-    /// its last page (when the length is known).
+    /// its last page (when the length is known). Reaching the last page keeps to the end
+    /// (the offset is `.max`, which the view clamps): a live stage's text grows as values
+    /// come, and End, or scrolling down to the end, stays there.
     mutating func scroll(by delta: Int, page: Int, current: TreeSelection?) {
-        let start = offset(for: current)
         let last = lines.map { max(0, $0 - max(1, page)) } ?? Int.max
+        let start = min(offset(for: current), last)
         selection = current
         let (moved, overflow) = start.addingReportingOverflow(delta)
-        offset = min(max(0, overflow ? (delta > 0 ? Int.max : 0) : moved), last)
+        let target = min(max(0, overflow ? (delta > 0 ? Int.max : 0) : moved), last)
+        offset = target >= last && target > 0 ? .max : target
     }
 }
