@@ -41,11 +41,7 @@ final class CutRecordingTenthsTests: XCTestCase {
             return (document["nodes"] as? [Any])?.count ?? 0 >= 900
         }, "the program made its 300 idle pipelines")
         let file = directory + "/big.pipescope"
-        let recorder = Process()
-        recorder.executableURL = URL(fileURLWithPath: Programs.pipescope)
-        recorder.arguments = ["record", program.socketPath, "-o", file]
-        recorder.standardError = FileHandle.nullDevice
-        try recorder.run()
+        let recorder = try Programs.startRecording(program.socketPath, to: file)
         var snapshotEnd = 0
         XCTAssertTrue(eventually(timeout: 60) {
             snapshotEnd = self.firstSnapshotEnd(file) ?? 0

@@ -64,11 +64,7 @@ final class FollowRecordingTests: XCTestCase {
         let program = try ExampleProgram(socketPath: directory + "/rec.sock", environment: ["EXAMPLE_RATE": "400"])
         defer { program.stop() }
         let file = directory + "/rec.pipescope"
-        let recorder = Process()
-        recorder.executableURL = URL(fileURLWithPath: Programs.pipescope)
-        recorder.arguments = ["record", program.socketPath, "-o", file]
-        recorder.standardError = FileHandle.nullDevice
-        try recorder.run()
+        let recorder = try Programs.startRecording(program.socketPath, to: file)
         defer { if recorder.isRunning { recorder.terminate() } }
         XCTAssertTrue(eventually(timeout: 60) { (self.recordedValues(file) ?? 0) > 0 }, "the recording has its pipelines")
 

@@ -22,13 +22,7 @@ final class ReplayStreamFollowTests: XCTestCase {
     }
 
     func testAFollowedStreamWaitsReadsWhatIsAppendedAndEndsWhenTheWriterCloses() throws {
-        let writer = try RecordingWriter(path: path)
-        var welcome = ServerMessage()
-        welcome.welcome.processName = "busy"
-        writer.append(welcome)
-        writer.append(GraphSnapshot())
-        writer.append(KindSamples.batch([.subscribe, .subscription, .request, .value]))
-        writer.waitUntilWritten()
+        let writer = try RecordingWriter.busy(at: path)
 
         let stream = try ReplayStream(path: path, follow: true)
         XCTAssertTrue(stream.following)

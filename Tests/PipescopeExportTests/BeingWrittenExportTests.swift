@@ -18,13 +18,7 @@ final class BeingWrittenExportTests: XCTestCase {
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: path + ".json")
         }
-        let writer = try RecordingWriter(path: path)
-        var welcome = ServerMessage()
-        welcome.welcome.processName = "busy"
-        writer.append(welcome)
-        writer.append(GraphSnapshot())
-        writer.append(KindSamples.batch([.subscribe, .subscription, .request, .value]))
-        writer.waitUntilWritten()
+        let writer = try RecordingWriter.busy(at: path)
 
         var messages = try RecordingMessages(path: path)
         XCTAssertTrue(messages.beingWritten)

@@ -141,3 +141,16 @@ public func makeStaleSocket(at path: String) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
 }
+
+extension Programs {
+    /// Starts `pipescope record TARGET -o FILE` (standard error discarded); the caller
+    /// stops it (SIGINT ends the recording with its end mark, `terminate()` too).
+    public static func startRecording(_ target: String, to file: String) throws -> Process {
+        let recorder = Process()
+        recorder.executableURL = URL(fileURLWithPath: pipescope)
+        recorder.arguments = ["record", target, "-o", file]
+        recorder.standardError = FileHandle.nullDevice
+        try recorder.run()
+        return recorder
+    }
+}
