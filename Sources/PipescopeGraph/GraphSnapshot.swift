@@ -13,8 +13,10 @@ public struct GraphSnapshot: Hashable, Sendable {
     /// Events the inspector never got because it fell behind: the snapshot replaces them.
     /// 0 for the first snapshot.
     public var skippedEvents: UInt64 = 0
-    /// The probe's most recent caused events (values, completions, cancels: at most
-    /// ``recentLimit``, oldest first, value texts clipped as the tap clipped them), with
+    /// The probe's most recent caused events (values, completions, cancels: the newest
+    /// ``recentLimit`` of all, and before them each stage's own last few while the stage
+    /// is in the probe's graph, so that a value a stage held long still finds its cause;
+    /// oldest first, value texts clipped as the tap clipped them), with
     /// their numbers, causes and threads: an inspector that attaches, or resynchronises,
     /// follows a chain that started before its history through them.
     public var recent: [StageEvent] = []
@@ -23,7 +25,7 @@ public struct GraphSnapshot: Hashable, Sendable {
     /// that does not say.
     public var locationsPending = false
 
-    /// How many caused events a probe keeps for ``recent``.
+    /// How many of the newest caused events (of all stages) a probe keeps for ``recent``.
     public static let recentLimit = 4_096
 
     public init(nodes: [NodeSummary] = [], owners: [UInt64: Owner] = [:], dropped: UInt64 = 0,
