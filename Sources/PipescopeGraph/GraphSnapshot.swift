@@ -10,6 +10,10 @@ public struct GraphSnapshot: Hashable, Sendable {
     public var dropped: UInt64 = 0
     /// The sequence number of the last event folded into this snapshot.
     public var sequence: UInt64 = 0
+    /// ``dropped`` by the pipeline that lost them (its root; 0: stages the probe did not
+    /// know yet), as ``Graph/droppedByPipeline`` holds them: an inspector that attaches
+    /// after drops says whose they were. Empty from older probes.
+    public var droppedByPipeline: [NodeID: UInt64] = [:]
     /// Events the inspector never got because it fell behind: the snapshot replaces them.
     /// 0 for the first snapshot.
     public var skippedEvents: UInt64 = 0

@@ -150,6 +150,7 @@ extension GraphSnapshot {
                   sequence: s.sequence, skippedEvents: s.skippedEvents,
                   recent: s.hasRecent ? try RecentCoding.events(s.recent) : [])
         locationsPending = s.locationsPending
+        droppedByPipeline = BatchTrailer.drops(s.droppedByPipeline)
     }
 
     /// The snapshot as it travels, without the string table (the stream adds it).
@@ -168,6 +169,7 @@ extension GraphSnapshot {
         s.skippedEvents = skippedEvents
         if !recent.isEmpty { s.recent = RecentCoding.wire(recent) }
         s.locationsPending = locationsPending
+        s.droppedByPipeline = BatchTrailer.wire(droppedByPipeline)
         return s
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 @testable import PipescopeProbe
 @testable import PipescopeTap
 import PipescopeGraph
+import PipescopeWire
 import XCTest
 
 /// The tap's buffer grows under a burst up to its bound; what does not fit then is counted
@@ -87,6 +88,69 @@ final class DropTests: XCTestCase {
         let after = probe.flush()
         XCTAssertEqual(after.trailer.droppedSinceLast, 0)
         XCTAssertEqual(after.trailer.droppedByPipeline, [:])
+        withExtendedLifetime(kept) {}
+    }
+
+    /// An inspector that attaches after the drops learns whose they were from the
+    /// snapshot (not only the total), through the wire, and says it.
+    func testASnapshotCarriesTheDropsByPipeline() throws {
+        let probe = Probe(bufferCapacity: 64, maxBufferCapacity: 64, locations: false)
+        probe.enable()
+        defer { probe.disable() }
+        let subject = PassthroughSubject<Int, Never>()
+        let kept = [subject.map { $0 + 1 }.sink { _ in }]
+        _ = probe.flush()
+        let root = try XCTUnwrap(probe.graph.roots.first)
+        for i in 0..<200 { subject.send(i) }
+        let lost = probe.flush().trailer.droppedSinceLast
+        XCTAssertGreaterThan(lost, 0)
+        var writer = WireStreamWriter(), reader = WireStreamReader()
+        let payload = writer.message(probe.snapshot()).framed().dropFirst(4)
+        let back = try reader.snapshot(ServerMessage.decode(payload: payload).snapshot)
+        XCTAssertEqual(back.dropped, lost)
+        XCTAssertEqual(back.droppedByPipeline, [root: lost])
+        var graph = Graph()
+        graph.load(back)
+        XCTAssertEqual(graph.droppedByPipeline, [root: lost])
+        withExtendedLifetime(kept) {}
+    }
+
+    /// A pipeline subscribed while the buffer was full lost its subscribe events: its
+    /// later values still show, on stages created from what their events say, in the
+    /// probe's graph and in an inspector's that folds the same batches.
+    func testTheStagesOfADroppedSubscribeAreCreatedFromTheirEvents() throws {
+        let probe = Probe(bufferCapacity: 64, maxBufferCapacity: 64, locations: false)
+        probe.enable()
+        defer { probe.disable() }
+        let subject = PassthroughSubject<Int, Never>()
+        var kept = [subject.map { $0 + 1 }.sink { _ in }]
+        _ = probe.flush()
+        var inspector = Graph()
+        inspector.load(probe.snapshot())
+        for i in 0..<200 { subject.send(i) }  // the buffer is full from here to the flush
+        let late = PassthroughSubject<Int, Never>()
+        var lateValues = 0
+        kept.append(late.filter { $0 > 0 }.sink { _ in lateValues += 1 })
+        let dropping = probe.flush()
+        XCTAssertGreaterThan(dropping.trailer.droppedSinceLast, 0)
+        XCTAssertEqual(dropping.nodes.count, 0, "the late pipeline's subscribes were dropped")
+        inspector.fold(dropping)
+        // A pipeline made after the drops: the lost stages' numbers are between.
+        let after = PassthroughSubject<Int, Never>()
+        kept.append(after.sink { _ in })
+        let next = probe.flush()
+        inspector.fold(next)
+        late.send(5)
+        late.send(6)
+        let sent = probe.flush()
+        inspector.fold(sent)
+        XCTAssertEqual(lateValues, 2)
+        for graph in [probe.graph, inspector] {
+            let created = graph.nodes.values.filter { $0.operatorName == Graph.droppedSubscribeName }
+            XCTAssertEqual(created.map(\.values).sorted(), [2, 2], "the subject's and the filter's values: \(created.map(\.id))")
+            XCTAssertTrue(created.allSatisfy { $0.status == .active })
+        }
+        XCTAssertEqual(inspector.nodes.keys.sorted(), probe.graph.nodes.keys.sorted())
         withExtendedLifetime(kept) {}
     }
 }

@@ -1140,6 +1140,16 @@ public nonisolated struct Pipescope_V1_Snapshot: @unchecked Sendable {
     set {_uniqueStorage()._continues = newValue}
   }
 
+  /// `dropped` by the pipeline that lost them (its root stage; 0: stages the probe did not
+  /// know yet), as the batches' `dropped_by_pipeline` added up, less pipelines pruned since:
+  /// an inspector that attaches after drops, or was resynchronised, says whose events are
+  /// missing, not only how many. Empty when none was dropped, and from older probes. (Added
+  /// to version 5 without a version bump: older readers skip it. In the last part.)
+  public var droppedByPipeline: [Pipescope_V1_PipelineDrops] {
+    get {_storage._droppedByPipeline}
+    set {_uniqueStorage()._droppedByPipeline = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2817,7 +2827,7 @@ nonisolated extension Pipescope_V1_DemandRequest: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}dropped\0\u{1}sequence\0\u{1}strings\0\u{3}skipped_events\0\u{1}owners\0\u{1}recent\0\u{3}locations_pending\0\u{1}continues\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}dropped\0\u{1}sequence\0\u{1}strings\0\u{3}skipped_events\0\u{1}owners\0\u{1}recent\0\u{3}locations_pending\0\u{1}continues\0\u{3}dropped_by_pipeline\0")
 
   fileprivate class _StorageClass {
     var _nodes: [Pipescope_V1_NodeState] = []
@@ -2829,6 +2839,7 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
     var _recent: Pipescope_V1_RecentEvents? = nil
     var _locationsPending: Bool = false
     var _continues: Bool = false
+    var _droppedByPipeline: [Pipescope_V1_PipelineDrops] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2848,6 +2859,7 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
       _recent = source._recent
       _locationsPending = source._locationsPending
       _continues = source._continues
+      _droppedByPipeline = source._droppedByPipeline
     }
   }
 
@@ -2875,6 +2887,7 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
         case 7: try { try decoder.decodeSingularMessageField(value: &_storage._recent) }()
         case 8: try { try decoder.decodeSingularBoolField(value: &_storage._locationsPending) }()
         case 9: try { try decoder.decodeSingularBoolField(value: &_storage._continues) }()
+        case 10: try { try decoder.decodeRepeatedMessageField(value: &_storage._droppedByPipeline) }()
         default: break
         }
       }
@@ -2914,6 +2927,9 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
       if _storage._continues != false {
         try visitor.visitSingularBoolField(value: _storage._continues, fieldNumber: 9)
       }
+      if !_storage._droppedByPipeline.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._droppedByPipeline, fieldNumber: 10)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2932,6 +2948,7 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
         if _storage._recent != rhs_storage._recent {return false}
         if _storage._locationsPending != rhs_storage._locationsPending {return false}
         if _storage._continues != rhs_storage._continues {return false}
+        if _storage._droppedByPipeline != rhs_storage._droppedByPipeline {return false}
         return true
       }
       if !storagesAreEqual {return false}
