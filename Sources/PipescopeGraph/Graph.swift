@@ -205,7 +205,7 @@ public struct Graph: Sendable, Equatable {
     /// it (``LostStarts``).
     public mutating func apply(_ event: StageEvent) {
         sequence &+= 1
-        if dropped > 0 { createIfStartWasDropped(event) }
+        createIfStartWasDropped(event)
         switch event.kind {
         case .subscribe, .unknown:
             return
@@ -320,7 +320,7 @@ public struct Graph: Sendable, Equatable {
 
     mutating func insert(_ node: NodeSummary) {
         guard nodes.index(forKey: node.id) == nil else { return }
-        lostStarts.inserted(node.id, dropping: dropped > 0)
+        lostStarts.inserted(node.id)
         var node = node
         recorder.touch(node.id)
         if let parent = node.parent, let p = nodes.index(forKey: parent) {

@@ -154,3 +154,42 @@ final class DropTests: XCTestCase {
         withExtendedLifetime(kept) {}
     }
 }
+
+/// Which stage numbers a graph takes for stages whose subscribe was dropped.
+final class LostStartsTests: XCTestCase {
+    private func info(_ id: NodeID) -> NodeInfo {
+        NodeInfo(id: id, operatorName: "Sink", publisherType: "Sink", subscriber: "", thread: "main", createdNanos: 1)
+    }
+
+    func testASkippedNumberIsAStageWhoseStartWasLostAndALateOneIsNot() {
+        var graph = Graph()
+        for id in [1, 2, 4, 6, 5] as [NodeID] { graph.insert(info(id)) }  // 5 after 6: another thread's, late
+        for id in [3, 5, 7] as [NodeID] { graph.apply(StageEvent(.value, node: id, time: 2, text: "v")) }
+        func created() -> [NodeID] {
+            graph.nodes.values.filter { $0.operatorName == Graph.droppedSubscribeName }.map(\.id).sorted()
+        }
+        XCTAssertEqual(created(), [3], "3 was skipped; 5 came late; 7, above the highest, while nothing was dropped")
+        // Once the probe says it dropped events, a number above the highest is lost too.
+        graph.fold(EventBatch(events: [StageEvent(.value, node: 1, time: 2, text: "v")],
+                              trailer: BatchTrailer(sequence: 9, dropped: 40, droppedSinceLast: 40)))
+        graph.apply(StageEvent(.value, node: 8, time: 3, text: "v"))
+        XCTAssertEqual(created(), [3, 8])
+        XCTAssertEqual(graph[5]?.operatorName, "Sink")
+        XCTAssertEqual(graph[3]?.values, 1)
+        XCTAssertEqual(graph[3]?.status, .active)
+    }
+
+    func testAPrunedStagesLateEventCreatesNothing() {
+        var graph = Graph()
+        for id in [1, 2, 3] as [NodeID] { graph.insert(info(id)) }
+        graph.apply(StageEvent(.cancelled, node: 2, time: 2))
+        graph.prune(now: 3_600_000_000_000, retention: Retention(seconds: 1, maxEndedPipelines: 0))
+        XCTAssertNil(graph[2])
+        graph.apply(StageEvent(.value, node: 2, time: 3, text: "late"))
+        XCTAssertNil(graph[2], "inserted once: pruned, not lost")
+        // An empty graph has nothing to go by: an unknown stage's event is ignored, as ever.
+        var empty = Graph()
+        empty.apply(StageEvent(.value, node: 9, time: 3, text: "v"))
+        XCTAssertTrue(empty.nodes.isEmpty)
+    }
+}
