@@ -137,7 +137,8 @@ public struct FlightHistory: Sendable {
                         return .failure(.unavailable(Unavailable(description: prefix + "the flight recorder's oldest "
                             + "kept segment starts after the attach (event \(snapshot.sequence) > \(through))")))
                     }
-                    history.fromProgramStart = part.number == first.number && part.number == 1 && snapshot.sequence == 0
+                    // The run's first segment, from before any event: the program's start.
+                    history.fromProgramStart = first.number == 1 && snapshot.sequence == 0
                     history.messages.append(.snapshot(snapshot))
                 }
                 last = max(last ?? 0, snapshot.sequence)

@@ -89,6 +89,41 @@ final class FlightHistoryTests: XCTestCase {
         XCTAssertEqual(contents(directory + "/stderr"), "", "nothing went wrong in the program")
     }
 
+    /// A recorder that deleted its oldest segments within its budget: history starts at
+    /// its oldest kept event, says so with its time, and meets the live stream exactly.
+    func testARecorderThatDeletedItsOldestStartsHistoryThereAndSaysWhen() throws {
+        let flight = directory + "/flight"
+        let program = try ExampleProgram(socketPath: directory + "/p.sock", environment: [
+            "PIPESCOPE_FLIGHT": flight, "PIPESCOPE_FLIGHT_BUDGET": "64KB", "EXAMPLE_RATE": "2000",
+            "EXAMPLE_SEND_LIMIT": "20000",
+        ], standardError: directory + "/stderr")
+        defer { program.stop() }
+        // Until the first segment is gone.
+        let deadline = Date().addingTimeInterval(60)
+        while ((try? FlightSegments.list(flight))?.first?.number ?? 0) < 3, Date() < deadline { usleep(10_000) }
+        let session = try ProbeSession.attach(path: program.socketPath)
+        defer { session.connection.close() }
+        let history = try FlightHistory.read(for: session).get()
+        XCTAssertFalse(history.fromProgramStart)
+        guard case .flightRecorder(let oldest) = history.origin else { return XCTFail("\(history.origin)") }
+        XCTAssertGreaterThan(oldest, 0)
+        XCTAssertTrue(history.summary.hasPrefix("history from \(FlightHistoryClock.text(oldest)), the flight recorder's oldest"),
+                      history.summary)
+        let before = events(history.messages)
+        let first = try XCTUnwrap(before.first?.id)
+        XCTAssertGreaterThan(first, 1, "the program's first events were deleted")
+        XCTAssertEqual(before.last?.id, session.snapshot.sequence)
+        XCTAssertTrue(before.map(\.id) == Array(first...session.snapshot.sequence), "one number each, none missing")
+        // The live stream goes on from the next event.
+        var live: [StageEvent] = []
+        while live.isEmpty, Date() < deadline {
+            live += events(session.connection.poll())
+            usleep(10_000)
+        }
+        XCTAssertEqual(live.first?.id, session.snapshot.sequence + 1)
+        XCTAssertEqual(history.oldestNanos, before.first?.time)
+    }
+
     func testWithoutAFlightRecorderHistoryStartsAtAttachAsBefore() throws {
         let program = try ExampleProgram(socketPath: directory + "/p.sock")
         defer { program.stop() }
@@ -104,5 +139,15 @@ final class FlightHistoryTests: XCTestCase {
 
     private func contents(_ path: String) -> String {
         (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+}
+
+/// The status line's clock, as ``FlightHistory/summary`` writes it (local HH:MM:SS).
+private enum FlightHistoryClock {
+    static func text(_ nanos: Int64) -> String {
+        var seconds = time_t(nanos / 1_000_000_000)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }
