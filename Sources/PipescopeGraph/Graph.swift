@@ -126,8 +126,10 @@ public struct Graph: Sendable, Equatable {
             for fed in state.feeds { feed(fed, from: state.id) }
         }
         owners = snapshot.owners
-        // Numbers below its highest stage are from before it: pruned, or never seen.
-        lostStarts.highest = snapshot.nodes.last?.id ?? 0
+        // Numbers below its highest stage and outside its gaps are pruned (an older
+        // probe's snapshot says neither: its highest stage then).
+        lostStarts.highest = max(snapshot.highestStage, snapshot.nodes.last?.id ?? 0)
+        lostStarts.gaps = snapshot.stageNumberGaps
         dropped = snapshot.dropped
         droppedByPipeline = snapshot.droppedByPipeline
         sequence = snapshot.sequence
@@ -313,6 +315,8 @@ public struct Graph: Sendable, Equatable {
         }
         var snapshot = GraphSnapshot(nodes: stages, owners: owners, dropped: dropped, sequence: sequence)
         snapshot.droppedByPipeline = droppedByPipeline
+        snapshot.stageNumberGaps = lostStarts.gaps
+        snapshot.highestStage = lostStarts.highest
         return snapshot
     }
 

@@ -14,6 +14,11 @@ public struct GraphSnapshot: Hashable, Sendable {
     /// know yet), as ``Graph/droppedByPipeline`` holds them: an inspector that attaches
     /// after drops says whose they were. Empty from older probes.
     public var droppedByPipeline: [NodeID: UInt64] = [:]
+    /// Stage numbers the graph never saw begin (their subscribe was dropped), and the
+    /// highest it inserted: a graph loaded from the snapshot knows its lost stages as the
+    /// probe's does (see `LostStarts` in Graph+LostStarts.swift). Empty, 0 from older probes.
+    public var stageNumberGaps: [Range<NodeID>] = []
+    public var highestStage: NodeID = 0
     /// Events the inspector never got because it fell behind: the snapshot replaces them.
     /// 0 for the first snapshot.
     public var skippedEvents: UInt64 = 0

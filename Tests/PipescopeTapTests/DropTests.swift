@@ -140,12 +140,19 @@ final class DropTests: XCTestCase {
         kept.append(after.sink { _ in })
         let next = probe.flush()
         inspector.fold(next)
+        // An inspector that attaches now learns the skipped numbers from the snapshot.
+        var writer = WireStreamWriter(), reader = WireStreamReader()
+        let payload = writer.message(probe.snapshot()).framed().dropFirst(4)
+        var attached = Graph()
+        attached.load(try reader.snapshot(ServerMessage.decode(payload: payload).snapshot))
+        XCTAssertFalse(attached.snapshot().stageNumberGaps.isEmpty, "the late pipeline's numbers are a gap")
         late.send(5)
         late.send(6)
         let sent = probe.flush()
         inspector.fold(sent)
+        attached.fold(sent)
         XCTAssertEqual(lateValues, 2)
-        for graph in [probe.graph, inspector] {
+        for graph in [probe.graph, inspector, attached] {
             let created = graph.nodes.values.filter { $0.operatorName == Graph.droppedSubscribeName }
             XCTAssertEqual(created.map(\.values).sorted(), [2, 2], "the subject's and the filter's values: \(created.map(\.id))")
             XCTAssertTrue(created.allSatisfy { $0.status == .active })
