@@ -146,7 +146,10 @@ public enum FlightDump {
     }
 
     /// One segment's messages as they are in the file.
-    private struct Part {
+    struct Part {
+        /// The segment's number in its run (1: the run's first, which starts at the
+        /// program's start).
+        var number = 0
         var welcome: ServerMessage?
         var snapshot = WireSnapshot()
         var batches: [WirePackedBatch] = []
@@ -157,7 +160,7 @@ public enum FlightDump {
     /// and returned oldest first: a segment gone (deleted as the program went on) ends
     /// the reading, as every older one is gone too. A newest segment that is still empty
     /// (just opened) is passed over.
-    private static func read(_ segments: [FlightSegments.Segment]) -> [Part] {
+    static func read(_ segments: [FlightSegments.Segment]) -> [Part] {
         var parts: [Part] = []
         for (index, segment) in segments.enumerated().reversed() {
             guard let data = FileManager.default.contents(atPath: segment.path) else { break }
@@ -165,7 +168,7 @@ public enum FlightDump {
                 if index == segments.count - 1 { continue }
                 break
             }
-            var part = Part()
+            var part = Part(number: segment.number)
             var sawSnapshot = false
             while let message = try? reader.next() {
                 switch message.body {

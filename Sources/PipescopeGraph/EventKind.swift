@@ -100,6 +100,7 @@ extension EventKind {
     /// means (none has a `default:`), and they are, as `EventKindTests` checks:
     /// - `PipescopeGraph/EventKind.swift`: this payload, and the kind in a word
     /// - `PipescopeGraph/Graph.swift`: the fold
+    /// - `PipescopeGraph/Graph+LostStarts.swift`: which events create a stage whose subscribe was dropped
     /// - `PipescopeModel/Timeline/AppState.Timeline.swift`: which kinds mark a timeline lane
     /// - `PipescopeModel/Table/PipelineActivity.swift`: which kinds move stages between pipelines
     /// - `PipescopeModel/Causes/CauseChain.swift`: what a hop of a value's chain says beside its value

@@ -46,7 +46,12 @@ extension Graph {
             for fed in state.feeds { feed(fed, from: state.id) }
         }
         owners = snapshot.owners
+        // Numbers below its highest stage and outside its gaps are pruned (an older
+        // probe's snapshot says neither: its highest stage then).
+        lostStarts.highest = max(snapshot.highestStage, snapshot.nodes.last?.id ?? 0)
+        lostStarts.gaps = snapshot.stageNumberGaps
         dropped = snapshot.dropped
+        droppedByPipeline = snapshot.droppedByPipeline
         sequence = snapshot.sequence
     }
 
@@ -63,6 +68,10 @@ extension Graph {
             node.feeders = []
             return node
         }
-        return GraphSnapshot(nodes: stages, owners: owners, dropped: dropped, sequence: sequence)
+        var snapshot = GraphSnapshot(nodes: stages, owners: owners, dropped: dropped, sequence: sequence)
+        snapshot.droppedByPipeline = droppedByPipeline
+        snapshot.stageNumberGaps = lostStarts.gaps
+        snapshot.highestStage = lostStarts.highest
+        return snapshot
     }
 }

@@ -19,9 +19,9 @@ public struct Graph: Sendable, Equatable {
     /// Events the probe dropped because its buffer was full.
     public internal(set) var dropped: UInt64 = 0
     /// ``dropped`` by the pipeline that lost them (its root stage; 0: stages the probe did
-    /// not know yet), as the batches folded said (``BatchTrailer/droppedByPipeline``). A
-    /// snapshot carries only the total: a graph loaded from one starts this empty. A
-    /// pipeline's count goes when the pipeline is pruned.
+    /// not know yet), as the batches folded said (``BatchTrailer/droppedByPipeline``), and
+    /// as a snapshot loaded said (``GraphSnapshot/droppedByPipeline``; empty from an older
+    /// probe's). A pipeline's count goes when the pipeline is pruned.
     public internal(set) var droppedByPipeline: [NodeID: UInt64] = [:]
     /// The probe's sequence number of the last event folded in: the snapshot's, plus one
     /// for every event folded since.
@@ -42,6 +42,8 @@ public struct Graph: Sendable, Equatable {
     var publishers: [UInt64: [NodeID]] = [:]
     /// The stages folds touched, while recording (``recordChanges()``).
     var recorder = ChangeRecorder()
+    /// Stage numbers skipped while the probe dropped events (``LostStarts``).
+    var lostStarts = LostStarts()
 
     public init() {}
 
@@ -154,9 +156,11 @@ public struct Graph: Sendable, Equatable {
 
     /// Folds one event and counts it in ``sequence``. A subscribe adds nothing by itself
     /// (``insert(_:)`` does). Events for unknown stages (pruned, or from before a
-    /// snapshot) are ignored.
+    /// snapshot) are ignored; those of a stage whose subscribe the probe dropped create
+    /// it (``LostStarts``).
     public mutating func apply(_ event: StageEvent) {
         sequence &+= 1
+        createIfStartWasDropped(event)
         switch event.kind {
         case .subscribe, .unknown:
             return
@@ -253,6 +257,7 @@ public struct Graph: Sendable, Equatable {
 
     mutating func insert(_ node: NodeSummary) {
         guard nodes.index(forKey: node.id) == nil else { return }
+        lostStarts.inserted(node.id)
         var node = node
         recorder.touch(node.id)
         if let parent = node.parent, let p = nodes.index(forKey: parent) {

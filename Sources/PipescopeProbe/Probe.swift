@@ -37,7 +37,7 @@ public final class Probe: @unchecked Sendable {
         /// The graph's stages after the last prune (see ``shouldPrune(now:)``).
         var prunedSize = 0
         var dropped: UInt64 = 0
-        /// The last caused events, for snapshots (``GraphSnapshot/recent``).
+        /// The last caused events, and each stage's own, for snapshots (``GraphSnapshot/recent``).
         var recent = RecentCauses()
 
         /// Once a second, and whenever the graph has grown past twice its size after the
@@ -160,6 +160,9 @@ public final class Probe: @unchecked Sendable {
                 state.lastPrune = now
                 state.graph.prune(now: now, retention: retention)
                 state.prunedSize = state.graph.nodes.count
+                // A stage's own recent causes live as long as the stage does.
+                let graph = state.graph
+                state.recent.forgetStages { graph.nodes[$0] == nil }
             }
             return batch
         }

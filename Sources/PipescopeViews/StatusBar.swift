@@ -149,8 +149,16 @@ public enum HintBar {
             } else {
                 // Nothing evicted (history spills to disk): the graph as it was on attaching,
                 // or at a recording's start; else the oldest kept is later than that.
-                text += state.cursor.log.start == 0 ? " · before the first event: the graph as it began"
-                    : " · before the first event kept"
+                if state.cursor.log.start > 0 {
+                    text += " · before the first event kept"
+                } else {
+                    switch state.session.historyOrigin {
+                    case .attach: text += " · before the first event: the graph as it began"
+                    case .programStart: text += " · before the first event: the program's start (its flight recorder)"
+                    case .flightRecorder(let oldest):
+                        text += " · before the first event: the flight recorder's oldest, \(Format.time(oldest))"
+                    }
+                }
             }
             text += "  " + KeyMap.historyHints.joined(separator: "  ")
             buffer.putTruncated(text, x: area.x, y: area.y, maxWidth: area.width,

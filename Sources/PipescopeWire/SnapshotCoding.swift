@@ -150,6 +150,13 @@ extension GraphSnapshot {
                   sequence: s.sequence, skippedEvents: s.skippedEvents,
                   recent: s.hasRecent ? try RecentCoding.events(s.recent) : [])
         locationsPending = s.locationsPending
+        droppedByPipeline = BatchTrailer.drops(s.droppedByPipeline)
+        // Pairs; a half pair or an empty range (a peer's mistake) is left out.
+        stageNumberGaps = stride(from: 0, to: s.stageNumberGaps.count - 1, by: 2).compactMap { i in
+            let (start, end) = (s.stageNumberGaps[i], s.stageNumberGaps[i + 1])
+            return start < end ? start ..< end : nil
+        }
+        highestStage = s.highestStage
     }
 
     /// The snapshot as it travels, without the string table (the stream adds it).
@@ -168,6 +175,9 @@ extension GraphSnapshot {
         s.skippedEvents = skippedEvents
         if !recent.isEmpty { s.recent = RecentCoding.wire(recent) }
         s.locationsPending = locationsPending
+        s.droppedByPipeline = BatchTrailer.wire(droppedByPipeline)
+        s.stageNumberGaps = stageNumberGaps.flatMap { [$0.lowerBound, $0.upperBound] }
+        s.highestStage = highestStage
         return s
     }
 }

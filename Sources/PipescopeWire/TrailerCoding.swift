@@ -8,7 +8,7 @@ extension BatchTrailer {
                   gate: GateState(paused: t.paused, pending: t.pending.map(PendingEvent.init(wire:)),
                                   resumedBecause: t.resumedBecause),
                   lastValues: t.lastValues)
-        for drop in t.droppedByPipeline { droppedByPipeline[drop.root, default: 0] &+= drop.events }
+        droppedByPipeline = Self.drops(t.droppedByPipeline)
         droppedSinceNanos = t.droppedSinceNs
         gate.pausedSinceNanos = t.pausedSinceNs
         if t.hasEndedPause {
@@ -25,13 +25,7 @@ extension BatchTrailer {
         t.pending = gate.pending.map(\.wire)
         t.resumedBecause = gate.resumedBecause
         t.lastValues = lastValues
-        // Most first, then by root: the same trailer always encodes to the same bytes.
-        t.droppedByPipeline = droppedByPipeline.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
-            var drop = WirePipelineDrops()
-            drop.root = $0.key
-            drop.events = $0.value
-            return drop
-        }
+        t.droppedByPipeline = Self.wire(droppedByPipeline)
         t.droppedSinceNs = droppedSinceNanos
         t.pausedSinceNs = gate.pausedSinceNanos
         if let pause = gate.endedPause {
@@ -55,5 +49,26 @@ extension PendingEvent {
         p.thread = thread
         p.sinceNs = sinceNanos
         return p
+    }
+}
+
+extension BatchTrailer {
+    /// Drops by pipeline from the wire (a trailer's or a snapshot's), a root given twice
+    /// added up.
+    static func drops(_ wire: [WirePipelineDrops]) -> [NodeID: UInt64] {
+        var byPipeline: [NodeID: UInt64] = [:]
+        for drop in wire { byPipeline[drop.root, default: 0] &+= drop.events }
+        return byPipeline
+    }
+
+    /// Drops by pipeline as they travel: most first, then by root, so the same counts
+    /// always encode to the same bytes.
+    static func wire(_ byPipeline: [NodeID: UInt64]) -> [WirePipelineDrops] {
+        byPipeline.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+            var drop = WirePipelineDrops()
+            drop.root = $0.key
+            drop.events = $0.value
+            return drop
+        }
     }
 }

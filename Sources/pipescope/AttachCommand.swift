@@ -21,6 +21,11 @@ struct AttachCommand: ParsableCommand {
         discussion: "The target may then be a program's name: pipescope attach --wait my-app. Each run is its own section of history."))
     var wait = false
 
+    @Flag(name: .customLong("from-attach"), help: ArgumentHelp(
+        "Start history at attach, even when the program has a flight recorder.",
+        discussion: "By default, a program started with PIPESCOPE_FLIGHT=DIR on this machine is attached with the past its flight recorder kept: g goes back to the program's start, or to the recorder's oldest event when older ones were deleted within its budget or window. The status line says which."))
+    var fromAttach = false
+
     @OptionGroup var lints: LintOptions
 
     @Option(name: .customLong("dump-on"), help: ArgumentHelp(
@@ -81,7 +86,9 @@ struct AttachCommand: ParsableCommand {
                                              readOnly: readonly, token: token)
         let name = session.welcome.processName
         let link = LiveLink(session: session, reconnects: true, waitingFor: wait ? name : nil)
-        var loop = InspectorLoop(session: session, link: link, targetName: name, dumps: dumps)
+        // Before the first live batch is polled: the recorder's past ends where the live stream begins.
+        let opening = fromAttach ? nil : FlightHistory.openingMessages(for: session)
+        var loop = InspectorLoop(session: session, link: link, targetName: name, dumps: dumps, opening: opening)
         loop.linter = lints.linter
         loop.app.waitsForRestart = wait
         loop.app.save = { SavedRun.saveAnswer($0) }

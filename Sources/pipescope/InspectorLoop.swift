@@ -14,9 +14,11 @@ struct InspectorLoop {
     /// The inspector on a live program; `stopsProgramOnQuit` when it started the program
     /// itself (the demo), so the help says that quitting stops it.
     /// `dumps`: `attach --dump-on`, told the lints and the effects, its notices polled.
+    /// `opening`: what the model starts from, when not the session's own opening (the
+    /// program's past from its flight recorder, ``FlightHistory``).
     init(session: ProbeSession, link: LiveLink, targetName: String, stopsProgramOnQuit: Bool = false,
-         dumps: DumpTrigger? = nil, fatalCondition: @escaping () -> String? = { nil }) {
-        app = InspectorApp(targetName: targetName, initial: session.openingMessages,
+         dumps: DumpTrigger? = nil, opening: [Message]? = nil, fatalCondition: @escaping () -> String? = { nil }) {
+        app = InspectorApp(targetName: targetName, initial: opening ?? session.openingMessages,
                            poll: { link.poll() + (dumps?.take() ?? []) },
                            perform: { effect in
                                dumps?.performed(effect)

@@ -173,10 +173,10 @@ extension ChainTests {
         c.cancel()
     }
 
-    /// The probe keeps the newest caused events only, oldest first, numbered; requests
-    /// and subscribes are not kept.
+    /// The probe keeps the newest caused events, oldest first, numbered; requests and
+    /// subscribes are not kept. (The ring alone: the stage's own last one is in it.)
     func testTheProbeKeepsABoundedRingOfRecentCauses() {
-        var recent = RecentCauses(limit: 3)
+        var recent = RecentCauses(limit: 3, perStage: 1)
         var events: [StageEvent] = []
         for i in 0..<6 {
             events.append(StageEvent(i % 2 == 0 ? .value : .request, node: 1, time: Int64(i), text: "\(i)"))

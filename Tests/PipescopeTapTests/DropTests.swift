@@ -3,6 +3,7 @@ import Foundation
 @testable import PipescopeProbe
 @testable import PipescopeTap
 import PipescopeGraph
+import PipescopeWire
 import XCTest
 
 /// The tap's buffer grows under a burst up to its bound; what does not fit then is counted
@@ -88,5 +89,114 @@ final class DropTests: XCTestCase {
         XCTAssertEqual(after.trailer.droppedSinceLast, 0)
         XCTAssertEqual(after.trailer.droppedByPipeline, [:])
         withExtendedLifetime(kept) {}
+    }
+
+    /// An inspector that attaches after the drops learns whose they were from the
+    /// snapshot (not only the total), through the wire, and says it.
+    func testASnapshotCarriesTheDropsByPipeline() throws {
+        let probe = Probe(bufferCapacity: 64, maxBufferCapacity: 64, locations: false)
+        probe.enable()
+        defer { probe.disable() }
+        let subject = PassthroughSubject<Int, Never>()
+        let kept = [subject.map { $0 + 1 }.sink { _ in }]
+        _ = probe.flush()
+        let root = try XCTUnwrap(probe.graph.roots.first)
+        for i in 0..<200 { subject.send(i) }
+        let lost = probe.flush().trailer.droppedSinceLast
+        XCTAssertGreaterThan(lost, 0)
+        var writer = WireStreamWriter(), reader = WireStreamReader()
+        let payload = writer.message(probe.snapshot()).framed().dropFirst(4)
+        let back = try reader.snapshot(ServerMessage.decode(payload: payload).snapshot)
+        XCTAssertEqual(back.dropped, lost)
+        XCTAssertEqual(back.droppedByPipeline, [root: lost])
+        var graph = Graph()
+        graph.load(back)
+        XCTAssertEqual(graph.droppedByPipeline, [root: lost])
+        withExtendedLifetime(kept) {}
+    }
+
+    /// A pipeline subscribed while the buffer was full lost its subscribe events: its
+    /// later values still show, on stages created from what their events say, in the
+    /// probe's graph and in an inspector's that folds the same batches.
+    func testTheStagesOfADroppedSubscribeAreCreatedFromTheirEvents() throws {
+        let probe = Probe(bufferCapacity: 64, maxBufferCapacity: 64, locations: false)
+        probe.enable()
+        defer { probe.disable() }
+        let subject = PassthroughSubject<Int, Never>()
+        var kept = [subject.map { $0 + 1 }.sink { _ in }]
+        _ = probe.flush()
+        var inspector = Graph()
+        inspector.load(probe.snapshot())
+        for i in 0..<200 { subject.send(i) }  // the buffer is full from here to the flush
+        let late = PassthroughSubject<Int, Never>()
+        var lateValues = 0
+        kept.append(late.filter { $0 > 0 }.sink { _ in lateValues += 1 })
+        let dropping = probe.flush()
+        XCTAssertGreaterThan(dropping.trailer.droppedSinceLast, 0)
+        XCTAssertEqual(dropping.nodes.count, 0, "the late pipeline's subscribes were dropped")
+        inspector.fold(dropping)
+        // A pipeline made after the drops: the lost stages' numbers are between.
+        let after = PassthroughSubject<Int, Never>()
+        kept.append(after.sink { _ in })
+        let next = probe.flush()
+        inspector.fold(next)
+        // An inspector that attaches now learns the skipped numbers from the snapshot.
+        var writer = WireStreamWriter(), reader = WireStreamReader()
+        let payload = writer.message(probe.snapshot()).framed().dropFirst(4)
+        var attached = Graph()
+        attached.load(try reader.snapshot(ServerMessage.decode(payload: payload).snapshot))
+        XCTAssertFalse(attached.snapshot().stageNumberGaps.isEmpty, "the late pipeline's numbers are a gap")
+        late.send(5)
+        late.send(6)
+        let sent = probe.flush()
+        inspector.fold(sent)
+        attached.fold(sent)
+        XCTAssertEqual(lateValues, 2)
+        for graph in [probe.graph, inspector, attached] {
+            let created = graph.nodes.values.filter { $0.operatorName == Graph.droppedSubscribeName }
+            XCTAssertEqual(created.map(\.values).sorted(), [2, 2], "the subject's and the filter's values: \(created.map(\.id))")
+            XCTAssertTrue(created.allSatisfy { $0.status == .active })
+        }
+        XCTAssertEqual(inspector.nodes.keys.sorted(), probe.graph.nodes.keys.sorted())
+        withExtendedLifetime(kept) {}
+    }
+}
+
+/// Which stage numbers a graph takes for stages whose subscribe was dropped.
+final class LostStartsTests: XCTestCase {
+    private func info(_ id: NodeID) -> NodeInfo {
+        NodeInfo(id: id, operatorName: "Sink", publisherType: "Sink", subscriber: "", thread: "main", createdNanos: 1)
+    }
+
+    func testASkippedNumberIsAStageWhoseStartWasLostAndALateOneIsNot() {
+        var graph = Graph()
+        for id in [1, 2, 4, 6, 5] as [NodeID] { graph.insert(info(id)) }  // 5 after 6: another thread's, late
+        for id in [3, 5, 7] as [NodeID] { graph.apply(StageEvent(.value, node: id, time: 2, text: "v")) }
+        func created() -> [NodeID] {
+            graph.nodes.values.filter { $0.operatorName == Graph.droppedSubscribeName }.map(\.id).sorted()
+        }
+        XCTAssertEqual(created(), [3], "3 was skipped; 5 came late; 7, above the highest, while nothing was dropped")
+        // Once the probe says it dropped events, a number above the highest is lost too.
+        graph.fold(EventBatch(events: [StageEvent(.value, node: 1, time: 2, text: "v")],
+                              trailer: BatchTrailer(sequence: 9, dropped: 40, droppedSinceLast: 40)))
+        graph.apply(StageEvent(.value, node: 8, time: 3, text: "v"))
+        XCTAssertEqual(created(), [3, 8])
+        XCTAssertEqual(graph[5]?.operatorName, "Sink")
+        XCTAssertEqual(graph[3]?.values, 1)
+        XCTAssertEqual(graph[3]?.status, .active)
+    }
+
+    func testAPrunedStagesLateEventCreatesNothing() {
+        var graph = Graph()
+        for id in [1, 2, 3] as [NodeID] { graph.insert(info(id)) }
+        graph.apply(StageEvent(.cancelled, node: 2, time: 2))
+        graph.prune(now: 3_600_000_000_000, retention: Retention(seconds: 1, maxEndedPipelines: 0))
+        XCTAssertNil(graph[2])
+        graph.apply(StageEvent(.value, node: 2, time: 3, text: "late"))
+        XCTAssertNil(graph[2], "inserted once: pruned, not lost")
+        // An empty graph has nothing to go by: an unknown stage's event is ignored, as ever.
+        var empty = Graph()
+        empty.apply(StageEvent(.value, node: 9, time: 3, text: "v"))
+        XCTAssertTrue(empty.nodes.isEmpty)
     }
 }

@@ -88,6 +88,9 @@ public enum Message: Sendable {
     /// recording ends (cut short, still being written), which standard error alone would
     /// show only after the inspector quits.
     case notice(Notice)
+    /// Where the history just folded begins: sent after the messages of a past the
+    /// program's flight recorder kept (``HistoryOrigin``), before the live ones.
+    case historyOrigin(HistoryOrigin)
     /// Wall-clock time, sent by the app loop a few times a second.
     case tick(nanos: Int64)
     /// How far a replay has read its recording (it is read while shown): `bytes` of

@@ -49,6 +49,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
             } else {
                 state.startNewRun()
                 state.session.targetName = process
+                state.session.historyOrigin = .attach
             }
             state.session.endedAt = nil
             state.session.endReason = nil
@@ -98,6 +99,8 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.session.notice = Notice(text: text, isError: !ok)
     case .notice(let notice):
         state.session.notice = notice
+    case .historyOrigin(let origin):
+        state.session.historyOrigin = origin
     case .disconnected(let why):
         if state.session.isReplay { break }
         state.session.connection = .disconnected(why)

@@ -55,6 +55,8 @@ extension AppState {
         /// The program's name, while the inspector waits for it to start again
         /// (`attach --wait`, or `r` after it ended) and attach to the new run.
         public internal(set) var waitingFor: String?
+        /// Where history begins: at attach, or earlier from the program's flight recorder.
+        public internal(set) var historyOrigin = HistoryOrigin.attach
         /// How much of the recording a replay has read, while it is still reading it.
         public internal(set) var reading: (bytes: Int, of: Int)?
         /// A replay following a recording its writer still writes (`replay --follow`): the

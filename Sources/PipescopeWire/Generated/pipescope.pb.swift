@@ -1140,6 +1140,32 @@ public nonisolated struct Pipescope_V1_Snapshot: @unchecked Sendable {
     set {_uniqueStorage()._continues = newValue}
   }
 
+  /// `dropped` by the pipeline that lost them (its root stage; 0: stages the probe did not
+  /// know yet), as the batches' `dropped_by_pipeline` added up, less pipelines pruned since:
+  /// an inspector that attaches after drops, or was resynchronised, says whose events are
+  /// missing, not only how many. Empty when none was dropped, and from older probes. (Added
+  /// to version 5 without a version bump: older readers skip it. In the last part.)
+  public var droppedByPipeline: [Pipescope_V1_PipelineDrops] {
+    get {_storage._droppedByPipeline}
+    set {_uniqueStorage()._droppedByPipeline = newValue}
+  }
+
+  /// Stage numbers the probe's graph never saw begin (their subscribe was dropped) and
+  /// has not seen since, as ranges: [start, end) pairs, flattened. A stage numbered in one
+  /// that sends later is created from its events (its subscribe is lost), as the probe's
+  /// own graph does; a number below `highest_stage` outside them was pruned. (Added to
+  /// version 5 without a version bump: older readers skip them. In the last part.)
+  public var stageNumberGaps: [UInt64] {
+    get {_storage._stageNumberGaps}
+    set {_uniqueStorage()._stageNumberGaps = newValue}
+  }
+
+  /// The highest stage number the probe's graph inserted (it may have been pruned since).
+  public var highestStage: UInt64 {
+    get {_storage._highestStage}
+    set {_uniqueStorage()._highestStage = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2851,7 +2877,7 @@ nonisolated extension Pipescope_V1_DemandRequest: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}dropped\0\u{1}sequence\0\u{1}strings\0\u{3}skipped_events\0\u{1}owners\0\u{1}recent\0\u{3}locations_pending\0\u{1}continues\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nodes\0\u{1}dropped\0\u{1}sequence\0\u{1}strings\0\u{3}skipped_events\0\u{1}owners\0\u{1}recent\0\u{3}locations_pending\0\u{1}continues\0\u{3}dropped_by_pipeline\0\u{3}stage_number_gaps\0\u{3}highest_stage\0")
 
   fileprivate class _StorageClass {
     var _nodes: [Pipescope_V1_NodeState] = []
@@ -2863,6 +2889,9 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
     var _recent: Pipescope_V1_RecentEvents? = nil
     var _locationsPending: Bool = false
     var _continues: Bool = false
+    var _droppedByPipeline: [Pipescope_V1_PipelineDrops] = []
+    var _stageNumberGaps: [UInt64] = []
+    var _highestStage: UInt64 = 0
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2882,6 +2911,9 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
       _recent = source._recent
       _locationsPending = source._locationsPending
       _continues = source._continues
+      _droppedByPipeline = source._droppedByPipeline
+      _stageNumberGaps = source._stageNumberGaps
+      _highestStage = source._highestStage
     }
   }
 
@@ -2909,6 +2941,9 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
         case 7: try { try decoder.decodeSingularMessageField(value: &_storage._recent) }()
         case 8: try { try decoder.decodeSingularBoolField(value: &_storage._locationsPending) }()
         case 9: try { try decoder.decodeSingularBoolField(value: &_storage._continues) }()
+        case 10: try { try decoder.decodeRepeatedMessageField(value: &_storage._droppedByPipeline) }()
+        case 11: try { try decoder.decodeRepeatedUInt64Field(value: &_storage._stageNumberGaps) }()
+        case 12: try { try decoder.decodeSingularUInt64Field(value: &_storage._highestStage) }()
         default: break
         }
       }
@@ -2948,6 +2983,15 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
       if _storage._continues != false {
         try visitor.visitSingularBoolField(value: _storage._continues, fieldNumber: 9)
       }
+      if !_storage._droppedByPipeline.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._droppedByPipeline, fieldNumber: 10)
+      }
+      if !_storage._stageNumberGaps.isEmpty {
+        try visitor.visitPackedUInt64Field(value: _storage._stageNumberGaps, fieldNumber: 11)
+      }
+      if _storage._highestStage != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._highestStage, fieldNumber: 12)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2966,6 +3010,9 @@ nonisolated extension Pipescope_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobu
         if _storage._recent != rhs_storage._recent {return false}
         if _storage._locationsPending != rhs_storage._locationsPending {return false}
         if _storage._continues != rhs_storage._continues {return false}
+        if _storage._droppedByPipeline != rhs_storage._droppedByPipeline {return false}
+        if _storage._stageNumberGaps != rhs_storage._stageNumberGaps {return false}
+        if _storage._highestStage != rhs_storage._highestStage {return false}
         return true
       }
       if !storagesAreEqual {return false}
