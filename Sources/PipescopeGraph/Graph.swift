@@ -17,7 +17,7 @@ public struct Graph: Sendable, Equatable {
     /// Root stages in the order they were created.
     public internal(set) var roots: [NodeID] = []
     /// Events the probe dropped because its buffer was full.
-    public private(set) var dropped: UInt64 = 0
+    public internal(set) var dropped: UInt64 = 0
     /// ``dropped`` by the pipeline that lost them (its root stage; 0: stages the probe did
     /// not know yet), as the batches folded said (``BatchTrailer/droppedByPipeline``). A
     /// snapshot carries only the total: a graph loaded from one starts this empty. A
@@ -25,7 +25,7 @@ public struct Graph: Sendable, Equatable {
     public internal(set) var droppedByPipeline: [NodeID: UInt64] = [:]
     /// The probe's sequence number of the last event folded in: the snapshot's, plus one
     /// for every event folded since.
-    public private(set) var sequence: UInt64 = 0
+    public internal(set) var sequence: UInt64 = 0
     /// Owners (CancellableBags) that have held stages, by id.
     public internal(set) var owners: [UInt64: Owner] = [:]
 

@@ -59,6 +59,7 @@ extension History {
         entries.removeFirst(count)
         memoryStart = index
         thinCheckpoints(below: index)
+        moveCheckpointsToDisk(below: index, in: spilled)
         if let drop = spilled.overBudget(keeping: memoryStart) {
             forget(below: drop)
             spilled.drop(below: drop)
@@ -70,10 +71,10 @@ extension History {
     /// dropped when its neighbours are within that of each other. Their number then grows
     /// with the history's length over ``spilledSpan``, not over ``stride(for:)``.
     mutating func thinCheckpoints(below index: Int) {
-        let span = max(Self.spilledSpan, stride(for: base))
+        let span = max(diskCheckpointSpan, stride(for: base))
         var kept: [(position: Int, graph: Graph)] = []
         kept.reserveCapacity(checkpoints.count)
-        var previous = start
+        var previous = spilledCheckpoints.last?.position ?? start
         for (i, checkpoint) in checkpoints.enumerated() {
             let next = i + 1 < checkpoints.count ? checkpoints[i + 1].position : end
             if checkpoint.position < index, next <= index, next - previous <= span { continue }
@@ -93,6 +94,10 @@ extension History {
             graph = checkpoints[last].graph
             from = checkpoints[last].position
             checkpoints.removeFirst(last + 1)
+            forgetSpilledCheckpoints(upTo: newStart)
+        } else if let onDisk = spilledCheckpoint(atOrBefore: newStart) {
+            (from, graph) = onDisk
+            forgetSpilledCheckpoints(upTo: newStart)
         }
         base = Graph()  // `graph` may now be the only reference: the fold copies nothing
         var described: [NodeID] = []

@@ -56,7 +56,18 @@ public struct History: Sendable {
     /// The first reachable position: events evicted so far (without a spill, those that
     /// left memory; with one, those past its disk budget).
     public internal(set) var start = 0
+    /// Checkpoints in memory (the graph at each position), in order, all after those on disk.
     var checkpoints: [(position: Int, graph: Graph)] = []
+    /// Where the checkpoints among the events on disk are (``SpilledCheckpoints``), in
+    /// order: their graphs are in the spill's files, not here.
+    var spilledCheckpoints: [SpilledCheckpoints.Record] = []
+    /// Locations and code places learnt after checkpoints that hold their stages went to
+    /// disk (rare: they come a batch or two after their stage), applied to those
+    /// checkpoints when one is read back (see ``rememberLate(_:_:)``).
+    var lateFixes: [LateFix] = []
+    /// The newest stage any checkpoint on disk holds (ids only grow): a location learnt
+    /// for a newer stage cannot concern them.
+    var newestStageOnDisk: NodeID = 0
     var infos: [NodeID: NodeInfo] = [:]
     /// Where the descriptions of stages whose subscribe event is on disk are (offsets in
     /// the spill's texts, ``NodeInfoBytes``): 16 bytes a stage in memory, not a NodeInfo.
@@ -66,6 +77,9 @@ public struct History: Sendable {
     /// Checkpoints among the spilled events are at most about this far apart (see
     /// ``stride(for:)`` for those in memory): a jump there folds at most this many.
     public static let spilledSpan = 50_000
+    /// ``spilledSpan`` for this history (tests make it shorter, to have many checkpoints
+    /// on disk in few events).
+    var diskCheckpointSpan = History.spilledSpan
 
     public init() {}
 
@@ -74,7 +88,7 @@ public struct History: Sendable {
 
     /// Positions that have a checkpoint: a jump folds at most ``stride(for:)`` events
     /// from the one before it.
-    public var checkpointPositions: [Int] { checkpoints.map(\.position) }
+    public var checkpointPositions: [Int] { spilledCheckpoints.map(\.position) + checkpoints.map(\.position) }
 
     /// Stage descriptions kept to replay subscribe events still in the history: they go
     /// with their subscribe event, so a long session does not keep every stage it saw.
@@ -102,6 +116,9 @@ public struct History: Sendable {
         entryCapacity = 0
         texts.removeAll()
         checkpoints.removeAll()
+        spilledCheckpoints.removeAll()
+        lateFixes.removeAll()
+        newestStageOnDisk = 0
         start = 0
         memoryStart = 0
         infos.removeAll()
@@ -188,6 +205,7 @@ public struct History: Sendable {
             }
             base.locate(batch.locations)
             for i in checkpoints.indices { checkpoints[i].graph.locate(batch.locations) }
+            rememberLate(batch.locations, [])
         }
         // So does the place of its code.
         if !batch.codes.isEmpty {
@@ -200,6 +218,7 @@ public struct History: Sendable {
             }
             base.place(batch.codes)
             for i in checkpoints.indices { checkpoints[i].graph.place(batch.codes) }
+            rememberLate([], batch.codes)
         }
         graph.finish(batch)
         evict()
@@ -319,6 +338,8 @@ public struct History: Sendable {
         if let i = checkpointIndex(atOrBefore: target) {
             graph = checkpoints[i].graph
             from = checkpoints[i].position
+        } else if let onDisk = spilledCheckpoint(atOrBefore: target) {
+            (from, graph) = onDisk
         }
         forEachEntry(in: from..<target) { index, entry in
             let event = self.event(entry, index: index)
