@@ -42,10 +42,8 @@ extension History {
         do {
             let offsets = try spilled.write(Array(entries.prefix(count)), texts: moving,
                                             blobs: described.map { ($0.index, $0.bytes) }, at: memoryStart)
-            for (d, offset) in zip(described, offsets) {
-                spilledInfos[d.node] = offset
-                infos[d.node] = nil
-            }
+            try spilled.descriptions.add(zip(described, offsets).map { ($0.node, $1) })
+            for d in described { infos[d.node] = nil }
         } catch {
             // The disk is full or not writable: say so, and from here on evict as without
             // a spill (what is on disk is folded into `base` while it can still be read).
@@ -110,9 +108,12 @@ extension History {
         forEachEntry(in: start..<newStart) { _, entry in
             if entry.kind == .subscribe { described.append(entry.node) }
         }
+        // On disk only by the history that writes the spill: a copy that diverged (and
+        // starts a spill of its own) must not change the one the original still reads.
+        let writer = spilled?.end == memoryStart ? spilled : nil
         for node in described {
             infos[node] = nil
-            spilledInfos[node] = nil
+            writer?.descriptions.remove(node)
         }
         base = graph
         if newStart > memoryStart {
@@ -131,6 +132,8 @@ extension History {
     mutating func redescribe(_ node: NodeID, _ change: (inout NodeInfo) -> Void) {
         guard var info = info(of: node), let spilled else { return }
         change(&info)
-        if let offset = try? spilled.rewrite(NodeInfoBytes.encode(info)) { spilledInfos[node] = offset }
+        if let offset = try? spilled.rewrite(NodeInfoBytes.encode(info)) {
+            spilled.descriptions.set(node, offset: offset)
+        }
     }
 }

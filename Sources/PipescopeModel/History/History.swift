@@ -68,10 +68,9 @@ public struct History: Sendable {
     /// The newest stage any checkpoint on disk holds (ids only grow): a location learnt
     /// for a newer stage cannot concern them.
     var newestStageOnDisk: NodeID = 0
+    /// The descriptions of the stages subscribed among the events in memory; those of the
+    /// events on disk are on disk (``HistorySpill/descriptions``).
     var infos: [NodeID: NodeInfo] = [:]
-    /// Where the descriptions of stages whose subscribe event is on disk are (offsets in
-    /// the spill's texts, ``NodeInfoBytes``): 16 bytes a stage in memory, not a NodeInfo.
-    var spilledInfos: [NodeID: Int64] = [:]
     public var limit = 100_000
 
     /// Checkpoints among the spilled events are at most about this far apart (see
@@ -92,13 +91,13 @@ public struct History: Sendable {
 
     /// Stage descriptions kept to replay subscribe events still in the history: they go
     /// with their subscribe event, so a long session does not keep every stage it saw.
-    public var nodeInfoCount: Int { infos.count + spilledInfos.count }
+    public var nodeInfoCount: Int { infos.count + (spilled?.descriptions.count ?? 0) }
 
     /// What stage `id` was, while its subscribe event is still kept: the event log names
     /// a stage the graph has pruned with it.
     public func info(of id: NodeID) -> NodeInfo? {
         if let info = infos[id] { return info }
-        guard let offset = spilledInfos[id], let spilled else { return nil }
+        guard let spilled, let offset = spilled.descriptions.offset(of: id) else { return nil }
         return NodeInfoBytes.decode(spilled.bytes(at: offset))
     }
 
@@ -122,7 +121,6 @@ public struct History: Sendable {
         start = 0
         memoryStart = 0
         infos.removeAll()
-        spilledInfos.removeAll()
         // New files: a copy of the history before the reset (an earlier run) keeps its own.
         spilled = nil
         spillFailure = nil
@@ -200,7 +198,7 @@ public struct History: Sendable {
                 infos[l.node]?.location = l.location
                 infos[l.node]?.frames = l.frames
             }
-            for l in batch.locations where spilledInfos[l.node] != nil {
+            for l in batch.locations where infos[l.node] == nil && spilled != nil {
                 redescribe(l.node) { $0.location = l.location; $0.frames = l.frames }
             }
             base.locate(batch.locations)
@@ -213,7 +211,7 @@ public struct History: Sendable {
                 infos[c.node]?.code = c.code
                 infos[c.node]?.builtBy = c.builtBy
             }
-            for c in batch.codes where spilledInfos[c.node] != nil {
+            for c in batch.codes where infos[c.node] == nil && spilled != nil {
                 redescribe(c.node) { $0.code = c.code; $0.builtBy = c.builtBy }
             }
             base.place(batch.codes)

@@ -70,6 +70,8 @@ public final class HistorySpill: @unchecked Sendable {
     public let options: Options
     /// The history's checkpoints among the events on disk (``SpilledCheckpoints``).
     let checkpoints: SpilledCheckpoints
+    /// Where the descriptions of the stages subscribed among the events on disk are.
+    let descriptions: SpilledDescriptions
     private let lock = NSLock()
     /// Entries files by segment number (-1: dropped).
     private var entryFiles: [Int32] = []
@@ -95,6 +97,7 @@ public final class HistorySpill: @unchecked Sendable {
         written = first
         firstIndex = first
         checkpoints = SpilledCheckpoints(directory: options.directory)
+        descriptions = SpilledDescriptions(directory: options.directory)
         cache = Array(repeating: nil, count: Self.cacheSlots)
     }
 
