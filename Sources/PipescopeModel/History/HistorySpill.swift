@@ -72,6 +72,8 @@ public final class HistorySpill: @unchecked Sendable {
     let checkpoints: SpilledCheckpoints
     /// Where the descriptions of the stages subscribed among the events on disk are.
     let descriptions: SpilledDescriptions
+    /// The timeline lanes' times of the events on disk (``SpilledTimes``).
+    public let laneTimes: SpilledTimes
     private let lock = NSLock()
     /// Entries files by segment number (-1: dropped).
     private var entryFiles: [Int32] = []
@@ -98,6 +100,7 @@ public final class HistorySpill: @unchecked Sendable {
         firstIndex = first
         checkpoints = SpilledCheckpoints(directory: options.directory)
         descriptions = SpilledDescriptions(directory: options.directory)
+        laneTimes = SpilledTimes(directory: options.directory)
         cache = Array(repeating: nil, count: Self.cacheSlots)
     }
 
@@ -108,9 +111,10 @@ public final class HistorySpill: @unchecked Sendable {
     /// Entries on disk end here (an index: the event at position `p` is index `p - 1`).
     var end: Int { lock.withLock { written } }
 
-    /// Bytes the spill holds on disk now.
+    /// Bytes the spill holds on disk now: its events, texts, checkpoints and the lanes'
+    /// times (those last are not counted against the budget: they stay until exit).
     public var bytesUsed: Int64 {
-        let graphs = checkpoints.bytesUsed
+        let graphs = checkpoints.bytesUsed + laneTimes.bytesUsed
         return lock.withLock {
             Int64(written - firstIndex) * Int64(MemoryLayout<HistoryEntry>.stride) + (textEnd - firstText) + graphs
         }
