@@ -9,9 +9,10 @@ import PipescopeGraph
 /// jumping anywhere costs the same.
 /// Past ``limit`` events the oldest leave memory. With a ``spill`` they go to disk
 /// (``HistorySpill``) and stay reachable through the same API, from the first event on;
-/// checkpoints there are thinned to one every ``spilledSpan`` events or so, so their
-/// number stays bounded while a jump folds at most that many (about 6 ms at the fold's
-/// 8 M events a second, plus reading them). Without a spill, or past its disk budget,
+/// checkpoints there are thinned to one every ``spilledSpan`` events or so and go to
+/// disk too (``SpilledCheckpoints``), so memory does not grow with the history while a
+/// jump reads one back and folds at most that many events (about 6 ms at the fold's 8 M
+/// events a second, plus reading them). Without a spill, or past its disk budget,
 /// the oldest are evicted: folded into the graph before the first kept event
 /// (``start``); node summaries live on in the checkpoints' graphs.
 ///
