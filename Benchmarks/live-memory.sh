@@ -20,7 +20,10 @@ if [ "${2:-}" != --no-build ]; then
 fi
 
 session=pipescope-live-memory-$$
-trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
+# A tmux server of its own: a test or script that stops the default server (the end-to-end
+# tests do) must not end a half-hour run.
+tmux() { command tmux -L "$session" "$@"; }
+trap 'tmux kill-server 2>/dev/null || true' EXIT
 tmux new-session -d -s "$session" -x 160 -y 45 \
   "PIPESCOPE_HISTORY_DIR=$dir exec .build/release/pipescope demo"
 pid=$(tmux display-message -p -t "$session" '#{pane_pid}')
