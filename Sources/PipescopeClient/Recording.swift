@@ -140,56 +140,22 @@ public struct Recording {
     }
 
     /// The graph at the end of the recording.
-    public var finalGraph: Graph {
-        var graph = Graph()
-        for message in messages {
-            switch message {
-            case .snapshot(let s): graph.load(s)
-            case .batch(let b): graph.fold(b)
-            default: break
-            }
-        }
-        return graph
-    }
+    public var finalGraph: Graph { fold(upTo: nil).graph }
 
-    /// Why a recording could not be read, in words a person can act on.
     /// The graph as it was right after event `id` (the probe's number, the one the history
     /// line, `e` and `explain` give): the recording's snapshot, then its events up to and
     /// including that one, as if the recording had been cut right after it. What was learnt
     /// about a stage after it (where it was made, its code: found a batch or two later) is
     /// the stage's, not a moment's, and is kept. Nil when no event of the recording has that number;
-    /// ``eventRange`` says which it has.
+    /// ``eventRange`` says which it has. (``RecordingFold/read(path:upTo:)`` does the same
+    /// while reading a file, without keeping its messages.)
     ///
     /// ```swift
     /// if let (graph, event) = recording.graph(upTo: 2_494) { linter.lints(graph, now: event.time) }
     /// ```
     public func graph(upTo id: EventID) -> (graph: Graph, event: StageEvent)? {
-        var graph = Graph()
-        var found: StageEvent?
-        for message in messages {
-            switch message {
-            case .snapshot(let s) where found == nil:
-                graph.load(s)
-            case .batch(let b) where found == nil && (b.events.last?.id ?? 0) <= id:
-                graph.fold(b)
-                if let last = b.events.last, last.id == id { found = last }
-            case .batch(let b):
-                if found == nil {
-                    b.forEachEvent { event, newStage in
-                        guard found == nil, event.id <= id else { return }
-                        if let newStage { graph.insert(newStage) }
-                        graph.apply(event)
-                        if event.id == id { found = event }
-                    }
-                }
-                // Where a stage was made and its code, learnt in this batch or a later one.
-                graph.locate(b.locations)
-                graph.place(b.codes)
-            default:
-                break
-            }
-        }
-        return found.map { (graph, $0) }
+        let fold = fold(upTo: id)
+        return fold.event.map { (fold.graph, $0) }
     }
 
     /// The numbers of the first and last events the recording holds; nil when it holds none.
@@ -204,6 +170,13 @@ public struct Recording {
         return first...last
     }
 
+    private func fold(upTo id: EventID?) -> RecordingFold {
+        var fold = RecordingFold(upTo: id)
+        for message in messages { fold.take(message) }
+        return fold
+    }
+
+    /// Why a recording could not be read, in words a person can act on.
     public enum ReadError: Error, CustomStringConvertible, Equatable {
         /// No such file, a directory, or not readable: `reason` says which.
         case unreadable(path: String, reason: String)

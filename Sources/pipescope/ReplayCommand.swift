@@ -48,21 +48,23 @@ struct ReplayCommand: ParsableCommand {
         if json || print || event != nil { try report() } else { inspect() }
     }
 
-    /// `--print`, `--json`, `--at`: the whole recording read, the graph printed.
+    /// `--print`, `--json`, `--at`: the recording folded as it is read (only its graph
+    /// kept, whatever its size), the graph printed.
     private func report() throws {
-        let recording = Self.load(file, follow: follow)
+        let fold = Self.fold(file, upTo: event, follow: follow)
+        let recording = fold.recording
         if let event {
-            guard let (graph, at) = recording.graph(upTo: event) else {
-                let range = recording.eventRange.map { "its events are numbered \($0.lowerBound) to \($0.upperBound)" }
+            guard let at = fold.event else {
+                let range = fold.eventRange.map { "its events are numbered \($0.lowerBound) to \($0.upperBound)" }
                     ?? "it holds no event"
                 fail("\(file) has no event \(event): \(range).")
             }
             let title = recording.title + " at event \(event), " + Recording.clockTime(at.time)
-            Swift.print(lints.report(graph, title: title, now: at.time, json: json))
+            Swift.print(lints.report(fold.graph, title: title, now: at.time, json: json))
             if recording.damage != nil { throw ExitCode(1) }
             return
         }
-        Swift.print(lints.report(recording.finalGraph, title: recording.title, now: recording.lastEventNanos, json: json))
+        Swift.print(lints.report(fold.graph, title: recording.title, now: recording.lastEventNanos, json: json))
         // Printed up to the damage, as `export` exports up to it: less than was recorded.
         if recording.damage != nil { throw ExitCode(1) }
     }
@@ -115,18 +117,19 @@ extension ReplayCommand {
         "For output a script can read: `pipescope replay \(file) --json`, or --print for a tree."
     }
 
-    /// Reads `path`, or exits with a message that says what is wrong with it. A file cut
-    /// off in the middle of a message, without its end mark, or damaged after some, is
-    /// replayed up to its last complete message, with a note that says how much was read,
-    /// until when, and why it ends (``RecordingEnd/note(path:events:lastEventAt:doing:)``).
+    /// Folds `path` as it is read (``RecordingFold``), or exits with a message that says
+    /// what is wrong with it. A file cut off in the middle of a message, without its end
+    /// mark, or damaged after some, is folded up to its last complete message, with a note
+    /// that says how much was read, until when, and why it ends
+    /// (``RecordingEnd/note(path:events:lastEventAt:doing:)``).
     ///
     /// `follow`: a recording still being written is read until its writer ends (it says so
     /// on standard error first), and its end is then told as the writer left it.
-    static func load(_ path: String, follow: Bool = false) -> Recording {
-        let recording: Recording
+    static func fold(_ path: String, upTo event: UInt64?, follow: Bool = false) -> RecordingFold {
+        let fold: RecordingFold
         var waited = false
         do {
-            recording = try Recording.read(path: path, follow: follow, waiting: {
+            fold = try RecordingFold.read(path: path, upTo: event, follow: follow, waiting: {
                 waited = true
                 note("\(path) is being written: waiting until its writer ends (--follow), then printing. "
                     + "Ctrl-C stops waiting.")
@@ -134,12 +137,13 @@ extension ReplayCommand {
         } catch {
             fail("\(error)")
         }
-        // Nothing of the program to show: say what the file holds rather than open an empty one.
+        let recording = fold.recording
+        // Nothing of the program to show: say what the file holds rather than print an empty graph.
         if recording.snapshotsRead == 0 || (recording.end != .complete && recording.stagesSeen == 0) {
             fail(recording.end.nothingToShow(path: path, snapshotRead: recording.snapshotsRead > 0))
         }
         if recording.end != .complete, let note = endNote(recording, path: path, followed: waited) { self.note(note) }
-        return recording
+        return fold
     }
 
     /// Opens `path` for reading while shown, or exits saying why it cannot be read.

@@ -65,4 +65,27 @@ final class RecordingAtEventTests: XCTestCase {
         }
         XCTAssertEqual(values(final) - values(early), later)
     }
+
+    /// `--print`/`--json` (with or without `--at`) fold the file as they read it, keeping
+    /// no message: the same graphs as the recording read whole, the same counts and end.
+    func testTheFileFoldedAsItIsReadGivesTheSameGraphs() throws {
+        let recording = try Recording.read(path: Self.fixture)
+        for id: EventID in [384, 385, 420, 457, 498, 499] {
+            let fold = try RecordingFold.read(path: Self.fixture, upTo: id)
+            let (graph, event) = try XCTUnwrap(recording.graph(upTo: id))
+            XCTAssertEqual(fold.event, event, "event \(id)")
+            XCTAssertEqual(fold.graph, graph, "event \(id)")
+        }
+        let whole = try RecordingFold.read(path: Self.fixture)
+        XCTAssertEqual(whole.graph, recording.finalGraph)
+        XCTAssertNil(whole.event)
+        XCTAssertEqual(whole.eventRange, 384...499)
+        XCTAssertEqual(whole.recording.eventsRead, recording.eventsRead)
+        XCTAssertEqual(whole.recording.title, recording.title)
+        XCTAssertEqual(whole.recording.end, recording.end)
+        XCTAssertTrue(whole.recording.messages.isEmpty, "no message kept")
+        let missing = try RecordingFold.read(path: Self.fixture, upTo: 500)
+        XCTAssertNil(missing.event, "after its last")
+        XCTAssertEqual(missing.eventRange, 384...499)
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PipescopeGraph
 @testable import PipescopeModel
 import PipescopeTestSupport
@@ -91,5 +92,43 @@ final class LaneTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(lane.values.first ?? 0, oldest)
         XCTAssertEqual(lane.values.count, log.events(endingAt: log.end, count: log.end - log.start, node: 1,
                                                      kinds: [.value]).count, "every kept value, and only those")
+    }
+
+    /// With a spill, the lanes' times of the events on disk go to disk with them, and
+    /// count as the lanes of a history kept wholly in memory do, at every column.
+    func testLanesOfSpilledEventsGoToDiskAndCountTheSame() throws {
+        var spilled = AppState(targetName: "lanes", pid: 1)
+        spilled.historyLimit = 2_000
+        spilled.historySpill = HistorySpill.Options(segmentEntries: 1_024)
+        var memory = AppState(targetName: "lanes", pid: 1)
+        memory.historyLimit = 1_000_000
+        var first = BatchBuilder()
+        first.subscribe(1, op: "Subject", subscriber: "Sink")
+        first.subscription(1)
+        first.request(1, .unlimited)
+        var batches = [first.build()]
+        var now = first.now
+        for _ in 0..<20 {
+            var b = BatchBuilder(start: now)
+            for _ in 0..<500 { b.value(1) }
+            now = b.now
+            batches.append(b.build())
+        }
+        for batch in batches {
+            _ = reduce(&spilled, .batch(batch))
+            _ = reduce(&memory, .batch(batch))
+        }
+        XCTAssertEqual(spilled.cursor.log.start, 0, "nothing evicted: spilled")
+        XCTAssertGreaterThan(spilled.cursor.log.memoryStart, 7_000)
+        XCTAssertGreaterThan(try XCTUnwrap(spilled.cursor.log.spilled).laneTimes.bytesUsed, 0, "times on disk")
+        let lane = try XCTUnwrap(spilled.timeline.lanes[1]), whole = try XCTUnwrap(memory.timeline.lanes[1])
+        XCTAssertEqual(lane.values, whole.values)
+        XCTAssertEqual(lane.values.count, 10_000)
+        let times: [Int64] = whole.values
+        let from: Int64 = try XCTUnwrap(times.first), to: Int64 = try XCTUnwrap(times.last) + 1
+        let step: Int64 = max(1, (to - from) / 157)
+        for t in stride(from: from - step, through: to, by: Int(step)) {
+            XCTAssertEqual(lane.values(from: t, to: t + step), whole.values(from: t, to: t + step), "[\(t), +\(step))")
+        }
     }
 }

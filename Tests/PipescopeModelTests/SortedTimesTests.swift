@@ -1,4 +1,5 @@
-import PipescopeModel
+import Foundation
+@testable import PipescopeModel
 import PipescopeTestSupport
 import XCTest
 
@@ -53,5 +54,43 @@ final class SortedTimesTests: XCTestCase {
         XCTAssertEqual(times.count(from: 0, to: 1_000), 0)
         times.append(5)
         XCTAssertEqual(times.all, [5])
+    }
+
+    /// Times moved to disk (their events spilled) count as they did in memory, through
+    /// more appends, more storing and drops; what a drop leaves of a stored chunk comes
+    /// back to memory.
+    func testStoredTimesCountAsInMemory() {
+        let file = SpilledTimes(directory: NSTemporaryDirectory())
+        for seed in 0..<10 as Range<UInt64> {
+            var random = SeededGenerator(seed: seed)
+            var times = SortedTimes()
+            var model: [Int64] = []
+            var now: Int64 = 1_700_000_000_000_000_000
+            for step in 0..<6_000 {
+                now += Int64.random(in: 0...(step % 500 == 0 ? 6_000_000_000 : 50_000), using: &random)
+                times.append(now)
+                model.append(now)
+                if step % 700 == 699 {
+                    times.store(before: model[model.count - 600], in: file)
+                }
+                if step % 1_900 == 1_899, let first = model.first {
+                    let cut = first + (now - first) / 5
+                    times.drop(before: cut)
+                    model.removeAll { $0 < cut }
+                }
+                if step % 250 == 0 {
+                    XCTAssertEqual(times.count, model.count, "seed \(seed) step \(step)")
+                    XCTAssertEqual(times.first, model.first)
+                    for _ in 0..<5 {
+                        let a = model[Int.random(in: 0..<model.count, using: &random)]
+                        let b = a + Int64.random(in: 0...3_000_000_000, using: &random)
+                        XCTAssertEqual(times.count(from: a, to: b), model.filter { $0 >= a && $0 < b }.count,
+                                       "seed \(seed) step \(step) [\(a), \(b))")
+                    }
+                }
+            }
+            XCTAssertEqual(times.all, model, "seed \(seed)")
+        }
+        XCTAssertGreaterThan(file.bytesUsed, 0, "times went to disk")
     }
 }

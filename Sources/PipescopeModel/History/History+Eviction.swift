@@ -42,10 +42,8 @@ extension History {
         do {
             let offsets = try spilled.write(Array(entries.prefix(count)), texts: moving,
                                             blobs: described.map { ($0.index, $0.bytes) }, at: memoryStart)
-            for (d, offset) in zip(described, offsets) {
-                spilledInfos[d.node] = offset
-                infos[d.node] = nil
-            }
+            try spilled.descriptions.add(zip(described, offsets).map { ($0.node, $1) })
+            for d in described { infos[d.node] = nil }
         } catch {
             // The disk is full or not writable: say so, and from here on evict as without
             // a spill (what is on disk is folded into `base` while it can still be read).
@@ -59,6 +57,7 @@ extension History {
         entries.removeFirst(count)
         memoryStart = index
         thinCheckpoints(below: index)
+        moveCheckpointsToDisk(below: index, in: spilled)
         if let drop = spilled.overBudget(keeping: memoryStart) {
             forget(below: drop)
             spilled.drop(below: drop)
@@ -70,10 +69,10 @@ extension History {
     /// dropped when its neighbours are within that of each other. Their number then grows
     /// with the history's length over ``spilledSpan``, not over ``stride(for:)``.
     mutating func thinCheckpoints(below index: Int) {
-        let span = max(Self.spilledSpan, stride(for: base))
+        let span = max(diskCheckpointSpan, stride(for: base))
         var kept: [(position: Int, graph: Graph)] = []
         kept.reserveCapacity(checkpoints.count)
-        var previous = start
+        var previous = spilledCheckpoints.last?.position ?? start
         for (i, checkpoint) in checkpoints.enumerated() {
             let next = i + 1 < checkpoints.count ? checkpoints[i + 1].position : end
             if checkpoint.position < index, next <= index, next - previous <= span { continue }
@@ -93,6 +92,10 @@ extension History {
             graph = checkpoints[last].graph
             from = checkpoints[last].position
             checkpoints.removeFirst(last + 1)
+            forgetSpilledCheckpoints(upTo: newStart)
+        } else if let onDisk = spilledCheckpoint(atOrBefore: newStart) {
+            (from, graph) = onDisk
+            forgetSpilledCheckpoints(upTo: newStart)
         }
         base = Graph()  // `graph` may now be the only reference: the fold copies nothing
         var described: [NodeID] = []
@@ -105,9 +108,12 @@ extension History {
         forEachEntry(in: start..<newStart) { _, entry in
             if entry.kind == .subscribe { described.append(entry.node) }
         }
+        // On disk only by the history that writes the spill: a copy that diverged (and
+        // starts a spill of its own) must not change the one the original still reads.
+        let writer = spilled?.end == memoryStart ? spilled : nil
         for node in described {
             infos[node] = nil
-            spilledInfos[node] = nil
+            writer?.descriptions.remove(node)
         }
         base = graph
         if newStart > memoryStart {
@@ -126,6 +132,8 @@ extension History {
     mutating func redescribe(_ node: NodeID, _ change: (inout NodeInfo) -> Void) {
         guard var info = info(of: node), let spilled else { return }
         change(&info)
-        if let offset = try? spilled.rewrite(NodeInfoBytes.encode(info)) { spilledInfos[node] = offset }
+        if let offset = try? spilled.rewrite(NodeInfoBytes.encode(info)) {
+            spilled.descriptions.set(node, offset: offset)
+        }
     }
 }

@@ -9,9 +9,10 @@ import PipescopeGraph
 /// jumping anywhere costs the same.
 /// Past ``limit`` events the oldest leave memory. With a ``spill`` they go to disk
 /// (``HistorySpill``) and stay reachable through the same API, from the first event on;
-/// checkpoints there are thinned to one every ``spilledSpan`` events or so, so their
-/// number stays bounded while a jump folds at most that many (about 6 ms at the fold's
-/// 8 M events a second, plus reading them). Without a spill, or past its disk budget,
+/// checkpoints there are thinned to one every ``spilledSpan`` events or so and go to
+/// disk too (``SpilledCheckpoints``), so memory does not grow with the history while a
+/// jump reads one back and folds at most that many events (about 6 ms at the fold's 8 M
+/// events a second, plus reading them). Without a spill, or past its disk budget,
 /// the oldest are evicted: folded into the graph before the first kept event
 /// (``start``); node summaries live on in the checkpoints' graphs.
 ///
@@ -56,19 +57,32 @@ public struct History: Sendable {
     /// The first reachable position: events evicted so far (without a spill, those that
     /// left memory; with one, those past its disk budget).
     public internal(set) var start = 0
+    /// Checkpoints in memory (the graph at each position), in order, all after those on disk.
     var checkpoints: [(position: Int, graph: Graph)] = []
     /// The pauses the batches said (``Graph/pauses``), all of them: the graph at any
     /// position gets them (waits at a moment leave out the pauses before it).
     var pauses = PauseLog()
+    /// Where the checkpoints among the events on disk are (``SpilledCheckpoints``), in
+    /// order: their graphs are in the spill's files, not here.
+    var spilledCheckpoints: [SpilledCheckpoints.Record] = []
+    /// Locations and code places learnt after checkpoints that hold their stages went to
+    /// disk (rare: they come a batch or two after their stage), applied to those
+    /// checkpoints when one is read back (see ``rememberLate(_:_:)``).
+    var lateFixes: [LateFix] = []
+    /// The newest stage any checkpoint on disk holds (ids only grow): a location learnt
+    /// for a newer stage cannot concern them.
+    var newestStageOnDisk: NodeID = 0
+    /// The descriptions of the stages subscribed among the events in memory; those of the
+    /// events on disk are on disk (``HistorySpill/descriptions``).
     var infos: [NodeID: NodeInfo] = [:]
-    /// Where the descriptions of stages whose subscribe event is on disk are (offsets in
-    /// the spill's texts, ``NodeInfoBytes``): 16 bytes a stage in memory, not a NodeInfo.
-    var spilledInfos: [NodeID: Int64] = [:]
     public var limit = 100_000
 
     /// Checkpoints among the spilled events are at most about this far apart (see
     /// ``stride(for:)`` for those in memory): a jump there folds at most this many.
     public static let spilledSpan = 50_000
+    /// ``spilledSpan`` for this history (tests make it shorter, to have many checkpoints
+    /// on disk in few events).
+    var diskCheckpointSpan = History.spilledSpan
 
     public init() {}
 
@@ -77,17 +91,17 @@ public struct History: Sendable {
 
     /// Positions that have a checkpoint: a jump folds at most ``stride(for:)`` events
     /// from the one before it.
-    public var checkpointPositions: [Int] { checkpoints.map(\.position) }
+    public var checkpointPositions: [Int] { spilledCheckpoints.map(\.position) + checkpoints.map(\.position) }
 
     /// Stage descriptions kept to replay subscribe events still in the history: they go
     /// with their subscribe event, so a long session does not keep every stage it saw.
-    public var nodeInfoCount: Int { infos.count + spilledInfos.count }
+    public var nodeInfoCount: Int { infos.count + (spilled?.descriptions.count ?? 0) }
 
     /// What stage `id` was, while its subscribe event is still kept: the event log names
     /// a stage the graph has pruned with it.
     public func info(of id: NodeID) -> NodeInfo? {
         if let info = infos[id] { return info }
-        guard let offset = spilledInfos[id], let spilled else { return nil }
+        guard let spilled, let offset = spilled.descriptions.offset(of: id) else { return nil }
         return NodeInfoBytes.decode(spilled.bytes(at: offset))
     }
 
@@ -106,10 +120,12 @@ public struct History: Sendable {
         entryCapacity = 0
         texts.removeAll()
         checkpoints.removeAll()
+        spilledCheckpoints.removeAll()
+        lateFixes.removeAll()
+        newestStageOnDisk = 0
         start = 0
         memoryStart = 0
         infos.removeAll()
-        spilledInfos.removeAll()
         // New files: a copy of the history before the reset (an earlier run) keeps its own.
         spilled = nil
         spillFailure = nil
@@ -187,11 +203,12 @@ public struct History: Sendable {
                 infos[l.node]?.location = l.location
                 infos[l.node]?.frames = l.frames
             }
-            for l in batch.locations where spilledInfos[l.node] != nil {
+            for l in batch.locations where infos[l.node] == nil && spilled != nil {
                 redescribe(l.node) { $0.location = l.location; $0.frames = l.frames }
             }
             base.locate(batch.locations)
             for i in checkpoints.indices { checkpoints[i].graph.locate(batch.locations) }
+            rememberLate(batch.locations, [])
         }
         // So does the place of its code.
         if !batch.codes.isEmpty {
@@ -199,11 +216,12 @@ public struct History: Sendable {
                 infos[c.node]?.code = c.code
                 infos[c.node]?.builtBy = c.builtBy
             }
-            for c in batch.codes where spilledInfos[c.node] != nil {
+            for c in batch.codes where infos[c.node] == nil && spilled != nil {
                 redescribe(c.node) { $0.code = c.code; $0.builtBy = c.builtBy }
             }
             base.place(batch.codes)
             for i in checkpoints.indices { checkpoints[i].graph.place(batch.codes) }
+            rememberLate([], batch.codes)
         }
         graph.finish(batch)
         pauses = graph.pauses
@@ -324,6 +342,8 @@ public struct History: Sendable {
         if let i = checkpointIndex(atOrBefore: target) {
             graph = checkpoints[i].graph
             from = checkpoints[i].position
+        } else if let onDisk = spilledCheckpoint(atOrBefore: target) {
+            (from, graph) = onDisk
         }
         forEachEntry(in: from..<target) { index, entry in
             let event = self.event(entry, index: index)

@@ -68,6 +68,12 @@ public final class HistorySpill: @unchecked Sendable {
     }
 
     public let options: Options
+    /// The history's checkpoints among the events on disk (``SpilledCheckpoints``).
+    let checkpoints: SpilledCheckpoints
+    /// Where the descriptions of the stages subscribed among the events on disk are.
+    let descriptions: SpilledDescriptions
+    /// The timeline lanes' times of the events on disk (``SpilledTimes``).
+    public let laneTimes: SpilledTimes
     private let lock = NSLock()
     /// Entries files by segment number (-1: dropped).
     private var entryFiles: [Int32] = []
@@ -92,6 +98,9 @@ public final class HistorySpill: @unchecked Sendable {
         self.options = options
         written = first
         firstIndex = first
+        checkpoints = SpilledCheckpoints(directory: options.directory)
+        descriptions = SpilledDescriptions(directory: options.directory)
+        laneTimes = SpilledTimes(directory: options.directory)
         cache = Array(repeating: nil, count: Self.cacheSlots)
     }
 
@@ -102,15 +111,21 @@ public final class HistorySpill: @unchecked Sendable {
     /// Entries on disk end here (an index: the event at position `p` is index `p - 1`).
     var end: Int { lock.withLock { written } }
 
-    /// Bytes the spill holds on disk now.
+    /// Bytes the spill holds on disk now: its events, texts, checkpoints and the lanes'
+    /// times (those last are not counted against the budget: they stay until exit).
     public var bytesUsed: Int64 {
-        lock.withLock { Int64(written - firstIndex) * Int64(MemoryLayout<HistoryEntry>.stride) + (textEnd - firstText) }
+        let graphs = checkpoints.bytesUsed + laneTimes.bytesUsed
+        return lock.withLock {
+            Int64(written - firstIndex) * Int64(MemoryLayout<HistoryEntry>.stride) + (textEnd - firstText) + graphs
+        }
     }
 
     /// Whether the spill is over its budget with a whole segment it could drop below `index`.
     func overBudget(keeping index: Int) -> Int? {
-        lock.withLock {
+        let graphs = checkpoints.bytesUsed
+        return lock.withLock {
             let used = Int64(written - firstIndex) * Int64(MemoryLayout<HistoryEntry>.stride) + (textEnd - firstText)
+                + graphs
             guard used > options.budgetBytes else { return nil }
             let next = (firstIndex / options.segmentEntries + 1) * options.segmentEntries
             return next <= min(index, written) ? next : nil
@@ -197,6 +212,7 @@ public final class HistorySpill: @unchecked Sendable {
     /// Drops the entries below `index` (a segment boundary from ``overBudget(keeping:)``)
     /// and the texts only they used: their files are closed, the space given back.
     func drop(below index: Int) {
+        checkpoints.drop(below: index + 1)
         lock.withLock {
             while firstIndex + options.segmentEntries <= index {
                 let segment = firstIndex / options.segmentEntries
@@ -271,30 +287,11 @@ public final class HistorySpill: @unchecked Sendable {
     /// Segment `segment`'s file, made (and unlinked) when first written.
     private func file(_ segment: Int, in files: inout [Int32], name: String) throws -> Int32 {
         while files.count <= segment { files.append(-1) }
-        if files[segment] < 0 {
-            var template = Array((options.directory + "/pipescope-history-\(name)-XXXXXX").utf8CString)
-            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else {
-                throw Failure(description: "could not make a history file in \(options.directory): "
-                    + String(cString: strerror(errno)) + " (set PIPESCOPE_HISTORY_DIR to a writable directory)")
-            }
-            // Unlinked at once: nothing stays on disk after the inspector exits, however it exits.
-            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-            files[segment] = fd
-        }
+        if files[segment] < 0 { files[segment] = try HistoryFiles.make(in: options.directory, name: name) }
         return files[segment]
     }
 
     private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                throw Failure(description: "could not write the history to \(options.directory): "
-                    + String(cString: strerror(errno)) + " (set PIPESCOPE_HISTORY_DIR or PIPESCOPE_HISTORY_BUDGET_MB)")
-            }
-            done += n
-        }
+        try HistoryFiles.writeAll(fd, bytes, at: Int64(offset), in: options.directory)
     }
 }

@@ -19,6 +19,8 @@ extension AppState {
         public internal(set) var windowEnd: Int64?
         /// The history's first kept position when the lanes last followed its eviction.
         private var keptFrom = 0
+        /// The history's first position in memory when the lanes last followed its spill.
+        private var storedFrom = 0
 
         /// Takes the way `other` is viewed (zoom, the log's filter, the clock), not its
         /// lanes: another run of the program shown with the same view.
@@ -88,8 +90,15 @@ extension AppState {
             for id in lanes.keys.filter({ !liveGraph.contains($0) }) { lanes[id] = nil }
         }
 
-        /// After the history evicted its oldest events, the lanes forget them too.
+        /// After the history evicted its oldest events, the lanes forget them too; after it
+        /// spilled them to disk, the lanes' times go to disk too (``SpilledTimes``).
         mutating func follow(_ log: History) {
+            if log.memoryStart != storedFrom, let spilled = log.spilled {
+                storedFrom = log.memoryStart
+                if let oldest = log.event(at: log.memoryStart + 1)?.time {
+                    for i in lanes.indices { lanes.values[i].store(before: oldest, in: spilled.laneTimes) }
+                }
+            }
             guard log.start != keptFrom else { return }
             keptFrom = log.start
             guard let oldest = log.event(at: log.start + 1)?.time else { return }

@@ -60,6 +60,12 @@ public struct Lane: Hashable, Sendable {
         (valueTimes.first ?? .max) < time || (requestTimes.first ?? .max) < time || (held.first?.end ?? .max) < time
     }
 
+    /// Moves its times before `time` to `file` (the history spilled their events).
+    mutating func store(before time: Int64, in file: SpilledTimes) {
+        valueTimes.store(before: time, in: file)
+        requestTimes.store(before: time, in: file)
+    }
+
     /// Forgets what happened before `time` (the history evicted it).
     mutating func drop(before time: Int64) {
         valueTimes.drop(before: time)

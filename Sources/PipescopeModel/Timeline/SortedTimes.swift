@@ -15,7 +15,7 @@
 /// times.drop(before: 20)          // [20, 20]
 /// ```
 public struct SortedTimes: Hashable, Sendable {
-    private struct Chunk: Hashable, Sendable {
+    private struct Chunk: Sendable {
         /// How many times came before this chunk, counting the ones dropped since: only
         /// differences are read.
         var before: Int
@@ -24,15 +24,29 @@ public struct SortedTimes: Hashable, Sendable {
         var near: [UInt32] = []
         /// …else every time whole (`near` then empty).
         var wide: [Int64] = []
+        /// On disk instead (`near` and `wide` then empty), once its events are
+        /// (``SortedTimes/store(before:in:)``).
+        var stored: Stored?
 
-        var count: Int { wide.isEmpty ? near.count : wide.count }
-        subscript(i: Int) -> Int64 { wide.isEmpty ? base &+ Int64(near[i]) : wide[i] }
-        var last: Int64 { self[count - 1] }
+        struct Stored: Sendable {
+            var file: SpilledTimes
+            var offset: Int64
+            var count: Int
+            var last: Int64
+            var times: [Int64] { file.times(at: offset, count: count) }
+        }
+
+        var count: Int { stored?.count ?? (wide.isEmpty ? near.count : wide.count) }
+        subscript(i: Int) -> Int64 {
+            if let stored { return stored.times[i] }
+            return wide.isEmpty ? base &+ Int64(near[i]) : wide[i]
+        }
+        var last: Int64 { stored?.last ?? self[count - 1] }
 
         /// Whether `time` can go in: the chunk has room, and the time fits in 32 bits or
         /// the chunk is whole times already or still small enough to become so.
         func takes(_ time: Int64) -> Bool {
-            count < SortedTimes.chunkLimit && (!wide.isEmpty || fitsNear(time) || count < SortedTimes.wideningLimit)
+            stored == nil && count < SortedTimes.chunkLimit && (!wide.isEmpty || fitsNear(time) || count < SortedTimes.wideningLimit)
         }
 
         func fitsNear(_ time: Int64) -> Bool { time >= base && time - base <= Int64(UInt32.max) }
@@ -52,6 +66,16 @@ public struct SortedTimes: Hashable, Sendable {
 
         /// The first position whose time is at or after `time`.
         func firstIndex(notBefore time: Int64) -> Int {
+            if let stored {
+                // Read once, not at every step of the search.
+                let times = stored.times
+                var low = 0, high = times.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if times[mid] < time { low = mid + 1 } else { high = mid }
+                }
+                return low
+            }
             var low = 0, high = count
             while low < high {
                 let mid = (low + high) / 2
@@ -61,6 +85,12 @@ public struct SortedTimes: Hashable, Sendable {
         }
 
         mutating func removeFirst(_ k: Int) {
+            if let stored {
+                // Back in memory, whole, for what is left of it.
+                wide = Array(stored.times.dropFirst(k))
+                self.stored = nil
+                return
+            }
             if wide.isEmpty { near.removeFirst(k) } else { wide.removeFirst(k) }
         }
     }
@@ -72,6 +102,9 @@ public struct SortedTimes: Hashable, Sendable {
     static let wideningLimit = 16
 
     private var chunks: [Chunk] = []
+    /// Chunks before this one were stored (``store(before:in:)``; the first may be back in
+    /// memory, what a drop left of it).
+    private var stored = 0
 
     public init() {}
 
@@ -88,7 +121,28 @@ public struct SortedTimes: Hashable, Sendable {
     public var last: Int64? { chunks.last?.last }
 
     /// Every time, oldest first.
-    public var all: [Int64] { chunks.flatMap { chunk in (0..<chunk.count).map { chunk[$0] } } }
+    public var all: [Int64] {
+        chunks.flatMap { chunk in chunk.stored?.times ?? (0..<chunk.count).map { chunk[$0] } }
+    }
+
+    /// Moves the closed chunks whose times are all before `time` to `file` (their
+    /// events went to the history's spill): in memory stays where they are, their count
+    /// and last time. One that cannot be written stays in memory.
+    mutating func store(before time: Int64, in file: SpilledTimes) {
+        // Times are in order: the chunks to store follow those stored before.
+        while stored < chunks.count - 1, chunks[stored].last < time {
+            let i = stored
+            if chunks[i].stored == nil {
+                let times = (0..<chunks[i].count).map { chunks[i][$0] }
+                guard let offset = try? file.write(times) else { return }
+                chunks[i].stored = Chunk.Stored(file: file, offset: offset, count: times.count,
+                                                last: times[times.count - 1])
+                chunks[i].near = []
+                chunks[i].wide = []
+            }
+            stored += 1
+        }
+    }
 
     /// Appends in order: a time earlier than the last (another thread's clock read a
     /// moment before) is kept at the last, so the times stay sorted.
@@ -112,6 +166,7 @@ public struct SortedTimes: Hashable, Sendable {
         let gone = chunks.prefix { $0.last < time }.count
         if gone > 0 {
             chunks.removeFirst(gone)
+            stored = max(0, stored - gone)
         }
         guard !chunks.isEmpty else { return }
         let k = chunks[0].firstIndex(notBefore: time)
