@@ -1,7 +1,7 @@
 /// A whole ``Graph`` as bytes and back, exactly: every stage with every field the fold
 /// keeps (its delivery times, a flatMap's answers, recent requests), the owners, the
-/// drop counts, and the indexes the fold keeps beside the stages (mirrors, stages by
-/// publisher). Unlike ``Graph/snapshot()``, nothing is left out or learnt again: the
+/// drop counts, the indexes the fold keeps beside the stages (mirrors, stages by
+/// publisher), the stage numbers never seen begin, and the pauses. Unlike ``Graph/snapshot()``, nothing is left out or learnt again: the
 /// graph read back equals the one written (`==`), so a history can keep a checkpoint on
 /// disk and fold on from it as from the one it wrote.
 ///
@@ -41,6 +41,17 @@ public enum GraphBytes {
                 out.put(key)
                 out.put(ids)
             }
+        }
+        out.put(graph.lostStarts.highest)
+        out.put(graph.lostStarts.gaps.count)
+        for gap in graph.lostStarts.gaps {
+            out.put(gap.lowerBound)
+            out.put(gap.upperBound)
+        }
+        out.put(graph.pauses.spans.count)
+        for span in graph.pauses.spans {
+            out.put(span.fromNanos)
+            out.put(span.toNanos)
         }
         return out.bytes
     }
@@ -83,6 +94,17 @@ public enum GraphBytes {
         }
         graph.mirrors = indexes[0]
         graph.publishers = indexes[1]
+        guard let highest = reader.number(), let gaps = reader.count() else { return nil }
+        graph.lostStarts.highest = highest
+        for _ in 0..<gaps {
+            guard let lower = reader.number(), let upper = reader.number(), lower <= upper else { return nil }
+            graph.lostStarts.gaps.append(lower..<upper)
+        }
+        guard let pauses = reader.count() else { return nil }
+        for _ in 0..<pauses {
+            guard let from = reader.signed(), let to = reader.signed() else { return nil }
+            graph.pauses.spans.append(PauseInterval(fromNanos: from, toNanos: to))
+        }
         guard reader.atEnd else { return nil }
         return graph
     }

@@ -17,7 +17,7 @@
 /// ```
 public struct PauseLog: Hashable, Sendable {
     /// The pauses in order; the last one's `toNanos` is `.max` while it is under way.
-    public private(set) var spans: [PauseInterval] = []
+    public internal(set) var spans: [PauseInterval] = []
 
     public init() {}
 

@@ -1,5 +1,5 @@
 import Foundation
-import PipescopeGraph
+@testable import PipescopeGraph
 @testable import PipescopeModel
 import PipescopeRecording
 import PipescopeTestSupport
@@ -136,5 +136,18 @@ final class SpilledCheckpointTests: XCTestCase {
         XCTAssertGreaterThan(checked, 10)
         XCTAssertGreaterThan(graph.nodes.values.filter { $0.innerAnswers != nil }.count, 0, "a flatMap's answers")
         XCTAssertGreaterThan(graph.nodes.values.filter { $0.times != nil }.count, 0, "delivery times")
+        // And what a busier program's graph holds besides: a stage number never seen begin
+        // (its subscribe lost) and pauses, one over and one under way.
+        var gate = EventBatch()
+        gate.trailer.gate = GateState(paused: true, pausedSinceNanos: 2_000,
+                                      endedPause: PauseInterval(fromNanos: 500, toNanos: 900))
+        graph.fold(gate)
+        var skip = BatchBuilder()
+        let next = (graph.nodes.keys.max() ?? 0) + 5
+        skip.subscribe(next, op: "Just", subscriber: "Sink")
+        graph.fold(skip.build(sequence: graph.sequence + 1))
+        XCTAssertEqual(graph.pauses.spans.count, 2)
+        XCTAssertFalse(graph.lostStarts.gaps.isEmpty)
+        XCTAssertEqual(GraphBytes.decode(GraphBytes.encode(graph)), graph)
     }
 }
