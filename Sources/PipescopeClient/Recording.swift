@@ -76,11 +76,22 @@ public struct Recording {
     /// first wait (`replay --print --follow` says so on standard error).
     public static func read(path: String, follow: Bool = false, pollSeconds: Double = 0.05,
                             waiting: () -> Void = {}) throws -> Recording {
+        var recording = Recording()
+        var messages: [Message] = []
+        try recording.read(path: path, follow: follow, pollSeconds: pollSeconds, waiting: waiting) { messages.append($0) }
+        recording.messages = messages
+        return recording
+    }
+
+    /// Reads every message of `path` into this recording's counts (``take(_:)``), handing
+    /// each one a replay applies to `apply`, and how the file ends (``finish(_:damage:)``):
+    /// the one loop ``read(path:follow:pollSeconds:waiting:)`` and ``RecordingFold`` share.
+    mutating func read(path: String, follow: Bool, pollSeconds: Double, waiting: () -> Void,
+                       apply: (Message) -> Void) throws {
         var file = try RecordingMessages(path: path)
         file.follow = follow
         var waited = false
-        var recording = Recording()
-        recording.name = (path as NSString).lastPathComponent
+        name = (path as NSString).lastPathComponent
         var damage: String?
         while true {
             let next: Message?
@@ -101,10 +112,9 @@ public struct Recording {
                 Thread.sleep(forTimeInterval: pollSeconds)
                 continue
             }
-            if let kept = recording.take(message) { recording.messages.append(kept) }
+            if let kept = take(message) { apply(kept) }
         }
-        recording.finish(file, damage: damage)
-        return recording
+        finish(file, damage: damage)
     }
 
     /// Counts `message` (who the program was, snapshots, stages, events, the last

@@ -1,7 +1,5 @@
-import Foundation
 import PipescopeGraph
 import PipescopeModel
-import PipescopeRecording
 
 /// The graph a recording makes, folded one message at a time as it is read: at its end,
 /// or as it was right after one event (`replay --print/--json --at K`). Nothing but the
@@ -45,34 +43,10 @@ public struct RecordingFold {
     /// (a recording still being written is read until its writer lets go of it).
     public static func read(path: String, upTo: EventID? = nil, follow: Bool = false, pollSeconds: Double = 0.05,
                             waiting: () -> Void = {}) throws -> RecordingFold {
-        var file = try RecordingMessages(path: path)
-        file.follow = follow
-        var waited = false
         var fold = RecordingFold(upTo: upTo)
-        fold.recording.name = (path as NSString).lastPathComponent
-        var damage: String?
-        while true {
-            let next: Message?
-            do {
-                next = try file.next()
-            } catch let found as RecordingMessages.Damage {
-                damage = found.reason
-                break
-            } catch let error as RecordingFormat.OpenError {
-                throw Recording.ReadError.unreadable(path: path, reason: error.reason)
-            } catch {
-                throw Recording.ReadError.invalid(path: path, reason: "\(error)")
-            }
-            guard let message = next else {
-                guard file.waiting else { break }
-                if !waited { waiting() }
-                waited = true
-                Thread.sleep(forTimeInterval: pollSeconds)
-                continue
-            }
-            if let kept = fold.recording.take(message) { fold.take(kept) }
-        }
-        fold.recording.finish(file, damage: damage)
+        var recording = Recording()
+        try recording.read(path: path, follow: follow, pollSeconds: pollSeconds, waiting: waiting) { fold.take($0) }
+        fold.recording = recording
         return fold
     }
 
