@@ -32,7 +32,7 @@ public enum TableView {
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         let start = min(table.offset, max(0, table.rows.count - body.height))
         let visible = table.rows.dropFirst(max(0, start)).prefix(body.height)
-        let columns = TableColumns(width: area.width, locationWidth: table.locationWidth, timed: table.timed)
+        let columns = TableColumns(width: area.width, locationWidth: table.locationWidth, timed: table.timed, sorted: table.sort)
         renderHeader(table, columns: columns, theme: theme, x: area.x, y: area.y, width: area.width, into: &buffer)
         if table.rows.isEmpty {
             EmptyPane.render(state, theme: theme, area: body, into: &buffer)

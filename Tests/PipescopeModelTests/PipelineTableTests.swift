@@ -132,24 +132,30 @@ final class PipelineTableTests: XCTestCase {
         XCTAssertEqual(Set(state.tree.rows.filter(\.isStage).map(\.id)), [1, 2, 3, 10, 11])
     }
 
-    func testTheSortMovesOnlyThroughTheColumnsShown() {
+    func testTheSortReachesEveryColumnAndShowsIt() {
         var state = threePipelines()
-        // 80 columns (78 in the box): no LOCATION, AGE, STAGES, LAST, sparkline or VALUES
-        // (WAIT takes their room).
+        // 80 columns (78 in the box): LOCATION, AGE, STAGES, LAST, the sparkline and
+        // VALUES are left out while WAIT takes their room, but `>` still reaches each
+        // column with something in it (no LOCATION here, nothing timed), and the one
+        // sorted by is shown.
         _ = reduce(&state, .resize(width: 80, height: 24, treePageSize: 8, tablePageSize: 19, tableWidth: 78))
+        XCTAssertFalse(state.table.columns.shows(.values))
         var order: [TableColumn] = []
-        for _ in 0..<6 {
+        for _ in 0..<10 {
             _ = reduce(&state, .action(.sortNext))
             order.append(state.table.sort)
+            XCTAssertTrue(state.table.columns.shows(state.table.sort), "sorted by \(state.table.sort), shown")
         }
-        XCTAssertEqual(order, [.warnings, .id, .name, .status, .wait, .rate])
+        XCTAssertEqual(order, [.values, .age, .lastEvent, .warnings, .id, .name, .status, .wait, .stages, .rate])
         _ = reduce(&state, .action(.sortPrevious))
-        XCTAssertEqual(state.table.sort, .wait)
-        // Wider, the sort stays where it is and `>` reaches the columns that came back.
-        _ = reduce(&state, .resize(width: 120, height: 40, treePageSize: 20, tablePageSize: 35, tableWidth: 118))
-        XCTAssertEqual(state.table.sort, .wait)
-        _ = reduce(&state, .action(.sortNext))
         XCTAssertEqual(state.table.sort, .stages)
+        XCTAssertFalse(state.table.columns.shows(.wait), "STAGES takes WAIT's room")
+        // Wider, the sort stays where it is, and the columns left out come back.
+        _ = reduce(&state, .resize(width: 120, height: 40, treePageSize: 20, tablePageSize: 35, tableWidth: 118))
+        XCTAssertEqual(state.table.sort, .stages)
+        XCTAssertTrue(state.table.columns.shows(.wait))
+        _ = reduce(&state, .action(.sortNext))
+        XCTAssertEqual(state.table.sort, .rate)
     }
 
     func testTheSortIsStable() {

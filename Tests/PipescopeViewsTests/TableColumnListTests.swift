@@ -185,4 +185,31 @@ final class TableColumnListTests: XCTestCase {
         }
         XCTAssertEqual(dropped, dropOrder.map(\.id))
     }
+
+    /// The sorted column is never dropped: at 80 columns (78 in the box) `>` reaches every
+    /// column with something in it, and the one sorted by shows, in place of the next
+    /// droppable one (#43 item 7: TIME, which names the costliest operator, at 80x24).
+    func testTheSortedColumnShowsHoweverNarrowTheTable() {
+        let narrow = TableColumns(width: 78, locationWidth: 20, timed: true)
+        XCTAssertFalse(narrow.shows(.time))
+        let byTime = TableColumns(width: 78, locationWidth: 20, timed: true, sorted: .time)
+        XCTAssertEqual(byTime.shown.map(\.column.id), [.warnings, .id, .name, .status, .rate, .time])
+        XCTAssertEqual(byTime.shown.last.map { $0.x + $0.width }, 78, "still fills the width, no more")
+        XCTAssertEqual(TableColumns(width: 78, locationWidth: 20, timed: true, sorted: .wait).shown.map(\.column.id),
+                       narrow.shown.map(\.column.id), "a column shown anyway changes nothing")
+
+        // `>` from RATE goes through every sortable column that has something to show.
+        var stepped: [TableColumn.ID] = []
+        var sort = TableColumn.rate
+        repeat {
+            sort = TableColumns(width: 78, locationWidth: 20, timed: true, sorted: sort).sortColumn(from: sort, step: 1)
+            stepped.append(sort.id)
+        } while sort != .rate && stepped.count < 20
+        XCTAssertEqual(stepped, [.values, .time, .age, .lastEvent, .warnings, .id, .name, .location, .status, .wait,
+                                 .stages, .rate])
+        // Not TIME while nothing was timed, nor LOCATION while no pipeline has one.
+        let bare = TableColumns(width: 78, locationWidth: 0, timed: false, sorted: .rate)
+        XCTAssertEqual(bare.sortColumn(from: .values, step: 1), .age)
+        XCTAssertEqual(bare.sortColumn(from: .name, step: 1), .status)
+    }
 }

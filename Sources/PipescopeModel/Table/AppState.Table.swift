@@ -44,8 +44,10 @@ extension AppState {
         public internal(set) var pageSize = 10
         /// The table's width inside its box, from the resize message.
         public internal(set) var width = 78
-        /// The columns shown at ``width``.
-        public var columns: TableColumns { TableColumns(width: width, locationWidth: locationWidth, timed: timed) }
+        /// The columns shown at ``width``, the sorted one among them.
+        public var columns: TableColumns {
+            TableColumns(width: width, locationWidth: locationWidth, timed: timed, sorted: sort)
+        }
         /// Where the selected row was when the rows were last built, for when it leaves.
         private(set) var selectedIndex = 0
         /// The user chose the selected pipeline (rather than it being the first shown),
@@ -215,7 +217,7 @@ extension AppState {
         }
 
         /// The sortable column `step` places from the sorted one (wrapping), among those
-        /// shown: `>` never sorts by a column the terminal is too narrow for.
+        /// with something to show: at 80 columns `>` reaches TIME too, which is then shown.
         func sortColumn(_ step: Int) -> TableColumn { columns.sortColumn(from: sort, step: step) }
 
         /// Selects the row at `position` (clamped).
