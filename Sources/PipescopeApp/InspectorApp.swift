@@ -102,6 +102,10 @@ public struct InspectorApp {
             if let lines = ScreenView.detailLines(state, theme: theme), lines != state.detail.lines {
                 _ = reduce(&state, .detailLines(lines))
             }
+            if case .warnings(let overlay) = state.layer, let rows = ScreenView.warningsShown(state, theme: theme),
+               rows != overlay.rowsShown {
+                _ = reduce(&state, .warningsShown(rows))
+            }
             var buffer = ScreenBuffer(width: size.width, height: size.height)
             ScreenView.render(state, theme: theme, into: &buffer)
             terminal.draw(buffer)

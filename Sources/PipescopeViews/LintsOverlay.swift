@@ -11,18 +11,7 @@ import TerminalKit
 public enum LintsOverlay {
     public static func render(_ state: AppState, theme: Theme, area: Rect, firstRow: Int = 0, into buffer: inout ScreenBuffer) {
         let groups = state.warnings.groups
-        // Nearly the whole width on a narrow terminal: the advice is the point.
-        let width = min(area.width, max(78, area.width * 4 / 5))
-        let textWidth = max(1, width - 2 - 3)
-        let rows = groups.map { group in
-            (heading: DetailView.wrap(theme.text(heading(group, graph: state.cursor.graph)), width: textWidth,
-                                      maxLines: 2),
-             message: DetailView.wrap(group.newest.message, width: textWidth, maxLines: Int.max))
-        }
-        let lines = rows.reduce(0) { $0 + $1.heading.count + $1.message.count }
-        let height = min(area.height, max(6, lines + 3))
-        let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2,
-                       width: width, height: height)
+        let (rows, box) = layout(state, theme: theme, area: area)
         buffer.fill(box, with: .blank)
         let title = groups.count == state.warnings.lints.count
             ? "Warnings (\(state.warnings.lints.count))"
@@ -37,24 +26,62 @@ public enum LintsOverlay {
         var y = inner.y
         let warn = Style(foreground: theme.colors ? .yellow : nil, bold: true)
         let first = min(max(0, firstRow), groups.count - 1)
-        var shown = first
+        // Every row is drawn as far as it fits, so no room is left blank while rows
+        // remain; a row cut short after the first is not counted as shown, so the next
+        // page (PgDn) starts with it whole.
         for row in rows[first...] {
             guard y < inner.maxY - 1 else { break }
-            let count = row.heading.count + row.message.count
             let text = row.heading.enumerated().map { ($0 == 0 ? " " : "   ") + $1 } + row.message.map { "   " + $0 }
-            // Every row is drawn as far as it fits, so no room is left blank while rows
-            // remain; a row cut short after the first is not counted as shown, so the next
-            // page (PgDn) starts with it whole.
             for (i, line) in text.enumerated() where y + i < inner.maxY - 1 {
                 buffer.putTruncated(line, x: inner.x, y: y + i, maxWidth: inner.width,
                                     style: i < row.heading.count ? warn : .plain, glyphs: theme.glyphs)
             }
-            if y + count > inner.maxY - 1, shown != first { break }
-            y += count
-            shown += 1
+            y += text.count
         }
+        let shown = first + shownWhole(rows, from: first, room: inner.height - 1)
         let footer = footer(first: first, shown: shown, of: groups.count, width: inner.width, theme: theme)
         buffer.putTruncated(footer, x: inner.x, y: inner.maxY - 1, maxWidth: inner.width, style: theme.dim, glyphs: theme.glyphs)
+    }
+
+    /// How many rows the list shows whole from `firstRow` in `area` (at least one, the
+    /// first being drawn as far as it fits when it alone is taller): what PgDn moves by
+    /// (the app sends it, ``Message/warningsShown(_:)``). 0 when there is no warning.
+    public static func rowsShown(_ state: AppState, theme: Theme, area: Rect, firstRow: Int) -> Int {
+        let (rows, box) = layout(state, theme: theme, area: area)
+        guard !rows.isEmpty else { return 0 }
+        return shownWhole(rows, from: min(max(0, firstRow), rows.count - 1), room: box.inset(by: 1).height - 1)
+    }
+
+    /// Each row's heading and advice wrapped to the box's width, and the box: nearly the
+    /// whole width on a narrow terminal (the advice is the point), as tall as the rows
+    /// need, in the middle of `area`.
+    private static func layout(_ state: AppState, theme: Theme, area: Rect)
+        -> (rows: [(heading: [String], message: [String])], box: Rect) {
+        let width = min(area.width, max(78, area.width * 4 / 5))
+        let textWidth = max(1, width - 2 - 3)
+        let rows = state.warnings.groups.map { group in
+            (heading: DetailView.wrap(theme.text(heading(group, graph: state.cursor.graph)), width: textWidth,
+                                      maxLines: 2),
+             message: DetailView.wrap(group.newest.message, width: textWidth, maxLines: Int.max))
+        }
+        let lines = rows.reduce(0) { $0 + $1.heading.count + $1.message.count }
+        let height = min(area.height, max(6, lines + 3))
+        let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2,
+                       width: width, height: height)
+        return (rows, box)
+    }
+
+    /// How many of `rows` from `first` fit whole in `room` lines, the first counted
+    /// whatever its height.
+    private static func shownWhole(_ rows: [(heading: [String], message: [String])], from first: Int, room: Int) -> Int {
+        var used = 0, shown = 0
+        for row in rows[first...] {
+            let count = row.heading.count + row.message.count
+            if used + count > room, shown > 0 { break }
+            used += count
+            shown += 1
+        }
+        return shown
     }
 
     /// The keys, and which rows are shown when they do not all fit: the longest wording

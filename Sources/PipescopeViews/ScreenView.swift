@@ -140,6 +140,16 @@ public enum ScreenView {
         return DetailView.lineCount(state, theme: theme, width: area.width)
     }
 
+    /// How many rows the warnings list shows whole from its first (nil while it is not
+    /// open): the app sends it (``Message/warningsShown(_:)``) so PgDn moves by a page
+    /// of whole rows.
+    public static func warningsShown(_ state: AppState, theme: Theme) -> Int? {
+        guard case .warnings(let overlay) = state.layer, state.width >= minimumWidth, state.height >= minimumHeight
+        else { return nil }
+        let body = Rect(x: 0, y: 1, width: state.width, height: state.height - 2)
+        return LintsOverlay.rowsShown(state, theme: theme, area: body, firstRow: overlay.offset)
+    }
+
     /// How many tree rows fit, so paging can move by a screenful.
     public static func treePageSize(width: Int, height: Int) -> Int {
         let body = Rect(x: 0, y: 1, width: width, height: max(0, height - 2))

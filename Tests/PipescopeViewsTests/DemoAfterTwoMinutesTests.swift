@@ -222,4 +222,32 @@ final class WarningsScrollTests: XCTestCase {
         XCTAssertGreaterThan(pageFirst, 1)
         XCTAssertTrue(page.contains { $0.contains(next) }, page.joined(separator: "\n"))
     }
+
+    /// Rows of different heights (the demo's four mistakes at 50x22: the stalled one's
+    /// advice takes eight lines, the others five or six): each page down starts with the
+    /// first row the last page did not show whole, measured as the app measures it after
+    /// each key (`ScreenView.warningsShown`); a fixed number of rows a page skipped the
+    /// stalled one (#43, seen in tmux at 80x24 on the live demo).
+    func testPagingDownThroughRowsOfDifferentHeightsSkipsNone() throws {
+        var state = DemoAfterTwoMinutesTests.demo()
+        _ = reduce(&state, ScreenView.resized(width: 50, height: 22))
+        _ = reduce(&state, .action(.toggleLints))
+        XCTAssertEqual(state.warnings.groups.count, 4)
+        var covered: [ClosedRange<Int>] = []
+        for _ in 0..<8 {
+            if let rows = ScreenView.warningsShown(state, theme: .plainUnicode) { _ = reduce(&state, .warningsShown(rows)) }
+            let lines = ViewFixtures.render(state, width: 50, height: 22, theme: .plainUnicode).lines()
+            let footer = try XCTUnwrap(lines.lazy.compactMap { $0.firstMatch(of: #/rows ([0-9]+)-([0-9]+)\/4/#) }.first,
+                                       lines.joined(separator: "\n"))
+            covered.append(try XCTUnwrap(Int(footer.1))...(try XCTUnwrap(Int(footer.2))))
+            if footer.2 == "4" { break }
+            _ = reduce(&state, .action(.pageDown))
+        }
+        XCTAssertGreaterThan(covered.count, 1, "the rows take more than one page: \(covered)")
+        XCTAssertEqual(covered.first?.lowerBound, 1)
+        XCTAssertEqual(covered.last?.upperBound, 4)
+        for (page, next) in zip(covered, covered.dropFirst()) {
+            XCTAssertEqual(next.lowerBound, page.upperBound + 1, "no row skipped between pages: \(covered)")
+        }
+    }
 }

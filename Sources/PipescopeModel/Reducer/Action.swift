@@ -105,6 +105,9 @@ public enum Message: Sendable {
     /// How many lines the Stage pane's text has at its width (the app measures it after
     /// each key with the views' layout), so scrolling it stops at its last line.
     case detailLines(Int)
+    /// How many rows the warnings list shows whole from its first (the app measures it
+    /// with the views' layout after each key), so a page moves by what was shown.
+    case warningsShown(Int)
 
     /// A resize with the sizes given by hand (tests of the model alone, which has no
     /// layout); the help then scrolls by the height less its box.

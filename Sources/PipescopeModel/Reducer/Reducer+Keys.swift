@@ -74,9 +74,10 @@ private func editFilter(_ action: Action, _ state: inout AppState) {
 /// Help and warnings cover the middle of the screen, so they keep the keys: their own
 /// key or Esc closes them, the other's key switches to it, `q` quits, and any other key
 /// does nothing (the hint bar names it and says how to close). The help scrolls by the
-/// page the layout gives it (``Geometry/helpPage``); the warnings by row, a fifth of
-/// that page at a time: a row is shown whole (a heading of one or two lines and its
-/// advice, two to four lines), so a page never skips a row it did not show.
+/// page the layout gives it (``Geometry/helpPage``); the warnings by row (a mistake and
+/// its advice, two to ten lines), a page being the rows the view showed whole
+/// (``Overlay/rowsShown``), so PgDn starts with the row cut at the bottom and never
+/// skips one; before the view has measured, a fifth of the help's page.
 private func readOverlay(_ action: Action, _ open: Overlay, help: Bool, _ state: inout AppState) -> [Effect] {
     var overlay = open
     overlay.ignoredKey = nil
@@ -103,7 +104,7 @@ private func readOverlay(_ action: Action, _ open: Overlay, help: Bool, _ state:
     // The warnings scroll by row (a mistake and its place): the first row shown.
     case .moveUp, .moveDown, .pageUp, .pageDown, .end:
         let lastRow = max(0, state.warnings.groups.count - 1)
-        let rows = max(1, page / 5)
+        let rows = overlay.rowsShown > 0 ? overlay.rowsShown : max(1, page / 5)
         let delta = action == .moveUp ? -1 : action == .moveDown ? 1 : action == .pageUp ? -rows : action == .pageDown ? rows : lastRow
         overlay.offset = min(max(0, overlay.offset + delta), lastRow)
     default: overlay.ignoredKey = action

@@ -21,7 +21,7 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         // screen and is answered at once (at 10,000 pipelines a rebuild is most of a
         // frame).
         switch message {
-        case .batch, .detailLines: break
+        case .batch, .detailLines, .warningsShown: break
         case .action where state.tableView == tableView: state.keepTableAsBuilt()
         default: state.refreshTable()
         }
@@ -148,6 +148,11 @@ public func reduce(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.table.width = geometry.tableWidth
     case .detailLines(let count):
         state.detail.lines = count
+    case .warningsShown(let rows):
+        if case .warnings(var overlay) = state.layer {
+            overlay.rowsShown = rows
+            state.layer = .warnings(overlay)
+        }
     }
     return []
 }

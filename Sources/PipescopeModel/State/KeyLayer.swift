@@ -59,6 +59,10 @@ public enum KeyLayer: Equatable, Sendable {
 public struct Overlay: Equatable, Sendable {
     /// The first line shown, when the overlay is taller than the screen.
     public internal(set) var offset = 0
+    /// The warnings list: how many rows the view shows whole from ``offset`` (0: not
+    /// measured yet), sent by the app after each key (``Message/warningsShown(_:)``), so
+    /// PgDn starts with the first row not shown whole and never skips one.
+    public internal(set) var rowsShown = 0
     /// The last key the overlay did not act on, so the hint bar can say why nothing
     /// happened. Cleared by the next key.
     public internal(set) var ignoredKey: Action?
