@@ -7,22 +7,14 @@ import XCTest
 /// says all of a pause's hint (item 2), the Stage pane takes the focus and scrolls (item
 /// 3), a stage cancelled from the inspector is `⊗` in its STATUS as on its lane (item 4),
 /// a pause is no stall (item 8), and `f` goes from every pipeline's events to the
-/// selected one's (item 10). Every wait polls the screen with a deadline.
+/// selected one's (item 10). Items 5, 6, 7 and 9 are in ``ScreenDiagnosisTerminalTests``.
+/// Every wait polls the screen with a deadline.
 final class ScreenItemsTerminalTests: XCTestCase {
-    private static let firstScreen: Double = 60
-
     private func startDemo(width: Int, height: Int) throws -> TerminalSession {
-        let session = try TerminalSession(width: width, height: height)
-        session.type(Programs.pipescope)
-        session.showTree(timeout: Self.firstScreen)
-        session.expect("TimerPublisher and its locations") { $0.contains("LIVE") && $0.contains("Program.swift:") }
-        return session
+        try TerminalSession.demo(width: width, height: height)
     }
 
-    private func quit(_ session: TerminalSession) {
-        session.tmux.sendKeys("q")
-        session.expect("EXIT=0")
-    }
+    private func quit(_ session: TerminalSession) { session.quit() }
 
     /// The Stage pane's title line (from "┌ Stage" to the end of its box's top border).
     private static func stageTitle(in screen: String) -> String? {
@@ -59,20 +51,22 @@ final class ScreenItemsTerminalTests: XCTestCase {
 
     /// The ticker's Map cancelled from the inspector: `⊗` in the tree's STATUS (the lane's
     /// and the legend's mark for a cancel by the inspector), not `⊘` (from downstream).
-    func testAStageCancelledFromTheInspectorIsMarkedSoAt80x24() throws {
-        let session = try startDemo(width: 80, height: 24)
-        defer { session.kill() }
-        session.tmux.sendKeys("j")
-        session.expect("#2 → Filter")
-        session.tmux.sendKeys("c")
-        session.expect("Cancel #2 Map?")
-        session.tmux.sendKeys("y")
-        let cancelled = session.expect("the Map's row cancelled") { screen in
-            screen.split(separator: "\n").contains { $0.contains("▾ Map") && $0.contains("cancelled") }
+    func testAStageCancelledFromTheInspectorIsMarkedSo() throws {
+        for (width, height) in [(80, 24), (160, 48)] {
+            let session = try startDemo(width: width, height: height)
+            defer { session.kill() }
+            session.tmux.sendKeys("j")
+            session.expect("#2 → Filter")
+            session.tmux.sendKeys("c")
+            session.expect("Cancel #2 Map?")
+            session.tmux.sendKeys("y")
+            let cancelled = session.expect("the Map's row cancelled") { screen in
+                screen.split(separator: "\n").contains { $0.contains("▾ Map") && $0.contains("cancelled") }
+            }
+            let row = cancelled.split(separator: "\n").first { $0.contains("▾ Map") && $0.contains("cancelled") } ?? ""
+            XCTAssertTrue(row.contains("⊗ cancelled"), "\(width)x\(height), by the inspector: \(row)")
+            quit(session)
         }
-        let row = cancelled.split(separator: "\n").first { $0.contains("▾ Map") && $0.contains("cancelled") } ?? ""
-        XCTAssertTrue(row.contains("⊗ cancelled"), "by the inspector: \(row)")
-        quit(session)
     }
 
     func testTheStagePaneTakesTheFocusAndScrollsAt80x24() throws {
@@ -123,6 +117,28 @@ final class ScreenItemsTerminalTests: XCTestCase {
                            "\(width)x\(height): nor after it:\n\(live)")
             quit(session)
         }
+    }
+
+    /// Below 120x30 no log is on screen: the status line says what `f` chose and what the
+    /// next gives, and the timeline screen (`T`) lists that scope's events.
+    func testFSaysWhatTheEventLogListsAt80x24() throws {
+        let session = try startDemo(width: 80, height: 24)
+        defer { session.kill() }
+        session.tmux.sendKeys("f")
+        session.expect("event log: pipeline #1's events only (f: the selected stage's)")
+        session.tmux.sendKeys("T")
+        let scoped = session.expect("the timeline screen's log of #1") { $0.contains("pipeline #1 only") }
+        let logRows = scoped.split(separator: "\n").filter { $0.contains(":") && $0.range(of: #"  #[0-9]+ "#, options: .regularExpression) != nil }
+        XCTAssertFalse(logRows.isEmpty, "events are listed:\n\(scoped)")
+        for row in logRows {
+            XCTAssertNotNil(row.range(of: #"  #[1-4] "#, options: .regularExpression), "only #1's stages (#1-#4): \(row)")
+        }
+        session.tmux.sendKeys("T")
+        session.tmux.sendKeys("f")
+        session.expect("event log: #1's events only (f: every pipeline's)")
+        session.tmux.sendKeys("f")
+        session.expect("event log: every pipeline's events (f: the selected stage's pipeline's)")
+        quit(session)
     }
 
     /// `f` on the tree of every pipeline: the log lists the selected pipeline's events,

@@ -70,6 +70,24 @@ final class TerminalSession {
         return screen
     }
 
+    /// Plain `pipescope` (the demo) at `width`x`height`, on its stage tree once the ticker's
+    /// stages have their locations.
+    static func demo(width: Int, height: Int, file: StaticString = #filePath, line: UInt = #line) throws -> TerminalSession {
+        let session = try TerminalSession(width: width, height: height)
+        session.type(Programs.pipescope)
+        session.showTree(timeout: 60, file: file, line: line)
+        session.expect("TimerPublisher and its locations", file: file, line: line) {
+            $0.contains("LIVE") && $0.contains("Program.swift:")
+        }
+        return session
+    }
+
+    /// `q`, and the shell's `EXIT=0` after it.
+    func quit(file: StaticString = #filePath, line: UInt = #line) {
+        tmux.sendKeys("q")
+        expect("EXIT=0", file: file, line: line)
+    }
+
     /// Checks that what `read` finds on the screen stays `expected` for `seconds`: every
     /// screen it can read in that time must agree, and at least one must be readable (a
     /// screen caught mid-redraw reads nothing and is skipped; after `seconds`, the check
