@@ -19,6 +19,7 @@ public enum LintRules {
         OutOfOrderRule.self,
         RepeatedWorkRule.self,
         PileUpRule.self,
+        ZipUnpairedRule.self,
     ]
 
     /// The rule whose kind is spelled `name` (`-A`, `--dump-on`); nil for none.
