@@ -113,31 +113,18 @@ public enum FlightDump {
                               otherRuns: Array(Set(all.map(\.run)).subtracting([run])).sorted(),
                               newerRuns: Set(all.map(\.run)).filter { $0 > run }.count)
         writer.append(welcome)
-        var lastSequence: UInt64?
-        for part in parts {
-            var stream = WireStreamReader()
-            do {
-                var snapshot = try stream.snapshot(part.snapshot)
-                if let last = lastSequence {
-                    if snapshot.sequence > last {
-                        snapshot.skippedEvents = snapshot.sequence - last
-                        writer.append(snapshot)
-                    }
-                } else {
-                    writer.append(snapshot)
-                }
-                lastSequence = max(lastSequence ?? 0, snapshot.sequence)
-                for packed in part.batches {
-                    let batch = try stream.batch(packed)
-                    writer.append(batch)
-                    summary.events += batch.events.count
-                    if let time = batch.events.first?.time, summary.firstEventNanos == 0 { summary.firstEventNanos = time }
-                    if let time = batch.events.last?.time { summary.lastEventNanos = max(summary.lastEventNanos, time) }
-                    lastSequence = max(lastSequence ?? 0, batch.trailer.sequence)
-                }
-            } catch {
-                break  // a damaged segment: what came before it is dumped
+        // A damaged segment ends the join: what came before it is dumped.
+        try? join(parts) { message in
+            switch message {
+            case .snapshot(let snapshot, _):
+                writer.append(snapshot)
+            case .batch(let batch):
+                writer.append(batch)
+                summary.events += batch.events.count
+                if let time = batch.events.first?.time, summary.firstEventNanos == 0 { summary.firstEventNanos = time }
+                if let time = batch.events.last?.time { summary.lastEventNanos = max(summary.lastEventNanos, time) }
             }
+            return true
         }
         writer.close(reason: "pipescope dump joined \(parts.count) flight recorder segment\(parts.count == 1 ? "" : "s") "
                      + "of \(directory)")
@@ -186,6 +173,41 @@ public enum FlightDump {
             parts.append(part)
         }
         return parts.reversed()
+    }
+
+    /// A message of one run's segments joined into one recording (``join(_:_:)``).
+    enum Joined {
+        /// A part's snapshot: the first part's (`first`), or a later one's after a gap, its
+        /// ``GraphSnapshot/skippedEvents`` set to the events the gap lost.
+        case snapshot(GraphSnapshot, first: Bool)
+        case batch(EventBatch)
+    }
+
+    /// Walks `parts` (one run, oldest first) as one recording, the messages `dump` writes
+    /// and attach's history folds: the first part's snapshot, then every part's batches;
+    /// a later part's snapshot only where a segment went missing before it (each one's
+    /// snapshot is otherwise the graph after the batches before it, and adds nothing).
+    /// `visit` returns false to stop; the first message that cannot be decoded throws.
+    static func join(_ parts: [Part], _ visit: (Joined) throws -> Bool) throws {
+        var last: UInt64?
+        for part in parts {
+            var stream = WireStreamReader()
+            var snapshot = try stream.snapshot(part.snapshot)
+            if let known = last {
+                if snapshot.sequence > known {
+                    snapshot.skippedEvents = snapshot.sequence - known
+                    guard try visit(.snapshot(snapshot, first: false)) else { return }
+                }
+            } else {
+                guard try visit(.snapshot(snapshot, first: true)) else { return }
+            }
+            last = max(last ?? 0, snapshot.sequence)
+            for packed in part.batches {
+                let batch = try stream.batch(packed)
+                guard try visit(.batch(batch)) else { return }
+                last = max(last ?? 0, batch.trailer.sequence)
+            }
+        }
     }
 
     /// Why there is no dump, in words that say what to do.

@@ -122,45 +122,44 @@ public struct FlightHistory: Sendable {
         var history = FlightHistory(messages: [], fromProgramStart: false, oldestNanos: 0, events: 0,
                                     directory: directory)
         var last: UInt64?
-        joining: for part in parts {
-            var stream = WireStreamReader()
-            do {
-                var snapshot = try stream.snapshot(part.snapshot)
-                if let known = last {
-                    if snapshot.sequence > known {
-                        // A segment went missing between two kept ones: its events are skipped.
-                        snapshot.skippedEvents = snapshot.sequence - known
-                        history.messages.append(.snapshot(snapshot))
+        var failure: JoinFailure?
+        do {
+            // Up to the attach's event exactly: the live stream goes on from the next.
+            try FlightDump.join(parts) { message in
+                switch message {
+                case .snapshot(let snapshot, let isFirst):
+                    if isFirst {
+                        guard snapshot.sequence <= through else {
+                            failure = .unavailable(Unavailable(description: prefix + "the flight recorder's oldest "
+                                + "kept segment starts after the attach (event \(snapshot.sequence) > \(through))"))
+                            return false
+                        }
+                        // The run's first segment, from before any event: the program's start.
+                        history.fromProgramStart = first.number == 1 && snapshot.sequence == 0
                     }
-                } else {
-                    guard snapshot.sequence <= through else {
-                        return .failure(.unavailable(Unavailable(description: prefix + "the flight recorder's oldest "
-                            + "kept segment starts after the attach (event \(snapshot.sequence) > \(through))")))
-                    }
-                    // The run's first segment, from before any event: the program's start.
-                    history.fromProgramStart = first.number == 1 && snapshot.sequence == 0
+                    // A later one follows a segment gone missing: its events are skipped.
                     history.messages.append(.snapshot(snapshot))
-                }
-                last = max(last ?? 0, snapshot.sequence)
-                for packed in part.batches {
-                    if last == through { break joining }
-                    let batch = try stream.batch(packed)
+                    last = max(last ?? 0, snapshot.sequence)
+                case .batch(let batch):
                     let sequence = batch.trailer.sequence
                     guard sequence <= through else {
                         // A flush that straddles the attach: the seam would not be exact.
-                        return .failure(.unavailable(Unavailable(description: prefix + "the flight recorder's batch "
-                            + "ending at event \(sequence) passes the attach at event \(through)")))
+                        failure = .unavailable(Unavailable(description: prefix + "the flight recorder's batch "
+                            + "ending at event \(sequence) passes the attach at event \(through)"))
+                        return false
                     }
                     history.messages.append(.batch(batch))
                     history.events += batch.events.count
                     if history.oldestNanos == 0, let time = batch.events.first?.time { history.oldestNanos = time }
                     last = max(last ?? 0, sequence)
                 }
-            } catch {
-                return .failure(.unavailable(Unavailable(description: prefix + "a flight recorder segment in "
-                                                          + "\(directory) could not be read (\(error))")))
+                return last != through
             }
+        } catch {
+            return .failure(.unavailable(Unavailable(description: prefix + "a flight recorder segment in "
+                                                      + "\(directory) could not be read (\(error))")))
         }
+        if let failure { return .failure(failure) }
         guard last == through else {
             return .failure(.notYet(prefix + "the flight recorder in \(directory) has not written events up to the "
                                     + "attach (event \(through)) yet; it holds up to event \(last ?? 0)"))
