@@ -85,6 +85,18 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(json.status, 0, json.stderr)
         XCTAssertEqual(json.stdout, "{\n  \"findings\" : [\n\n  ]\n}\n")
         try checkJUnit(directory + "/clean.xml", failures: [], passed: 11)
+
+        // Cut short (a program killed while writing): what it holds is checked, and the
+        // note says how far it reaches.
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: file))
+        let cut = directory + "/cut.pipescope"
+        try bytes.dropLast().write(to: URL(fileURLWithPath: cut))
+        let checked = try Programs.run(Programs.pipescope, ["check", cut])
+        XCTAssertEqual(checked.status, 0, checked.stderr)
+        XCTAssertEqual(checked.stdout, "\(cut): no findings.\n")
+        XCTAssertTrue(checked.stderr.hasPrefix("pipescope: \(cut): the recording ends after "), checked.stderr)
+        XCTAssertTrue(checked.stderr.contains(". Checked those events; if it is a copy, copy the whole file again.\n"),
+                      checked.stderr)
     }
 
     func testAFileThatIsNoRecordingIsExitStatusTwo() throws {

@@ -5,7 +5,7 @@ import Foundation
 import PipescopeClient
 import PipescopeGraph
 import PipescopeLiveTestSupport
-import PipescopeModel
+@testable import PipescopeModel
 import PipescopeTestSupport
 import XCTest
 
@@ -102,5 +102,31 @@ final class FindingCollectorTests: RecordedProbeTestCase {
         collector.finish(now: t0 + 60 * second)
         XCTAssertEqual(collector.findings.map(\.kind), [.neverCompletes])
         XCTAssertNil(collector.findings.first?.at)
+    }
+}
+
+/// The JUnit report's text: anything a message or a path holds is well-formed XML.
+final class FindingsJUnitTests: XCTestCase {
+    func testMarkupAndControlCharactersAreEscaped() {
+        XCTAssertEqual(FindingsJUnit.escape("a<b>&\"c\" 'd'\n\te\u{1}f\u{FFFE}"),
+                       "a&lt;b&gt;&amp;&quot;c&quot; &apos;d&apos;&#10;&#9;e\u{FFFD}f\u{FFFD}")
+    }
+
+    func testAFindingWithNoPlaceIsStillACase() {
+        let finding = Finding(kind: .neverCompletes, message: "a one-shot Future <x> still active", node: 3, at: nil,
+                              raisedNanos: 0, count: 2)
+        let xml = FindingsJUnit.render([finding], suite: "a&b.pipescope", ran: [.neverCompletes, .stalled], timestamp: 0)
+        XCTAssertEqual(xml, """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="pipescope check" tests="2" failures="1" errors="0" time="0">
+              <testsuite name="a&amp;b.pipescope" tests="2" failures="1" errors="0" skipped="0" time="0" timestamp="1970-01-01T00:00:00">
+                <testcase classname="pipescope.never-completes" name="never-completes at an unknown place (stage #3)" time="0">
+                  <failure type="never-completes" message="a one-shot Future &lt;x&gt; still active (2 stages)">(place unknown): a one-shot Future &lt;x&gt; still active (2 stages)&#10;stage #3</failure>
+                </testcase>
+                <testcase classname="pipescope.stalled" name="stalled" time="0"/>
+              </testsuite>
+            </testsuites>
+
+            """)
     }
 }
