@@ -1,5 +1,12 @@
 import PipescopeGraph
 
+extension LintKind {
+    /// A pipeline still active when a test's block ended, held by nothing the block
+    /// released: raised by PipescopeTesting at a block's end, by no rule of ``LintRules``
+    /// (a live program has no end to judge it at).
+    public static let leakedSubscription = LintKind("leaked-subscription")
+}
+
 /// One mistake a run made, found by a lint: what `pipescope check` prints and a test
 /// fails with. The same lint raised on many stages by the same mistake in the same place
 /// (``LintGroup/key(_:stage:root:)``: 500 pipelines made by one forgotten `sink` in a
