@@ -14,8 +14,9 @@ import Synchronization
 /// events (``BlockFold``). Pumps run one at a time, so each block folds every batch, in
 /// order.
 ///
-/// It is the only probe it knows of: a test process that also calls `Pipescope.start()`
-/// moves the tap to that one's probe, and the blocks then see nothing.
+/// A test process that also calls `Pipescope.start()` has two probes: OpenCombine's hook
+/// calls every enabled handler, so both see every subscription (each costs the tap twice),
+/// but a `CancellableBag` owner's release is told to the one enabled last (`ActiveTap`).
 final class TestTap: @unchecked Sendable {
     static let shared = TestTap()
 
