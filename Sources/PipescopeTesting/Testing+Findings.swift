@@ -45,3 +45,33 @@ private func record(_ findings: [Finding], at call: Testing.SourceLocation) {
     }
 }
 #endif
+
+#if canImport(Testing)
+/// The trait form of ``expectNoPipelineFindings(_:sourceLocation:isolation:_:)``: every
+/// test it is on (a suite's tests too, and each case of a parameterized test) runs as a
+/// `findings { }` block, and each finding is an issue at the line to change.
+///
+/// ```swift
+/// @Suite(.noPipelineFindings()) struct SearchModelTests {
+///     @Test func search() async throws { try await SearchModel().search("shoe") }
+/// }
+/// ```
+public struct NoPipelineFindingsTrait: TestTrait, SuiteTrait, TestScoping {
+    public var thresholds: FindingThresholds
+    public var isRecursive: Bool { true }
+
+    public func provideScope(for test: Test, testCase: Test.Case?,
+                             performing function: @Sendable () async throws -> Void) async throws {
+        // A suite is no block: its tests are, each in its own.
+        guard !test.isSuite else { return try await function() }
+        try await expectNoPipelineFindings(thresholds, sourceLocation: test.sourceLocation) { try await function() }
+    }
+}
+
+extension Trait where Self == NoPipelineFindingsTrait {
+    /// Fails the test for each pipeline mistake it makes (``NoPipelineFindingsTrait``).
+    public static func noPipelineFindings(_ thresholds: FindingThresholds = FindingThresholds()) -> Self {
+        NoPipelineFindingsTrait(thresholds: thresholds)
+    }
+}
+#endif
