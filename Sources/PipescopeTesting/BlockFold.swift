@@ -60,6 +60,7 @@ struct BlockFold: Sendable {
     static func leakMessage(_ n: NodeSummary) -> String {
         "still active when the test's block ended (\(n.operatorName) → \(n.subscriber)), held by nothing the block "
             + "released: its AnyCancellable was kept by something that outlives the test, or it was subscribed with "
-            + "subscribe(_:) and never cancelled. Keep the AnyCancellable where the test releases it, or cancel it."
+            + "subscribe(_:) and never cancelled. Keep the AnyCancellable where the test releases it, or cancel it "
+            + "(an object made before the block and kept after it: make it in the block, or set findsLeaks to false)."
     }
 }

@@ -8,7 +8,7 @@ import PipescopeModel
 /// var thresholds = FindingThresholds()
 /// thresholds.neverCompletesAfter = 0.05        // a Future must answer within 50 ms
 /// thresholds.allowed = [.slowStage]            // a debug build is slow
-/// let found = try await Pipescope.findings(thresholds) { try await model.load() }
+/// let found = try await Pipescope.findings(thresholds) { try await FeedModel().load() }
 /// ```
 public struct FindingThresholds: Sendable {
     /// Seconds without progress that make a pipeline stall (live: 2 s).

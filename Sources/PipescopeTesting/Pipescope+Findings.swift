@@ -37,7 +37,7 @@ extension Pipescope {
     /// ``findings(_:_:)-(_,()->Void)`` for an async block: the tasks it starts are its too.
     ///
     /// ```swift
-    /// let found = try await Pipescope.findings { try await model.refresh() }
+    /// let found = try await Pipescope.findings { try await FeedModel().refresh() }
     /// #expect(found.isEmpty, "\(found.map(\.line))")
     /// ```
     public static func findings(_ thresholds: FindingThresholds = FindingThresholds(),

@@ -12,7 +12,7 @@ import Testing
 /// ```swift
 /// @Test func searchKeepsItsSubscription() async throws {
 ///     try await expectNoPipelineFindings {
-///         try await model.search("shoe")
+///         try await SearchModel().search("shoe")   // made in the block: released at its end
 ///     }
 /// }
 /// ```

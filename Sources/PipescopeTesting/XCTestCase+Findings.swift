@@ -11,7 +11,7 @@ extension XCTestCase {
     /// ```swift
     /// func testSearchKeepsItsSubscription() {
     ///     assertNoPipelineFindings {
-    ///         model.search("shoe")      // a finding in it fails the test at its line
+    ///         SearchModel().search("shoe")   // a finding in it fails the test at its line
     ///     }
     /// }
     /// ```
