@@ -87,6 +87,35 @@ import Testing
         Outliving.kept = []
     }
 
+    /// Two `map`s off one `Deferred { Future }`: every refresh makes two requests.
+    @Test func aColdPublisherSubscribedTwiceAtOnce() {
+        let promises = Promises()
+        let line = #line + 5
+        expectFailures([(.repeatedWork, line)]) {
+            var kept: [AnyCancellable] = []
+            let request = Deferred { Future<Int, Never> { promises.append($0) } }
+            request.map { $0 + 1 }.sink { _ in }.store(in: &kept)
+            request.map { $0 * 2 }.sink { _ in }.store(in: &kept)
+            promises.fulfil()
+        }
+    }
+
+    /// A `map` whose closure takes 2 ms a value, at a 1 ms threshold: named at its closure.
+    @Test func aSlowStage() {
+        var thresholds = FindingThresholds()
+        thresholds.slowAfter = 1
+        let subject = PassthroughSubject<Int, Never>()
+        let line = #line + 2  // the closure's first line
+        expectFailures([(.slowStage, line)], thresholds) {
+            let kept = subject.map { n -> Int in
+                Thread.sleep(forTimeInterval: 0.002)  // the work under test: slow on purpose
+                return n
+            }.sink { _ in }
+            for n in 1...4 { subject.send(n) }
+            kept.cancel()
+        }
+    }
+
     @Test func aCleanBlockHasNoFindings() {
         let subject = PassthroughSubject<Int, Never>()
         var received: [Int] = []

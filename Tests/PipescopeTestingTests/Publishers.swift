@@ -41,6 +41,16 @@ final class AsksFor: Subscriber, @unchecked Sendable {
     func receive(completion: Subscribers.Completion<Never>) {}
 }
 
+/// The promises of the requests a test made, fulfilled when it says.
+final class Promises: @unchecked Sendable {
+    private var waiting: [(Result<Int, Never>) -> Void] = []
+    func append(_ promise: @escaping (Result<Int, Never>) -> Void) { waiting.append(promise) }
+    func fulfil() {
+        for promise in waiting { promise(.success(1)) }
+        waiting = []
+    }
+}
+
 /// Where a test keeps what must outlive it (a leak, on purpose).
 enum Outliving {
     nonisolated(unsafe) static var kept: [AnyCancellable] = []
