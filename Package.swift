@@ -13,6 +13,8 @@ import PackageDescription
 //   PipescopeModel ─▶ PipescopeGraph ◀─ PipescopeViews ─▶ TerminalKit ◀─ CursesBackend ─▶ CNcurses
 //   PipescopeApp (the loop: keys and messages in, frames and effects out) ─▶ PipescopeViews
 //   PipescopeExport ─▶ PipescopeModel, PipescopeGraph, CZlib (a recording's messages in, a trace out)
+//   PipescopeTesting ─▶ Pipescope, PipescopeProbe, PipescopeTap, PipescopeModel (a program's tests:
+//     its own probe's batches, each block's share judged by the model's FindingCollector)
 // PipescopeGraph (the domain: events, node info, the fold) imports nothing of ours; the
 // protobuf types live in PipescopeWire and are used at the two edges only. PipescopeTap
 // (what runs on the program's threads) imports neither NIO nor the codec.
@@ -22,6 +24,9 @@ let package = Package(
     name: "Pipescope",
     products: [
         .library(name: "Pipescope", targets: ["Pipescope"]),
+        // For a program's tests: `Pipescope.findings { }` and the XCTest and Swift Testing
+        // assertions built on it.
+        .library(name: "PipescopeTesting", targets: ["PipescopeTesting"]),
         .executable(name: "pipescope", targets: ["pipescope"]),
         .executable(name: "pipescope-example", targets: ["PipescopeExample"]),
     ],
@@ -144,6 +149,12 @@ let package = Package(
             ]
         ),
 
+        // A program's tests: the tap on for a block, its pipelines' findings (the model's
+        // lints, judged by PipescopeModel's FindingCollector), attributed by task.
+        .target(name: "PipescopeTesting", dependencies: [
+            "Pipescope", "PipescopeProbe", "PipescopeTap", "PipescopeModel", "PipescopeGraph",
+        ]),
+
         // MARK: - Tests
         .target(
             name: "PipescopeTestSupport",
@@ -205,6 +216,10 @@ let package = Package(
         ]),
         // The model's own tests, and its lints, waits and chains on real pipelines (LintTests,
         // WaitTests, ChainTests) through PipescopeLiveTestSupport.
+        // PipescopeTesting used as a program's tests use it (Swift Testing, in parallel).
+        .testTarget(name: "PipescopeTestingTests", dependencies: [
+            "PipescopeTesting", "PipescopeModel", .product(name: "OpenCombine", package: "OpenCombine"),
+        ]),
         .testTarget(name: "PipescopeModelTests", dependencies: [
             "PipescopeModel", "PipescopeGraph", "PipescopeTestSupport", "PipescopeLiveTestSupport",
             "Pipescope", "PipescopeProbe", "PipescopeTap", "PipescopeLocations", "PipescopeClient",
