@@ -47,6 +47,12 @@ public struct FindingCollector: Sendable {
         /// they were pruned is set on them.
         var stage: NodeSummary?
         var root: NodeSummary?
+        /// Raised by a rule that reads locations (``LintRule/readsLocations``) on a stage
+        /// not yet located: held back until its location comes, then kept only if the
+        /// lint still holds (a dictionary entry replaced, which only the place tells).
+        var unconfirmed = false
+        /// Withdrawn: once located, it no longer held. No finding.
+        var withdrawn = false
     }
 
     private struct LintID: Hashable, Sendable {
@@ -106,7 +112,7 @@ public struct FindingCollector: Sendable {
     public var findings: [Finding] {
         var groups: [LintGroup.Key: Finding] = [:]
         var order: [LintGroup.Key] = []
-        for r in raised {
+        for r in raised where !r.withdrawn {
             if var found = groups[r.key] {
                 found.count += 1
                 if found.at == nil { found.at = r.at }
@@ -148,8 +154,27 @@ public struct FindingCollector: Sendable {
             guard index[id] == nil else { continue }
             index[id] = raised.count
             open[lint.node, default: []].append(raised.count)
-            raised.append(Raised(lint: lint, raisedNanos: now, key: LintGroup.Key(parts: []), at: nil))
+            let unconfirmed = (LintRules.named(lint.kind.rawValue)?.readsLocations ?? false)
+                && graph[lint.node]?.location == nil
+            raised.append(Raised(lint: lint, raisedNanos: now, key: LintGroup.Key(parts: []), at: nil,
+                                 unconfirmed: unconfirmed))
             locate(raised.count - 1)
+        }
+        confirm()
+    }
+
+    /// Settles the unconfirmed lints whose stage is now located: kept if still raised,
+    /// withdrawn otherwise (raised again later, it is a new finding).
+    private mutating func confirm() {
+        let waiting = open.values.joined().filter { raised[$0].unconfirmed && !raised[$0].withdrawn }
+        guard !waiting.isEmpty else { return }
+        let current = Set(warnings.lints.map { LintID(kind: $0.kind, node: $0.node) })
+        for i in waiting where graph[raised[i].lint.node]?.location != nil {
+            let id = LintID(kind: raised[i].lint.kind, node: raised[i].lint.node)
+            raised[i].unconfirmed = false
+            guard !current.contains(id) else { continue }
+            raised[i].withdrawn = true
+            index[id] = nil
         }
     }
 
