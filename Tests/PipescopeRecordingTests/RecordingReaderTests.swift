@@ -59,6 +59,7 @@ final class RecordingReaderTests: XCTestCase {
         }
         XCTAssertLessThan(reader.bytesFetched, bytes.count, "opening reads only the first chunk")
         _ = try reader.next()
+        XCTAssertFalse(fetched.isEmpty)
         XCTAssertTrue(fetched.allSatisfy { $0 == 256 })
         XCTAssertEqual(try readAll(&reader).count, 3)
     }
