@@ -3,10 +3,10 @@ import PipescopeGraph
 import PipescopeTestSupport
 import XCTest
 
-/// Eviction without a spill, with value texts longer than the 8 bytes an entry holds
-/// inline: those texts live in the history's out-of-line store, which eviction trims
-/// beside the entries. Every kept event, the oldest one included, keeps its own text.
-final class HistoryEvictionTextTests: XCTestCase {
+/// Value texts in the history: up to 8 bytes inside the 40-byte entry, longer ones in the
+/// out-of-line store beside the entries, which eviction (without a spill) trims with them.
+/// Every kept event, the oldest one included, keeps its own text.
+final class HistoryTextTests: XCTestCase {
     /// 40 stages, then 12 batches of 700 values whose texts are 15 to 22 bytes.
     private func batches() -> [EventBatch] {
         var first = BatchBuilder()
@@ -20,6 +20,25 @@ final class HistoryEvictionTextTests: XCTestCase {
             all.append(b.build(sequence: sequence))
         }
         return all
+    }
+
+    /// Texts of exactly 8 bytes, the most an entry holds, cost nothing beside it: 100,000
+    /// values of 8-character texts (ids, short names) take 40 bytes an event, and read back.
+    func testEightByteTextsLiveInsideTheEntry() {
+        var history = History()
+        history.limit = 1_000_000
+        var live = Graph()
+        var first = BatchBuilder()
+        first.chain(from: 1, subscriber: "Sink", ops: (0..<100).map { "Op\($0)" })
+        history.append(first.build(), folding: &live)
+        for batch in 0..<100 {
+            var b = BatchBuilder()
+            for i in 0..<1_000 { b.value(NodeID(i % 100 + 1), "id-\(10_000 + batch * 10 + i % 10)") }
+            history.append(b.build(), folding: &live)
+        }
+        XCTAssertEqual(history.event(at: history.end)?.text, "id-10999")
+        XCTAssertEqual(history.event(at: history.end)?.text.utf8.count, 8)
+        XCTAssertLessThanOrEqual(history.bytesPerEvent, 40, "\(history.bytesPerEvent) bytes per event")
     }
 
     /// After every batch (so after each of the evictions), each kept position's event has
