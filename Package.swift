@@ -164,6 +164,9 @@ let package = Package(
             ],
             path: "Tests/PipescopeTestSupport"
         ),
+        // Writes the benchmarks' recordings (Benchmarks/replay-history.sh, export-sizes.sh):
+        // a data generator, so a program and not a test the suite would skip.
+        .executableTarget(name: "bench-recording", dependencies: ["PipescopeTestSupport"], path: "Tests/BenchRecording"),
         // The architecture's arrows and homes, read from Sources/ itself: depends on nothing.
         .testTarget(name: "PipescopeArchitectureTests"),
         .testTarget(name: "PipescopeGraphTests", dependencies: ["PipescopeGraph", "PipescopeTestSupport"]),
