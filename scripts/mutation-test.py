@@ -96,8 +96,8 @@ MUTANTS = [
 
     # MARK: waits
     M("waits", "Sources/PipescopeModel/Waits/Waits.swift",
-      "opened = n.recentRequests.first { $0.time > last }?.time",
-      "opened = n.recentRequests.last { $0.time > last }?.time",
+      "return n.recentRequests.first { $0.time > last }?.time",
+      "return n.recentRequests.last { $0.time > last }?.time",
       ["PipescopeModelTests.WaitTests"],
       "the newest request after the last value taken as progress: a stuck upstream whose "
       "subscriber keeps requesting reads as flowing"),
@@ -107,14 +107,18 @@ MUTANTS = [
       ["PipescopeModelTests.WaitTests", "PipescopeModelTests.WaitsModelTests"],
       "the threshold itself counts as a wait"),
     M("waits", "Sources/PipescopeModel/Waits/Waits.swift",
-      "let since = max(n.lastValueNanos ?? n.createdNanos, opened ?? n.createdNanos, upstreamActivity)",
-      "let since = max(n.lastValueNanos ?? n.createdNanos, opened ?? n.createdNanos)",
+      "let since = max(n.lastValueNanos ?? n.createdNanos, opened(n) ?? n.createdNanos, upstreamActivity)",
+      "let since = max(n.lastValueNanos ?? n.createdNanos, opened(n) ?? n.createdNanos)",
       ["PipescopeModelTests.WaitTests", "PipescopeModelTests.WaitsModelTests"],
       "a flatMap whose inner Future was made a moment ago reads as stuck"),
     M("waits", "Sources/PipescopeModel/Waits/Waits.swift",
       "let fewest = values.min() ?? 0", "let fewest = values.max() ?? 0",
       ["PipescopeModelTests.ZipWaitTests"],
       "a zip blames the input that sent the most, not the one it waits for"),
+    M("waits", "Sources/PipescopeModel/Waits/Waits.swift",
+      "|| node.children.contains { graph[$0].map { dropping.contains($0.subscriber) } ?? false }", "",
+      ["PipescopeModelTests.ErasedFilterWaitTests"],
+      "a filter hidden in an AnyPublisher is not seen: the AnyPublisher holds a wait its subject does not"),
 
     # MARK: causes
     M("causes", "Sources/PipescopeModel/Causes/CauseChain.swift",
@@ -123,6 +127,18 @@ MUTANTS = [
       "'made for' put on the chain's first hop instead of the one whose stage was made"),
 
     # MARK: lints
+    M("lints", "Sources/PipescopeModel/Lints/Rules/ZipUnpairedRule.swift",
+      "guard held >= unmatched, let last", "guard held > unmatched, let last",
+      ["PipescopeModelTests.ZipUnpairedLintTests"],
+      "zip-unpaired waits for one value more than it says: three unpaired values go unnamed"),
+    M("lints", "Sources/PipescopeModel/Lints/Findings/FindingCollector.swift",
+      "            raised[i].withdrawn = true\n", "            raised[i].withdrawn = false\n",
+      ["PipescopeModelTests.FindingCollectorTests"],
+      "a finding judged before its stage's location came is kept though, located, the lint no longer holds"),
+    M("lints", "Sources/PipescopeModel/Lints/Rules/PileUpRule.swift",
+      "guard !type.isEmpty, function.hasPrefix(type + \".\")", "guard !type.isEmpty, function.hasPrefix(type)",
+      ["PipescopeModelTests.AssignCycleLintTests"],
+      "the assign cycle named for any function whose name starts like the type (Coordinator for Coord)"),
     M("lints", "Sources/PipescopeModel/Lints/Rules/DemandViolationRule.swift",
       "return n.values > requested", "return n.values >= requested",
       ["PipescopeModelTests.LintTests"],
@@ -214,6 +230,10 @@ MUTANTS = [
       "a branch track is never reused once free: one more track per flatMap inner"),
 
     # MARK: table
+    M("table", "Sources/PipescopeModel/Table/TableColumns.swift",
+      "$0.dropOrder != nil && $0 != sorted", "$0.dropOrder != nil",
+      ["PipescopeViewsTests.TableColumnListTests", "PipescopeModelTests.PipelineTableTests"],
+      "the column sorted by is dropped at 80 columns, so sorting by TIME shows no TIME"),
     M("table", "Sources/PipescopeModel/Table/TableColumn.swift",
       "sort: .number { $0.wait.map { -$0.sinceNanos } ?? TableColumn.noValue }",
       "sort: .number { $0.wait.map { $0.sinceNanos } ?? TableColumn.noValue }",
@@ -225,6 +245,10 @@ MUTANTS = [
       "ages in minutes rounded up: 60 s reads 2m"),
 
     # MARK: reducer
+    M("reducer", "Sources/PipescopeModel/Reducer/Reducer+Keys.swift",
+      "let rows = overlay.rowsShown > 0 ? overlay.rowsShown : max(1, page / 5)", "let rows = max(1, page / 5)",
+      ["PipescopeViewsTests.WarningsScrollTests"],
+      "the warnings list pages by a fixed number of rows: a tall row cut at the bottom is skipped"),
     M("reducer", "Sources/PipescopeModel/Reducer/Reducer+Browsing.swift",
       "state.session.countPrefix = min(state.session.countPrefix * 10 + d, 9_999)",
       "state.session.countPrefix = min(state.session.countPrefix + d, 9_999)",
