@@ -116,6 +116,37 @@ import Testing
         }
     }
 
+    /// An address zipped with a weight that rarely changes, where each address should meet
+    /// the latest weight: four addresses, one pair. Kept, it is also still active at the
+    /// block's end.
+    @Test func aZipWhereCombineLatestWasMeant() {
+        let address = PassthroughSubject<String, Never>()
+        let weight = CurrentValueSubject<Int, Never>(2)
+        var bag: [AnyCancellable] = []
+        var thresholds = FindingThresholds()
+        // Longer than a subscribe takes on a loaded machine (a zip subscribing across a
+        // flush reads as waiting for its subscription past a threshold of a few ms).
+        thresholds.stalledAfter = 0.05
+        let line = #line + 2
+        expectFailures([(.zipUnpaired, line), (.leakedSubscription, line)], thresholds) {
+            address.zip(weight).map { "\($0): \($1 * 3) €" }.sink { _ in }.store(in: &bag)
+            for street in ["1 Main St", "2 Elm St", "3 Oak Ave", "4 Pine Rd"] { address.send(street) }
+            Thread.sleep(forTimeInterval: 0.25)  // the silence under test: no new weight for 5 thresholds
+        }
+        bag = []
+    }
+
+    /// A cache lookup declared immediate whose subject sends nothing during subscribe.
+    @Test func aBrokenContract() {
+        let cache = PassthroughSubject<String, Never>()
+        var bag: [AnyCancellable] = []
+        let line = #line + 2
+        expectFailures([(.contractViolation, line), (.leakedSubscription, line)]) {
+            cache.pipescopeExpect(.immediate, name: "cache lookup").sink { _ in }.store(in: &bag)
+        }
+        bag = []
+    }
+
     @Test func aCleanBlockHasNoFindings() {
         let subject = PassthroughSubject<Int, Never>()
         var received: [Int] = []
