@@ -147,6 +147,21 @@ import Testing
         bag = []
     }
 
+    /// A `flatMap` search whose answer to the older query lands after the newer one's.
+    @Test func answersOutOfOrder() {
+        let query = PassthroughSubject<Int, Never>()
+        let answers = PromisesByValue()
+        let line = #line + 3
+        expectFailures([(.outOfOrder, line)]) {
+            var kept: [AnyCancellable] = []
+            query.flatMap { q in Future<Int, Never> { answers.append(q, $0) } }.sink { _ in }.store(in: &kept)
+            query.send(1)
+            query.send(2)
+            answers.fulfil(2)
+            answers.fulfil(1)  // the older query's answer, last
+        }
+    }
+
     @Test func aCleanBlockHasNoFindings() {
         let subject = PassthroughSubject<Int, Never>()
         var received: [Int] = []

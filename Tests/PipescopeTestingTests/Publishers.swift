@@ -51,6 +51,14 @@ final class Promises: @unchecked Sendable {
     }
 }
 
+/// Promises kept by the value they were made for, fulfilled in the order a test chooses
+/// (an old search's answer after a newer one's).
+final class PromisesByValue: @unchecked Sendable {
+    private var waiting: [Int: (Result<Int, Never>) -> Void] = [:]
+    func append(_ value: Int, _ promise: @escaping (Result<Int, Never>) -> Void) { waiting[value] = promise }
+    func fulfil(_ value: Int) { waiting.removeValue(forKey: value)?(.success(value * 10)) }
+}
+
 /// Where a test keeps what must outlive it (a leak, on purpose).
 enum Outliving {
     nonisolated(unsafe) static var kept: [AnyCancellable] = []
