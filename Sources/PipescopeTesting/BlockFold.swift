@@ -42,17 +42,26 @@ struct BlockFold: Sendable {
     }
 
     /// The findings, judged at `now`; with `leaks`, the pipelines still active at the end
-    /// that no live owner holds.
+    /// that no live owner holds, those of one shape made at one place as one finding with
+    /// a count (fifteen screens' subscriptions kept in one bag are one mistake).
     mutating func findings(at now: Int64, leaks: Bool) -> [Finding] {
         collector.finish(now: now)
         var found = collector.findings
         guard leaks else { return found }
         let graph = collector.graph
+        var byPlace: [String: Int] = [:]
         for root in graph.roots.sorted() {
             guard let n = graph[root], !n.status.isTerminal else { continue }
             if let owner = graph.owner(of: root), owner.releasedNanos == nil { continue }
-            found.append(Finding(kind: .leakedSubscription, message: Self.leakMessage(n), node: root,
-                                 at: graph.lineToChange(root, ownCode: false), raisedNanos: now))
+            let at = graph.lineToChange(root, ownCode: false)
+            let key = "\(at.map { "\($0.file ?? "?"):\($0.line ?? 0)" } ?? "#\(root)") \(n.operatorName) \(n.subscriber)"
+            if let i = byPlace[key] {
+                found[i].count += 1
+                continue
+            }
+            byPlace[key] = found.count
+            found.append(Finding(kind: .leakedSubscription, message: Self.leakMessage(n), node: root, at: at,
+                                 raisedNanos: now))
         }
         return found
     }

@@ -162,6 +162,21 @@ import Testing
         }
     }
 
+    /// Three subscriptions from one line kept past the block: one mistake, one finding
+    /// with a count, as the lints' findings are (a failure per pipeline would bury it).
+    @Test func leaksFromOnePlaceAreOneFinding() {
+        let subject = PassthroughSubject<Int, Never>()
+        var kept: [AnyCancellable] = []
+        let line = #line + 2
+        let found = Pipescope.findings {
+            for _ in 0..<3 { subject.sink { _ in }.store(in: &kept) }
+        }
+        kept = []
+        #expect(found.map(\.kind) == [.leakedSubscription])
+        #expect(found.first?.count == 3)
+        #expect(found.first?.at?.line == line)
+    }
+
     @Test func aCleanBlockHasNoFindings() {
         let subject = PassthroughSubject<Int, Never>()
         var received: [Int] = []
