@@ -21,10 +21,12 @@ final class TestTap: @unchecked Sendable {
     static let shared = TestTap()
 
     private let probe = Probe()
-    private let blocks = Mutex<[UInt64: BlockFold]>([:])
+    // LockedBox (a pthread mutex), not Synchronization's Mutex: on Linux that one is a
+    // futex ThreadSanitizer cannot see, so every block's access read as a race under TSan.
+    private let blocks = LockedBox<[UInt64: BlockFold]>([:])
     private let nextScope = Atomic<UInt64>(1)
     /// Held for a whole pump: batches reach the blocks in the order they were flushed.
-    private let pumping = Mutex<Void>(())
+    private let pumping = LockedBox<Void>(())
     private let timer: DispatchSourceTimer
 
     private init() {
@@ -32,7 +34,7 @@ final class TestTap: @unchecked Sendable {
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "pipescope.testing.pump"))
         timer.schedule(deadline: .now(), repeating: .milliseconds(10))
         timer.setEventHandler { [unowned self] in
-            if !blocks.withLock({ $0.isEmpty }) { pump() }
+            if !blocks.withLockedValue({ $0.isEmpty }) { pump() }
         }
         timer.resume()
     }
@@ -42,7 +44,7 @@ final class TestTap: @unchecked Sendable {
         // Events buffered before it are no block's: flushed before it starts.
         pump()
         let scope = nextScope.add(1, ordering: .relaxed).oldValue
-        blocks.withLock { $0[scope] = BlockFold(scope: scope, linter: linter) }
+        blocks.withLockedValue { $0[scope] = BlockFold(scope: scope, linter: linter) }
         return scope
     }
 
@@ -52,21 +54,21 @@ final class TestTap: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: thresholds.settle)
         while true {
             pump()
-            let quiet = blocks.withLock { $0[scope]?.lastEvents == 0 }
+            let quiet = blocks.withLockedValue { $0[scope]?.lastEvents == 0 }
             if quiet, !probe.locationsPending { break }
             guard Date() < deadline else { break }
             probe.waitForSymbols(until: min(deadline, Date(timeIntervalSinceNow: 0.01)))
         }
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
-        guard var block = blocks.withLock({ $0.removeValue(forKey: scope) }) else { return ([], 0) }
+        guard var block = blocks.withLockedValue({ $0.removeValue(forKey: scope) }) else { return ([], 0) }
         return (block.findings(at: now, leaks: thresholds.findsLeaks), block.dropped)
     }
 
     /// Flushes the probe and gives the batch to every block running.
     func pump() {
-        pumping.withLock { _ in
+        pumping.withLockedValue { _ in
             let batch = probe.flush()
-            blocks.withLock { blocks in
+            blocks.withLockedValue { blocks in
                 for scope in blocks.keys { blocks[scope]!.take(batch) }
             }
         }
