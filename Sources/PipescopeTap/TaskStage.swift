@@ -28,8 +28,11 @@ package enum TaskStage {
         let marker = Marker()
         let key = StageKey(id: CombineIdentifier(marker), type: ObjectIdentifier(Marker.self))
         let frames = ThreadFrames.current
-        let stage = NewStage(named: .init(operatorName: name, publisherType: "Task<\(Success.self), \(Failure.self)>"),
+        var stage = NewStage(named: .init(operatorName: name, publisherType: "Task<\(Success.self), \(Failure.self)>"),
                              subscriber: "Task", thread: frames.number)
+        // A task is a root: the test block it was started in owns it, as a pipeline's
+        // subscribe does (one task-local read).
+        stage.scope = FindingScope.current
         // Where the task was tied to an AnyCancellable is where its "pipeline" was made.
         let node = CallStack.withAddresses(enabled: registry.capturesLocations, frames: frames) { stack in
             registry.startSynthetic(key: key, stack: stack, stage: stage)

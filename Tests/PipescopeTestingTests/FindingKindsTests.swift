@@ -136,6 +136,22 @@ import Testing
         bag = []
     }
 
+    /// A screen's feed task shown under the screen with `watch` (not tied to it) that
+    /// outlives the screen: named once, as an owner leak, at the `watch` line (a second
+    /// finding as a leak would say the same mistake twice).
+    @Test func aTaskThatOutlivesItsOwner() async {
+        var task: Task<Void, Never>?
+        let line = #line + 4
+        expectFailures([(.ownerLeak, line)]) {
+            let screen = CancellableBag("Screen")
+            let feed = Task { while !Task.isCancelled { try? await Task.sleep(nanoseconds: 5_000_000) } }
+            screen.watch(feed, name: "feed")
+            task = feed
+        }
+        task?.cancel()
+        _ = await task?.result
+    }
+
     /// A cache lookup declared immediate whose subject sends nothing during subscribe.
     @Test func aBrokenContract() {
         let cache = PassthroughSubject<String, Never>()
