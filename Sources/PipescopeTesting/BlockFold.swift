@@ -49,6 +49,8 @@ struct BlockFold: Sendable {
         var found = collector.findings
         guard leaks else { return found }
         let graph = collector.graph
+        // A pile-up names the pipelines kept at its place, the same mistake as their leaks.
+        let piled = Set(found.filter { $0.kind == .pileUp }.compactMap { $0.at.map(Self.placeKey) })
         var byPlace: [String: Int] = [:]
         for root in graph.roots.sorted() {
             guard let n = graph[root], !n.status.isTerminal else { continue }
@@ -56,7 +58,8 @@ struct BlockFold: Sendable {
             // owner-leak lint names it (or was allowed), so a leak would say it twice.
             if graph.owner(of: root) != nil { continue }
             let at = graph.lineToChange(root, ownCode: false)
-            let key = "\(at.map { "\($0.file ?? "?"):\($0.line ?? 0)" } ?? "#\(root)") \(n.operatorName) \(n.subscriber)"
+            if let at, piled.contains(Self.placeKey(at)) { continue }
+            let key = "\(at.map(Self.placeKey) ?? "#\(root)") \(n.operatorName) \(n.subscriber)"
             if let i = byPlace[key] {
                 found[i].count += 1
                 continue
@@ -67,6 +70,8 @@ struct BlockFold: Sendable {
         }
         return found
     }
+
+    static func placeKey(_ at: SourceLocation) -> String { "\(at.file ?? "?"):\(at.line ?? 0)" }
 
     static func leakMessage(_ n: NodeSummary) -> String {
         "still active when the test's block ended (\(n.operatorName) → \(n.subscriber)), held by nothing the block "

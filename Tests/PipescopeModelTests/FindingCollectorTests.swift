@@ -131,6 +131,45 @@ final class FindingCollectorTests: RecordedProbeTestCase {
             XCTAssertEqual(collector.findings.first?.at?.line, replaced ? nil : 318)
         }
     }
+
+    /// Twelve screens' subscriptions made a second apart at one line and kept, their place
+    /// learnt only a minute later (a test's block, where the symbol thread names places
+    /// after the pile stood): judged again at the moments they were made, the pile-up is
+    /// found, as it stood when the last was made. Places learnt as they come find it
+    /// when the seventh was made, when the pipelines there were first made over more
+    /// than the window.
+    func testAPileUpThatStoodBeforeItsPlaceWasKnownIsFound() {
+        var linter = Linter()
+        linter.pileUpAfter = 5
+        linter.pileUpCount = 5
+        let place = BatchBuilder.at("Screen.swift", 42, "FeedScreen.open()")
+        for placedLate in [true, false] {
+            var collector = FindingCollector(linter: linter)
+            var located: [LocatedStage] = []
+            for i in 0..<12 {
+                var b = BatchBuilder(start: t0 + Int64(i) * second)
+                b.subscribe(NodeID(i + 1), op: "PassthroughSubject", subscriber: "Sink")
+                b.subscription(NodeID(i + 1))
+                b.request(NodeID(i + 1), .unlimited)
+                located.append(LocatedStage(node: NodeID(i + 1), location: place))
+                if !placedLate { b.batch.locations = [located.removeLast()] }
+                collector.fold(b.build(sequence: UInt64(i + 1)))
+            }
+            var late = BatchBuilder(start: t0 + 60 * second)
+            late.batch.locations = located
+            late.value(1, "1")
+            collector.fold(late.build(sequence: 13))
+            collector.finish(now: late.now + second)
+            let context = "placed late: \(placedLate)"
+            XCTAssertEqual(collector.findings.map(\.kind), [.pileUp], context)
+            XCTAssertEqual(collector.findings.first?.node, 1, context)
+            XCTAssertEqual(collector.findings.first?.at?.short, "Screen.swift:42", context)
+            XCTAssertEqual(collector.findings.first?.message.components(separatedBy: " and none").first,
+                           placedLate ? "12 live pipelines made at Screen.swift:42 in FeedScreen.open(), up 6 in the last 5 s"
+                               : "7 live pipelines made at Screen.swift:42 in FeedScreen.open(), up 5 in the last 5 s", context)
+            XCTAssertEqual(collector.findings.first.map { ($0.raisedNanos - t0) / 1_000_000 }, placedLate ? 11_000 : 6_002, context)
+        }
+    }
 }
 
 /// The JUnit report's text: anything a message or a path holds is well-formed XML.

@@ -177,13 +177,20 @@ final class LintRulesTests: XCTestCase {
                                before: lastTime(graph), label: "subscription after \(threshold) s"))
         }
         do {
-            // Pipelines made at one line, a random time apart: the oldest (root 1) gets the
-            // lint once the window passes since its making, and its message changes as
-            // each later one leaves the window.
+            // Pipelines made at one line over more than the window, a random time apart,
+            // one of them cancelled before the rest were made: the oldest (root 1) gets the
+            // lint once that end leaves the window, and its message changes as each later
+            // one leaves it.
             var (b, threshold) = start()
             let count = 3 + Int(random.below(8))
+            let here = BatchBuilder.at("Screen.swift", 42)
             for i in 0..<count {
-                b.subscribe(NodeID(i * 2 + 1), op: "Filter", subscriber: "Sink", location: BatchBuilder.at("Screen.swift", 42))
+                if i == 1 {
+                    b.now += Int64(threshold * 1e9)
+                    b.subscribe(1_001, op: "Filter", subscriber: "Sink", location: here)
+                    b.cancel(1_001)
+                }
+                b.subscribe(NodeID(i * 2 + 1), op: "Filter", subscriber: "Sink", location: here)
                 b.subscribe(NodeID(i * 2 + 2), parent: NodeID(i * 2 + 1), op: "PassthroughSubject", subscriber: "Filter")
             }
             let graph = Graph.folding(b.build())

@@ -156,10 +156,37 @@ final class PileUpThresholdTests: XCTestCase {
     func testTooFewTooYoungOrNotGrowingIsNoPileUp() {
         let base = BatchBuilder.baseNanos
         XCTAssertEqual(pileUps(graph(count: 9), at: base + 70 * second), [], "nine is a handful")
-        XCTAssertEqual(pileUps(graph(count: 30), at: base + 60 * second), [], "the oldest is exactly a minute old")
-        XCTAssertNotEqual(pileUps(graph(count: 30), at: base + 60 * second + 1), [], "more than a minute")
-        XCTAssertEqual(pileUps(graph(count: 30), at: base + 29 * second + 60 * second + 1), [],
+        XCTAssertEqual(pileUps(graph(count: 61), at: base + 61 * second), [], "made over exactly a minute")
+        XCTAssertNotEqual(pileUps(graph(count: 62), at: base + 61 * second), [], "made over more than a minute")
+        XCTAssertEqual(pileUps(graph(count: 62), at: base + 61 * second + 60 * second + 1), [],
                        "none made in the last minute: the count stopped growing")
+    }
+
+    /// Thirty made a second apart and kept: a screen opened thirty times in half a
+    /// minute, then no more. Judged at every moment of the two minutes after, it never
+    /// grew for longer than the window: no pile-up. (Judged only by "the oldest is older
+    /// than a minute and one was made within it", it was one for the 29 s between the
+    /// first leaving the window and the last.)
+    func testPipelinesMadeWithinOneWindowAreNoPileUpWhenTheyStop() {
+        let base = BatchBuilder.baseNanos
+        let made = graph(count: 30)
+        for s in stride(from: 0, through: 120, by: 1) {
+            for extra: Int64 in [0, 1, second / 2] {
+                XCTAssertEqual(pileUps(made, at: base + Int64(s) * second + extra), [], "at \(s) s + \(extra) ns")
+            }
+        }
+    }
+
+    /// Twenty rows of a list, each subscribing as it is made, all within a millisecond
+    /// and kept while the list is shown: one burst, no pile-up a minute later.
+    func testABurstMadeInALoopIsNoPileUp() {
+        var b = BatchBuilder(step: 50_000)
+        for i in 0..<20 { b.subscribe(NodeID(i + 1), op: "PassthroughSubject", subscriber: "Sink", location: here) }
+        let rows = Graph.folding(b.build())
+        let base = BatchBuilder.baseNanos
+        for at in [base + 60 * second + 1, base + 60 * second + 500_000, base + 61 * second] {
+            XCTAssertEqual(pileUps(rows, at: at), [], "at \(at - base) ns")
+        }
     }
 
     func testOneEndedWithinTheWindowIsNoPileUp() {

@@ -152,6 +152,26 @@ import Testing
         _ = await task?.result
     }
 
+    /// A screen opened twelve times whose subscription each time is kept in a list nobody
+    /// empties: one pile-up at the subscribing line, and not a leak as well (the same
+    /// mistake). At a 50 ms window, made 10 ms apart: the pile stands while they are made,
+    /// whenever the symbol thread places them.
+    @Test func subscriptionsPilingUpAtOnePlace() {
+        var thresholds = FindingThresholds()
+        thresholds.pileUpAfter = 0.05
+        thresholds.pileUpCount = 5
+        let events = PassthroughSubject<Int, Never>()
+        var kept: [AnyCancellable] = []
+        let line = #line + 4
+        expectFailures([(.pileUp, line)], thresholds) {
+            for _ in 0..<12 {
+                Thread.sleep(forTimeInterval: 0.01)  // a screen opened every 10 ms
+                events.sink { _ in }.store(in: &kept)
+            }
+        }
+        kept = []
+    }
+
     /// A cache lookup declared immediate whose subject sends nothing during subscribe.
     @Test func aBrokenContract() {
         let cache = PassthroughSubject<String, Never>()

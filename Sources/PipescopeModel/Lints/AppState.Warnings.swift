@@ -37,7 +37,7 @@ extension AppState {
         /// ``groups``, kept pipeline by pipeline.
         private var grouped = LintGroups()
         /// The pipelines by place, kept root by root while `pile-up` runs (empty otherwise).
-        private var places = PlaceTally()
+        private(set) var places = PlaceTally()
         /// What the shares were computed with and at (nil: nothing yet).
         private var basis: (linter: Linter, now: Int64)?
 

@@ -56,10 +56,10 @@ public struct Linter: Sendable, Equatable {
     /// Milliseconds of a stage's own code per value that make the value slow: a frame at
     /// 60 Hz by default (`--slow-after`, the `slow-stage` lint).
     public var slowAfter: Double = 16
-    /// `pile-up`: at least ``pileUpCount`` live pipelines made at one place, the oldest
-    /// made more than this many seconds ago, none made there ended within it and some
-    /// made within it. A minute: long enough that a burst (a list of rows subscribing
-    /// at once, a screen's setup) has settled, and that a screen opened by hand again and
+    /// `pile-up`: at least ``pileUpCount`` live pipelines made at one place, made over
+    /// more than this many seconds (a burst, a list of rows subscribing at once, is no
+    /// pile), none made there ended within it and some made within it. A minute: longer
+    /// than a burst or a screen's setup takes, and that a screen opened by hand again and
     /// again shows in it; and as long as ended pipelines stay in the graph
     /// (``Retention/seconds``), so an end within it is seen.
     public var pileUpAfter: Double = 60

@@ -127,14 +127,48 @@ struct PlaceTally: Sendable, Equatable {
     }
 
     /// Whether `place` piles up at `now`: at least ``Linter/pileUpCount`` live pipelines
-    /// made there, the oldest more than ``Linter/pileUpAfter`` ago, none made there ended
-    /// within that time, and at least one made within it. Nil otherwise.
+    /// made there, made over more than ``Linter/pileUpAfter`` (from the oldest to the
+    /// newest: a burst, a list's rows subscribing in one loop, is no pile however many),
+    /// at least one made within that time before `now`, and none made there ended within
+    /// it. Nil otherwise.
     func pileUp(at place: SourceLocation, now: Int64, linter: Linter) -> PileUp? {
         guard let p = places[place], p.live.count >= linter.pileUpCount, let oldest = p.holder?.created else { return nil }
         let window = Self.nanos(linter.pileUpAfter)
-        guard now - oldest > window, !p.ended.values.contains(where: { now - $0 <= window }) else { return nil }
-        let grown = p.live.values.reduce(0) { $0 + (now - $1 <= window ? 1 : 0) }
-        return grown > 0 ? PileUp(live: p.live.count, grown: grown) : nil
+        guard !p.ended.values.contains(where: { now - $0 <= window }) else { return nil }
+        var grown = 0
+        var newest = Int64.min
+        for created in p.live.values {
+            if now - created <= window { grown += 1 }
+            newest = max(newest, created)
+        }
+        return grown > 0 && newest &- oldest > window ? PileUp(live: p.live.count, grown: grown) : nil
+    }
+
+    /// Whether `place` piled up at the past moment `time`, by the same rule as
+    /// ``pileUp(at:now:linter:)``, from when each of its pipelines still in the tally was
+    /// made and ended; with the pipeline its lint was on then (the oldest live). For a
+    /// place learnt after the moment passed (``FindingCollector``): the pile stood while
+    /// the symbol thread had not yet named the place. Scans the place's pipelines.
+    func pileUp(at place: SourceLocation, asOf time: Int64, linter: Linter) -> (holder: NodeID, pile: PileUp)? {
+        guard let p = places[place], p.live.count + p.ended.count >= linter.pileUpCount else { return nil }
+        let window = Self.nanos(linter.pileUpAfter)
+        var live = 0
+        var grown = 0
+        var oldest: (created: Int64, id: NodeID)?
+        var newest = Int64.min
+        for id in Array(p.live.keys) + Array(p.ended.keys) {
+            guard let entry = entries[id], entry.created <= time else { continue }
+            if let end = entry.ended, end <= time {
+                if time - end <= window { return nil }
+                continue
+            }
+            live += 1
+            if time - entry.created <= window { grown += 1 }
+            newest = max(newest, entry.created)
+            if oldest.map({ (entry.created, id) < ($0.created, $0.id) }) ?? true { oldest = (entry.created, id) }
+        }
+        guard live >= linter.pileUpCount, grown > 0, let oldest, newest &- oldest.created > window else { return nil }
+        return (oldest.id, PileUp(live: live, grown: grown))
     }
 
     /// The earliest time after `now` at which ``pileUp(at:now:linter:)`` may answer

@@ -70,11 +70,16 @@ public struct FindingCollector: Sendable {
     private var late: [NodeID: Set<Int>] = [:]
     /// The version of the warnings last read: unchanged, they raised nothing new.
     private var seenVersion = -1
+    /// The places a `pile-up` was raised at: judged no more for the past.
+    private var piled: Set<SourceLocation> = []
     /// A snapshot replaced the graph: what changed is unknown, so everything is judged.
     private var reloaded = true
     /// The most due times judged in one gap between batches: a rule whose due never moves
     /// on cannot hold the fold.
     static let maxDueJudgementsPerGap = 1_000
+    /// How many of the moments a batch's newly placed roots were made are judged again
+    /// for a pile-up (the newest; each judgement scans the place's pipelines).
+    static let maxPastPileMoments = 8
 
     public init(linter: Linter = Linter(), retention: Retention? = .standard) {
         self.linter = linter
@@ -98,6 +103,7 @@ public struct FindingCollector: Sendable {
         if !late.isEmpty { placeLate(batch) }
         graph.fold(batch)
         judge(now: max(clock, batch.events.last?.time ?? clock))
+        if !batch.locations.isEmpty { judgePilesBeforePlaces(batch) }
         if let retention, clock > .min { graph.prune(now: clock, retention: retention) }
     }
 
@@ -149,18 +155,48 @@ public struct FindingCollector: Sendable {
         place(changes)
         guard warnings.version != seenVersion else { return }
         seenVersion = warnings.version
-        for lint in warnings.lints {
-            let id = LintID(kind: lint.kind, node: lint.node)
-            guard index[id] == nil else { continue }
-            index[id] = raised.count
-            open[lint.node, default: []].append(raised.count)
-            let unconfirmed = (LintRules.named(lint.kind.rawValue)?.readsLocations ?? false)
-                && graph[lint.node]?.location == nil
-            raised.append(Raised(lint: lint, raisedNanos: now, key: LintGroup.Key(parts: []), at: nil,
-                                 unconfirmed: unconfirmed))
-            locate(raised.count - 1)
-        }
+        for lint in warnings.lints { raise(lint, at: now) }
         confirm()
+    }
+
+    /// Keeps `lint`, raised at `now`, unless it was raised before.
+    private mutating func raise(_ lint: Lint, at now: Int64) {
+        let id = LintID(kind: lint.kind, node: lint.node)
+        guard index[id] == nil else { return }
+        index[id] = raised.count
+        open[lint.node, default: []].append(raised.count)
+        let unconfirmed = (LintRules.named(lint.kind.rawValue)?.readsLocations ?? false)
+            && graph[lint.node]?.location == nil
+        raised.append(Raised(lint: lint, raisedNanos: now, key: LintGroup.Key(parts: []), at: nil,
+                             unconfirmed: unconfirmed))
+        locate(raised.count - 1)
+        if lint.kind == .pileUp, let place = graph[lint.node]?.location { piled.insert(place) }
+    }
+
+    /// The pile-ups that stood before their pipelines' place was known. A place comes a
+    /// batch or more after its pipelines (the symbol thread names it): in a live program
+    /// within milliseconds of a minute's window, but in a test's block (a window of
+    /// milliseconds) the pile may have stood and gone by then, and judging only from now
+    /// on would miss it. So for each place `batch` gave roots, not yet piled, the moments
+    /// those roots were made (the newest few: where a pile grows) are judged again by the
+    /// same rule, from when each pipeline there was made and ended.
+    private mutating func judgePilesBeforePlaces(_ batch: EventBatch) {
+        guard !linter.allowed.contains(.pileUp) else { return }
+        var made: [SourceLocation: Set<Int64>] = [:]
+        for located in batch.locations {
+            guard let root = graph[located.node], root.parent == nil, root.location == located.location,
+                  !piled.contains(located.location) else { continue }
+            made[located.location, default: []].insert(root.createdNanos)
+        }
+        for (place, times) in made {
+            for time in times.sorted(by: >).prefix(Self.maxPastPileMoments) where time <= clock {
+                guard let (holder, pile) = warnings.places.pileUp(at: place, asOf: time, linter: linter),
+                      let root = graph[holder] else { continue }
+                raise(Lint(kind: .pileUp, node: holder, message: PileUpRule.message(root, made: place, pile: pile, linter: linter)),
+                      at: time)
+                break
+            }
+        }
     }
 
     /// Settles the unconfirmed lints whose stage is now located: kept if still raised,

@@ -24,8 +24,8 @@ extension LintKind {
 enum PileUpRule: LintRule {
     static let kind = LintKind.pileUp
     static var summary: String {
-        "\(Linter().pileUpCount) or more live pipelines made at one place, growing in number, none ended "
-            + "for \(plain(Linter().pileUpAfter)) s"
+        "\(Linter().pileUpCount) or more live pipelines made at one place over more than \(plain(Linter().pileUpAfter)) s, "
+            + "still growing, none ended"
     }
     static let advice = "their AnyCancellables are likely kept in a collection that is never emptied, or never cancelled "
         + "when the screen or owner goes. Cancel the old one before storing a new one (or keep them by key, so the new one "
@@ -35,10 +35,15 @@ enum PileUpRule: LintRule {
     static func check(_ n: NodeSummary, in context: LintContext) -> [String] {
         guard n.parent == nil, let place = n.location, context.places.holder(at: place) == n.id,
               let pile = context.places.pileUp(at: place, now: context.now, linter: context.linter) else { return [] }
+        return [message(n, made: place, pile: pile, linter: context.linter)]
+    }
+
+    /// The lint's message on `root`, the oldest live pipeline of the pile at `place`.
+    static func message(_ root: NodeSummary, made place: SourceLocation, pile: PlaceTally.PileUp, linter: Linter) -> String {
         let function = place.function.map { " in \($0)" } ?? ""
-        return ["\(pile.live) live pipelines made at \(place.short)\(function), up \(pile.grown) in the last "
-                + window(context.linter.pileUpAfter) + " and none of them ended: "
-                + (assignCycle(n, made: place).map(cycleAdvice) ?? advice)]
+        return "\(pile.live) live pipelines made at \(place.short)\(function), up \(pile.grown) in the last "
+            + window(linter.pileUpAfter) + " and none of them ended: "
+            + (assignCycle(root, made: place).map(cycleAdvice) ?? advice)
     }
 
     /// The type an `assign(to:on:)` root assigns to, when the code that made it is that
