@@ -221,7 +221,8 @@ let package = Package(
         // WaitTests, ChainTests) through PipescopeLiveTestSupport.
         // PipescopeTesting used as a program's tests use it (Swift Testing, in parallel).
         .testTarget(name: "PipescopeTestingTests", dependencies: [
-            "PipescopeTesting", "PipescopeModel", .product(name: "OpenCombine", package: "OpenCombine"),
+            "PipescopeTesting", "PipescopeModel", "PipescopeLiveTestSupport",
+            .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
         .testTarget(name: "PipescopeModelTests", dependencies: [
             "PipescopeModel", "PipescopeGraph", "PipescopeTestSupport", "PipescopeLiveTestSupport",

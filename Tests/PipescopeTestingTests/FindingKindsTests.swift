@@ -1,6 +1,7 @@
 import Foundation
 @preconcurrency import OpenCombine
 import Synchronization
+import PipescopeLiveTestSupport
 import PipescopeModel
 import PipescopeTesting
 import Testing

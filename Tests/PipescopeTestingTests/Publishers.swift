@@ -1,34 +1,5 @@
 @preconcurrency import OpenCombine
-
-/// A publisher that breaks the rules on purpose: on the first request it sends `count`
-/// values whatever the demand, and optionally one more after finishing.
-struct RudePublisher: Publisher {
-    typealias Output = Int
-    typealias Failure = Never
-    let count: Int
-    var valueAfterFinish = false
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
-        subscriber.receive(subscription: RudeSubscription(subscriber: AnySubscriber(subscriber), publisher: self))
-    }
-}
-
-final class RudeSubscription: Subscription, @unchecked Sendable {
-    private var subscriber: AnySubscriber<Int, Never>?
-    private let publisher: RudePublisher
-    init(subscriber: AnySubscriber<Int, Never>, publisher: RudePublisher) {
-        self.subscriber = subscriber
-        self.publisher = publisher
-    }
-    func request(_ demand: Subscribers.Demand) {
-        guard let subscriber else { return }
-        self.subscriber = nil
-        for i in 0..<publisher.count { _ = subscriber.receive(i) }
-        subscriber.receive(completion: .finished)
-        if publisher.valueAfterFinish { _ = subscriber.receive(99) }
-    }
-    func cancel() { subscriber = nil }
-}
+import PipescopeLiveTestSupport
 
 /// A subscriber that asks for `initial` values and no more.
 final class AsksFor: Subscriber, @unchecked Sendable {
