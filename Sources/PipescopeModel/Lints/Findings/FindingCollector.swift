@@ -179,9 +179,13 @@ public struct FindingCollector: Sendable {
     /// milliseconds) the pile may have stood and gone by then, and judging only from now
     /// on would miss it. So for each place `batch` gave roots, not yet piled, the moments
     /// those roots were made (the newest few: where a pile grows) are judged again by the
-    /// same rule, from when each pipeline there was made and ended.
+    /// same rule, from when each pipeline there was made and ended. A moment within a
+    /// hundredth of the window of now is not: judging now says the same (a live
+    /// program's places come milliseconds after a minute's window opens), and each
+    /// judgement scans the place's pipelines.
     private mutating func judgePilesBeforePlaces(_ batch: EventBatch) {
         guard !linter.allowed.contains(.pileUp) else { return }
+        let recent = PlaceTally.nanos(linter.pileUpAfter) / 100
         var made: [SourceLocation: Set<Int64>] = [:]
         for located in batch.locations {
             guard let root = graph[located.node], root.parent == nil, root.location == located.location,
@@ -189,7 +193,7 @@ public struct FindingCollector: Sendable {
             made[located.location, default: []].insert(root.createdNanos)
         }
         for (place, times) in made {
-            for time in times.sorted(by: >).prefix(Self.maxPastPileMoments) where time <= clock {
+            for time in times.sorted(by: >).prefix(Self.maxPastPileMoments) where clock - time > recent {
                 guard let (holder, pile) = warnings.places.pileUp(at: place, asOf: time, linter: linter),
                       let root = graph[holder] else { continue }
                 raise(Lint(kind: .pileUp, node: holder, message: PileUpRule.message(root, made: place, pile: pile, linter: linter)),
