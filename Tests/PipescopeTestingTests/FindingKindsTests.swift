@@ -173,6 +173,19 @@ import Testing
         kept = []
     }
 
+    /// A profile loaded once and shared by two views, the second subscribing after the
+    /// first had it: the second gets only the end, named at its line.
+    @Test func aSubscriberLateToAShare() {
+        var bag: [AnyCancellable] = []
+        let line = #line + 4
+        expectFailures([(.lateShare, line)]) {
+            let profile = Just("Ada").share()
+            profile.sink { _ in }.store(in: &bag)
+            profile.sink { _ in }.store(in: &bag)
+        }
+        bag = []
+    }
+
     /// A cache lookup declared immediate whose subject sends nothing during subscribe.
     @Test func aBrokenContract() {
         let cache = PassthroughSubject<String, Never>()

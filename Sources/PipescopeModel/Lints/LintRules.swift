@@ -20,6 +20,7 @@ public enum LintRules {
         RepeatedWorkRule.self,
         PileUpRule.self,
         ZipUnpairedRule.self,
+        LateShareRule.self,
     ]
 
     /// The rule whose kind is spelled `name` (`-A`, `--dump-on`); nil for none.
