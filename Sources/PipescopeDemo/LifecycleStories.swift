@@ -22,6 +22,7 @@ import Pipescope
 ///   `switchToLatest` (``SearchStory``).
 /// - **one request, subscribed twice**: ``RepeatedWorkStory`` (the repeated-work lint).
 /// - **a zip where combineLatest was meant**: ``ZipStory`` (the zip-unpaired lint).
+/// - **a subscriber late to a share()**: ``LateShareStory`` (the late-share lint).
 /// - **screen reopened**: a messages screen opened again every 2.1 s subscribes to the
 ///   inbox each time and stores the subscription in a bag nobody empties; the filter of
 ///   each keeps its own messages, so every old one flows and none ends. A minute in, the
@@ -40,6 +41,7 @@ final class LifecycleStories: @unchecked Sendable {
     private let repeatedWork = RepeatedWorkStory()
     private let messages = MessagesScreen()
     private let zip = ZipStory()
+    private let lateShare = LateShareStory()
 
     /// The stories that run once and stay: the broken promise, the demand violation, the
     /// slow map, the two searches and the shipping quote.
@@ -63,6 +65,7 @@ final class LifecycleStories: @unchecked Sendable {
         repeatedWork.tick(step)
         messages.tick(step)
         zip.tick(step)
+        lateShare.tick(step)
         switch step % 40 {
         case 2: profile = ProfileScreen(ticks: ticks)
         case 14: profile = nil  // the screen closes: its bag cancels both pipelines

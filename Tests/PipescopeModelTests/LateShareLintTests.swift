@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import OpenCombine
+import Pipescope
 import PipescopeGraph
 import PipescopeLiveTestSupport
 @testable import PipescopeModel
@@ -26,7 +27,7 @@ final class LateShareLintTests: RecordedProbeTestCase {
         let shares = stages("Share")
         XCTAssertEqual(shares.count, 2)
         let found = late()
-        XCTAssertEqual(found.map(\.node), [shares[1].id])
+        XCTAssertEqual(found.map(\.node), [stages("Autoconnect")[1].id], "on the late subscription's share")
         XCTAssertEqual(found.first?.message.hasPrefix("subscribed to the share() that #\(shares[0].id)"), true,
                        found.first?.message ?? "none")
         XCTAssertEqual(found.first?.message.contains("had already received its 1 value from and finished, and got no value, only the end: "
@@ -43,8 +44,25 @@ final class LateShareLintTests: RecordedProbeTestCase {
         source.send(completion: .finished)
         shared.sink { _ in }.store(in: &kept)
         let found = late()
-        XCTAssertEqual(found.map(\.node), [stages("Share")[1].id])
+        XCTAssertEqual(found.map(\.node), [stages("Autoconnect")[1].id])
         XCTAssertEqual(found.first?.message.contains("had already received its 2 values from and finished"), true)
+    }
+
+    /// The demo's shape: a shared request kept as an `AnyPublisher` (no `Share` stage then:
+    /// the erased box subscribes the share's autoconnect) and subscribed by a named panel
+    /// after the answer: named, naming the header's pipeline.
+    func testALateSubscriberThroughAnAnyPublisherIsNamed() {
+        let requests = PendingAnswers()
+        let shared = Deferred { Future<String, Never> { requests.promises.append($0) } }.share()
+        let profile = shared.eraseToAnyPublisher()
+        shared.pipescopeName("header").sink { _ in }.store(in: &kept)
+        requests.answer("Ada")
+        profile.pipescopeName("settings").sink { _ in }.store(in: &kept)
+        let found = late()
+        XCTAssertEqual(found.map(\.node), [stages("Autoconnect")[1].id])
+        let header = stages("header")[0].id
+        XCTAssertEqual(found.first?.message.hasPrefix("subscribed to the share() that #\(header)"), true,
+                       found.first?.message ?? "none")
     }
 
     func testSubscribersThatAllCameBeforeTheValuesAreQuiet() {
@@ -119,4 +137,11 @@ final class LateShareLintTests: RecordedProbeTestCase {
         shared.sink { _ in }.store(in: &kept)
         XCTAssertEqual(late(), [])
     }
+}
+
+
+/// The promises of a shared request, answered when a test says.
+final class PendingAnswers: @unchecked Sendable {
+    var promises: [(Result<String, Never>) -> Void] = []
+    func answer(_ value: String) { for promise in promises { promise(.success(value)) } }
 }

@@ -10,17 +10,19 @@ extension LintKind {
 /// `PassthroughSubject`: it passes on only what comes after a subscriber arrives, and
 /// replays nothing, so the late one sees no value, just `finished`.
 ///
-/// Judged from the publisher's identity at subscribe (``NodeSummary/publisher``: one
-/// `share()`'s every subscription has the same): the stage is a `Share` that finished with
-/// no value and did not connect the upstream itself (its branch ends at the multicast's
-/// subject: it joined a multicast already connected), and the latest earlier subscription
-/// to that `share()` received values and had finished by the time this one subscribed.
-/// So it is quiet for a late subscriber that still waits or got later values (a hot
-/// stream sharing as meant), one that came before the end and saw no more values sent
-/// (it missed only what came before it, as a hot stream's subscriber does), a failure, and
-/// a share whose upstream sent nothing. An identity is an address, free again once every
-/// stage of it ended: the latest earlier stage is the one most likely the same `share()`,
-/// and a new one made at that address connects its upstream itself.
+/// Judged on the share's `Autoconnect` stage (every subscription to one `share()` has one,
+/// with the same publisher identity, ``NodeSummary/publisher``, whether the share is
+/// subscribed as itself or through an `AnyPublisher`; `multicast(_:).autoconnect()` is
+/// the same thing): one that finished with no value and did not connect the upstream
+/// itself (its branch ends at the multicast's subject: it joined a multicast already
+/// connected), when the latest earlier subscription to that share received values and
+/// had finished by the time this one subscribed. So it is quiet for a late subscriber
+/// that still waits or got later values (a hot stream sharing as meant), one that came
+/// before the end and saw no more values sent (it missed only what came before it, as a
+/// hot stream's subscriber does), a failure, and a share whose upstream sent nothing. An
+/// identity is an address, free again once every stage of it ended: the latest earlier
+/// stage is the one most likely the same share, and a new one made at that address
+/// connects its upstream itself.
 ///
 /// ```
 /// subscribed to the share() that #1 (subscribed at Profile.swift:12) had already
@@ -35,34 +37,29 @@ enum LateShareRule: LintRule {
         + "(drop the share()) if each subscriber should get its own values."
 
     static func check(_ n: NodeSummary, in context: LintContext) -> [String] {
-        guard n.operatorName == "Share", n.status == .finished, n.values == 0, n.publisher != 0 else { return [] }
+        guard n.operatorName == "Autoconnect", n.status == .finished, n.values == 0, n.publisher != 0 else { return [] }
         let graph = context.graph
-        guard !connectsUpstream(n, in: graph) else { return [] }
+        guard let multicast = n.children.first.flatMap({ graph[$0] }), multicast.operatorName == "Multicast",
+              !connectsUpstream(multicast, in: graph) else { return [] }
         // The latest earlier subscription to it (the identity index keeps only stages live
         // together, and the earlier one has ended: so a scan, on this rare stage only).
         var latest: NodeSummary?
         for other in graph.nodes.values where other.publisher == n.publisher && other.id != n.id
-            && other.operatorName == "Share" && other.createdNanos < n.createdNanos {
+            && other.operatorName == "Autoconnect" && other.createdNanos < n.createdNanos {
             if latest.map({ (other.createdNanos, other.id) > ($0.createdNanos, $0.id) }) ?? true { latest = other }
         }
         guard let earlier = latest, earlier.values > 0, earlier.status == .finished,
               let ended = earlier.endedNanos, ended <= n.createdNanos else { return [] }
-        let site = graph.location(of: earlier.id).map { " (subscribed at \($0.location.short))" } ?? ""
+        let root = graph.pipeline(of: earlier.id) ?? earlier.id
+        let site = graph.location(of: root).map { " (subscribed at \($0.location.short))" } ?? ""
         let values = earlier.values == 1 ? "its 1 value" : "its \(earlier.values) values"
-        return ["subscribed to the share() that #\(earlier.id)\(site) had already received \(values) from and "
+        return ["subscribed to the share() that #\(root)\(site) had already received \(values) from and "
                 + "finished, and got no value, only the end: " + advice]
     }
 
-    /// Whether the stages under `share` include the upstream it shares: a `share()`'s
-    /// first subscription connects its multicast, and the upstream is subscribed under
-    /// the multicast's subject in that branch; a later one's branch ends at the subject.
-    static func connectsUpstream(_ share: NodeSummary, in graph: Graph) -> Bool {
-        var stack = share.children
-        while let id = stack.popLast(), let stage = graph[id] {
-            if stage.operatorName != "Autoconnect", stage.operatorName != "Multicast", !stage.subjectSource { return true }
-            if stage.subjectSource, !stage.children.isEmpty { return true }
-            stack.append(contentsOf: stage.children)
-        }
-        return false
+    /// Whether the upstream a multicast shares is subscribed under `multicast`'s subject: a
+    /// share's first subscription connects it there; a later one's branch ends at the subject.
+    static func connectsUpstream(_ multicast: NodeSummary, in graph: Graph) -> Bool {
+        multicast.children.contains { graph[$0]?.children.isEmpty == false }
     }
 }
