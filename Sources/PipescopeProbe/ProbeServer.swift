@@ -53,16 +53,19 @@ final package class ProbeServer: @unchecked Sendable {
         unlink(staging)
         do {
             channel = try bootstrap.bind(unixDomainSocketPath: staging).wait()
+            // Removed at exit and on SIGTERM from before it appears: a SIGTERM sent the
+            // moment the socket is seen (a test, a supervisor) still finds the handler.
+            SocketFile.removeAtExit(path)
             guard chmod(staging, 0o600) == 0, rename(staging, path) == 0 else {
                 throw SocketFile.Failure.directory((path as NSString).deletingLastPathComponent,
                                                    String(cString: strerror(errno)))
             }
         } catch {
+            SocketFile.removed(path)
             unlink(staging)
             try? group.syncShutdownGracefully()
             throw error
         }
-        SocketFile.removeAtExit(path)
         // Kept after the program ends: `pipescope dump <pid>` finds a crashed program's
         // segments through it.
         if let problem = FlightSegments.announce(flightRecorder == nil ? nil : flight?.directory, socket: path) {
