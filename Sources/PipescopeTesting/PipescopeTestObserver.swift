@@ -10,8 +10,8 @@ import XCTest
 /// block's (every lint raised on them, and those still active at its end that nothing it
 /// released holds, ``LintKind/leakedSubscription``), and attributed to that test.
 ///
-/// Registered once, before the first test runs (<doc:CatchingMistakesInTests> shows how a
-/// package does that without editing its tests):
+/// Registered once, before the first test runs (the PipescopeTestObserver product does it
+/// with no test file edited; the article "Catching pipeline mistakes in tests" shows how):
 ///
 /// ```swift
 /// // Each finding fails the test it was made in, at the line to change:
