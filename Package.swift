@@ -27,6 +27,9 @@ let package = Package(
         // For a program's tests: `Pipescope.findings { }` and the XCTest and Swift Testing
         // assertions built on it.
         .library(name: "PipescopeTesting", targets: ["PipescopeTesting"]),
+        // Linked into an XCTest target, wraps each of its tests in a findings block (a C
+        // constructor registers PipescopeTestObserver; PIPESCOPE_TESTS=fail|report|off).
+        .library(name: "PipescopeTestObserver", targets: ["CPipescopeTestObserver"]),
         .executable(name: "pipescope", targets: ["pipescope"]),
         .executable(name: "pipescope-example", targets: ["PipescopeExample"]),
     ],
@@ -154,6 +157,8 @@ let package = Package(
         .target(name: "PipescopeTesting", dependencies: [
             "Pipescope", "PipescopeProbe", "PipescopeTap", "PipescopeModel", "PipescopeGraph",
         ]),
+        // Its constructor registers PipescopeTesting's whole-suite XCTest observer.
+        .target(name: "CPipescopeTestObserver", dependencies: ["PipescopeTesting"]),
 
         // MARK: - Tests
         .target(

@@ -22,6 +22,8 @@
 //   SUITE_HOOK=pipescope (default)  Pipescope.start()  (PIPESCOPE_RECORD=FILE records it)
 //   SUITE_HOOK=empty                OpenCombine's empty `_Introspection` only
 //   SUITE_HOOK=none                 no hook at all
+//   SUITE_HOOK=tests                none of its own: PipescopeTestObserver (the product each
+//                                   test target links, PIPESCOPE_TESTS=report) wraps each test
 // Pipescope comes from the checkout that holds this folder (..), or from PIPESCOPE_PATH.
 import PackageDescription
 
@@ -41,7 +43,11 @@ func identity(ofPath path: String) -> String {
 let tokamak = "Checkouts/Tokamak-0.11.1"
 let fluxor = "Checkouts/Fluxor-5.0.1"
 let combineSchedulers = "Checkouts/combine-schedulers-1.2.2"
+let pipescopePackage = identity(ofPath: pipescopePath)
+// Every test target: the hook SUITE_HOOK names, and PipescopeTesting's whole-suite observer
+// (PIPESCOPE_TESTS=report wraps each test in a findings block; run.sh sets off otherwise).
 let start: Target.Dependency = "CSuiteStart"
+let observer: Target.Dependency = .product(name: "PipescopeTestObserver", package: pipescopePackage)
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
@@ -57,7 +63,7 @@ let package = Package(
         .target(
             name: "SuiteHook",
             dependencies: [
-                .product(name: "Pipescope", package: identity(ofPath: pipescopePath)),
+                .product(name: "Pipescope", package: pipescopePackage),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             swiftSettings: swift5  // the C globals (stderr), as in Conformance
@@ -71,19 +77,19 @@ let package = Package(
                 path: "\(tokamak)/Sources/TokamakStaticHTML", swiftSettings: swift5),
         .target(name: "TokamakTestRenderer", dependencies: ["TokamakCore"],
                 path: "\(tokamak)/Sources/TokamakTestRenderer", swiftSettings: swift5),
-        .testTarget(name: "TokamakLayoutTests", dependencies: ["TokamakCore", "TokamakStaticHTML", start],
+        .testTarget(name: "TokamakLayoutTests", dependencies: ["TokamakCore", "TokamakStaticHTML", start, observer],
                     path: "\(tokamak)/Tests/TokamakLayoutTests", swiftSettings: swift5),
-        .testTarget(name: "TokamakReconcilerTests", dependencies: ["TokamakCore", "TokamakTestRenderer", start],
+        .testTarget(name: "TokamakReconcilerTests", dependencies: ["TokamakCore", "TokamakTestRenderer", start, observer],
                     path: "\(tokamak)/Tests/TokamakReconcilerTests", swiftSettings: swift5),
-        .testTarget(name: "TokamakTests", dependencies: ["TokamakTestRenderer", start],
+        .testTarget(name: "TokamakTests", dependencies: ["TokamakTestRenderer", start, observer],
                     path: "\(tokamak)/Tests/TokamakTests", swiftSettings: swift5),
-        .testTarget(name: "TokamakStaticHTMLTests", dependencies: ["TokamakStaticHTML", start],
+        .testTarget(name: "TokamakStaticHTMLTests", dependencies: ["TokamakStaticHTML", start, observer],
                     path: "\(tokamak)/Tests/TokamakStaticHTMLTests",
                     exclude: ["__Snapshots__", "RenderingTests/__Snapshots__"], swiftSettings: swift5),
 
         // MARK: Fluxor 5.0.1
         .target(name: "AnyCodable", path: "\(fluxor)/Sources/AnyCodable", swiftSettings: swift5),
-        .testTarget(name: "AnyCodableTests", dependencies: ["AnyCodable", start],
+        .testTarget(name: "AnyCodableTests", dependencies: ["AnyCodable", start, observer],
                     path: "\(fluxor)/Tests/AnyCodableTests", swiftSettings: swift5),
         .target(name: "Fluxor",
                 dependencies: ["AnyCodable", .product(name: "OpenCombine", package: "OpenCombine"),
@@ -91,7 +97,7 @@ let package = Package(
                 path: "\(fluxor)/Sources/Fluxor", swiftSettings: swift5),
         .target(name: "FluxorTestSupport", dependencies: ["Fluxor"],
                 path: "\(fluxor)/Sources/FluxorTestSupport", swiftSettings: swift5),
-        .testTarget(name: "FluxorTests", dependencies: ["Fluxor", "FluxorTestSupport", start],
+        .testTarget(name: "FluxorTests", dependencies: ["Fluxor", "FluxorTestSupport", start, observer],
                     path: "\(fluxor)/Tests/FluxorTests", swiftSettings: swift5),
 
         // MARK: combine-schedulers 1.2.2 (its Package@swift-6.1.swift: Swift 6, these features)
@@ -102,6 +108,7 @@ let package = Package(
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
                 .product(name: "OpenCombineShim", package: "OpenCombine"),
                 start,
+                observer,
             ],
             path: "\(combineSchedulers)/Tests/CombineSchedulersTests",
             swiftSettings: [

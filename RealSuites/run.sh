@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs the test suites of Tokamak 0.11.1, Fluxor 5.0.1 and combine-schedulers 1.2.2 under
-# Pipescope's tap (recording each run), under OpenCombine's empty hook and with no hook, and
-# compares every test's result; then lists the lints Pipescope raises on each recording (on its
-# last graph, and at every moment of the run with `pipescope check`).
+# Pipescope's tap (recording each run), with each test wrapped by PipescopeTesting's
+# PipescopeTestObserver (its findings judged and reported per test), under OpenCombine's empty
+# hook and with no hook, and compares every test's result; then lists the lints Pipescope
+# raises on each recording (on its last graph, and at every moment of the run with
+# `pipescope check`) and each test's findings.
 #
 #   TOKAMAK_SOURCE=/path/to/Tokamak FLUXOR_SOURCE=/path/to/Fluxor RealSuites/run.sh [SUITE...]
 #
@@ -18,7 +20,8 @@
 # run of a suite may take (default 600).
 #
 # Out, in RealSuites/results/ (never committed): SUITE.pipescope (the recording), and
-# SUITE-HOOK.{log,rc,results}, SUITE-replay.{json,txt}, SUITE-lints.txt, SUITE-check.txt.
+# SUITE-HOOK.{log,rc,results}, SUITE-replay.{json,txt}, SUITE-lints.txt, SUITE-check.txt,
+# SUITE-tests-findings.txt (each test's findings, one line each: place, lint, message, test).
 # Exit status: 0 when every suite ran and gave the same results under every hook, 1 when a
 # result differs, 2 when something could not run.
 set -uo pipefail
@@ -74,31 +77,39 @@ filter() {
 runtime=$(mktemp -d)
 trap 'rm -rf "$runtime"' EXIT
 export XDG_RUNTIME_DIR=$runtime
-unset PIPESCOPE_SOCKET PIPESCOPE_RECORD
+unset PIPESCOPE_SOCKET PIPESCOPE_RECORD PIPESCOPE_TESTS
 
 status=0
 for suite in "${suites[@]}"; do
   regex=$(filter "$suite") || { say "unknown suite '$suite'; expected tokamak, fluxor or combine-schedulers"; exit 2; }
   rec=$out/$suite.pipescope
-  for hook in pipescope empty none; do
+  for hook in pipescope tests empty none; do
     log=$out/$suite-$hook
     rm -f "$log.log" "$log.rc"
     [ "$hook" = pipescope ] && rm -f "$rec"
     # --disable-swift-testing: otherwise `swift test` runs the binary a second time for
     # Swift Testing, and that empty second session would overwrite the recording.
     record=(); [ "$hook" = pipescope ] && record=(PIPESCOPE_RECORD="$rec")
-    env SUITE_HOOK="$hook" "${record[@]}" \
+    # Each test wrapped (the PipescopeTestObserver product), only in the `tests` run.
+    observe=PIPESCOPE_TESTS=off; [ "$hook" = tests ] && observe=PIPESCOPE_TESTS=report
+    env SUITE_HOOK="$hook" "$observe" "${record[@]}" \
       timeout -k 5 "$limit" swift test --skip-build --disable-swift-testing --filter "$regex" >"$log.log" 2>&1
     echo $? >"$log.rc"
     grep -E '^Test Case .*(passed|failed|skipped)' "$log.log" | sed -E 's/ \([0-9.]+ seconds\)//' | sort >"$log.results"
     say "$suite under $hook: rc=$(cat "$log.rc"), $(grep -cE ' passed$' "$log.results") passed, $(grep -cE ' failed$' "$log.results") failed, $(grep -cE ' skipped$' "$log.results") skipped"
   done
   for hook in empty none; do
-    if ! diff -q "$out/$suite-$hook.results" "$out/$suite-pipescope.results" >/dev/null; then
-      say "$suite: results under pipescope and $hook differ:"; diff "$out/$suite-$hook.results" "$out/$suite-pipescope.results"
-      status=1
-    fi
+    for tapped in pipescope tests; do
+      if ! diff -q "$out/$suite-$hook.results" "$out/$suite-$tapped.results" >/dev/null; then
+        say "$suite: results under $tapped and $hook differ:"; diff "$out/$suite-$hook.results" "$out/$suite-$tapped.results"
+        status=1
+      fi
+    done
   done
+  # Each test's findings, as PipescopeTestObserver printed them ("pipescope: PLACE: LINT: …
+  # [test CLASS.METHOD]").
+  grep -E '^pipescope: ' "$out/$suite-tests.log" >"$out/$suite-tests-findings.txt"
+  say "$suite: each test wrapped: $(grep -c '\[test ' "$out/$suite-tests-findings.txt") findings in $(grep -o '\[test [^]]*\]' "$out/$suite-tests-findings.txt" | sort -u | wc -l) tests (RealSuites/results/$suite-tests-findings.txt)"
   [ -s "$out/$suite-pipescope.results" ] || { say "$suite: no test ran"; status=2; continue; }
   [ -s "$rec" ] || { say "$suite: no recording at $rec"; status=2; continue; }
   [ -x "$pipescope" ] || { say "no pipescope binary at $pipescope to read $rec: run 'swift build' in $PIPESCOPE_PATH"; status=2; continue; }

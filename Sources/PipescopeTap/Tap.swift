@@ -88,10 +88,11 @@ package final class Tap: _Introspection, @unchecked Sendable {
         // erases a subject, once per box class.
         let identity = types.identity.read(publisher)
         stage!.publisher = identity.id
-        // Which test block made a new pipeline: one task-local read, for roots only (the
+        // Which test block made a new pipeline: one task-local read (and, outside any, the
+        // process's current test: one atomic load), for roots only (the
         // stages under a root are its pipeline's; an inner publisher's, whose delivery may
         // run on any thread, is its outer pipeline's).
-        if parent == nil { stage!.scope = FindingScope.current }
+        if parent == nil { stage!.scope = FindingScope.atSubscribe }
         stage!.subjectSource = types.publishesSubject
             || (identity.boxClass != 0 && typeNames.erasesSubject(boxClass: identity.boxClass, cache: frames.typeFacts))
         let request = StageRegistry.Subscribe(

@@ -32,7 +32,7 @@ package enum TaskStage {
                              subscriber: "Task", thread: frames.number)
         // A task is a root: the test block it was started in owns it, as a pipeline's
         // subscribe does (one task-local read).
-        stage.scope = FindingScope.current
+        stage.scope = FindingScope.atSubscribe
         // Where the task was tied to an AnyCancellable is where its "pipeline" was made.
         let node = CallStack.withAddresses(enabled: registry.capturesLocations, frames: frames) { stack in
             registry.startSynthetic(key: key, stack: stack, stage: stage)

@@ -18,7 +18,7 @@ extension XCTestCase {
     public func assertNoPipelineFindings(_ thresholds: FindingThresholds = FindingThresholds(),
                                          file: StaticString = #filePath, line: UInt = #line,
                                          _ body: () throws -> Void) rethrows {
-        record(try Pipescope.findings(thresholds, body), file: file, line: line)
+        recordPipelineFindings(try Pipescope.findings(thresholds, body), file: file, line: line)
     }
 
     /// ``assertNoPipelineFindings(_:file:line:_:)`` for an async block.
@@ -26,16 +26,21 @@ extension XCTestCase {
                                          file: StaticString = #filePath, line: UInt = #line,
                                          isolation: isolated (any Actor)? = #isolation,
                                          _ body: () async throws -> Void) async rethrows {
-        record(try await Pipescope.findings(thresholds, body), file: file, line: line)
+        recordPipelineFindings(try await Pipescope.findings(thresholds, body), file: file, line: line)
     }
 
-    private func record(_ findings: [Finding], file: StaticString, line: UInt) {
+    /// Fails the test once per finding, at its place when known, else at `file`:`line`
+    /// (the assertion's), or with no place at all when `file` is nil (a whole-suite
+    /// observer's: no line of the test made the call).
+    func recordPipelineFindings(_ findings: [Finding], file: StaticString?, line: UInt) {
         for finding in findings {
             let text = "\(finding.kind.rawValue): \(finding.message)" + (finding.count > 1 ? " (×\(finding.count))" : "")
             if let path = finding.at?.file, let at = finding.at?.line {
                 recordFailure(withDescription: text, inFile: path, atLine: at, expected: true)
-            } else {
+            } else if let file {
                 XCTFail(text + " (place unknown)", file: file, line: line)
+            } else {
+                recordFailure(withDescription: text + " (place unknown)", inFile: "<unknown>", atLine: 0, expected: true)
             }
         }
     }
