@@ -107,7 +107,29 @@ public final class Probe: @unchecked Sendable {
     /// does not know.
     @discardableResult
     public func flush() -> EventBatch {
-        flushing.withLock { flushAlone() }
+        flushing.withLock {
+            let batch = flushAlone()
+            // Still under `flushing`, so observers see batches in the order they folded.
+            if let observer = flushObserver.withLockedValue({ $0 }) { observer(batch) }
+            return batch
+        }
+    }
+
+    /// Called after each flush, on the flushing thread (the server's, or a test's), with
+    /// the batch just folded; nil stops it. What PipescopeMetrics counts from: it runs
+    /// beside the flush, never on the program's threads, so the tap's cost is unchanged.
+    /// The observer may read the graph (``withGraph(_:)``) but must not flush.
+    public func onFlush(_ observer: (@Sendable (EventBatch) -> Void)?) {
+        flushObserver.withLockedValue { $0 = observer }
+    }
+
+    private let flushObserver = LockedBox<(@Sendable (EventBatch) -> Void)?>(nil)
+
+    /// Reads the graph in place, under the probe's lock: no copy, where ``graph`` copies
+    /// (and a copy held across the next fold makes that fold copy every stage). `body`
+    /// must be short and must not flush or snapshot.
+    public func withGraph<T>(_ body: (Graph) -> T) -> T {
+        state.withLockedValue { body($0.graph) }
     }
 
     private func flushAlone() -> EventBatch {
