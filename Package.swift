@@ -13,6 +13,8 @@ import PackageDescription
 //   PipescopeModel ─▶ PipescopeGraph ◀─ PipescopeViews ─▶ TerminalKit ◀─ CursesBackend ─▶ CNcurses
 //   PipescopeApp (the loop: keys and messages in, frames and effects out) ─▶ PipescopeViews
 //   PipescopeExport ─▶ PipescopeModel, PipescopeGraph, CZlib (a recording's messages in, a trace out)
+//   PipescopeMetrics ─▶ PipescopeProbe, PipescopeModel, PipescopeGraph, CoreMetrics, Prometheus (program side:
+//     the probe's flushed batches and graph in, swift-metrics out); nothing of the tap side imports it
 // PipescopeGraph (the domain: events, node info, the fold) imports nothing of ours; the
 // protobuf types live in PipescopeWire and are used at the two edges only. PipescopeTap
 // (what runs on the program's threads) imports neither NIO nor the codec.
@@ -34,6 +36,8 @@ let package = Package(
         // SwiftPM, so every other `swift build` or `swift run` recompiled SwiftProtobuf.
         .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0", traits: []),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: - Protocol and shared meaning of events
@@ -82,6 +86,18 @@ let package = Package(
             dependencies: [
                 "PipescopeProbe", "PipescopeTap", "PipescopeGraph", "PipescopeWire", "PipescopeRecording",
                 .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+
+        // Pipeline health as swift-metrics (#46): gauges from the probe's graph about once a
+        // second, counters and the stage-time histogram from each flushed batch, on the
+        // probe's flush thread (never the program's); served by a registry of its own.
+        .target(
+            name: "PipescopeMetrics",
+            dependencies: [
+                "PipescopeProbe", "PipescopeModel", "PipescopeGraph",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
 
@@ -211,6 +227,13 @@ let package = Package(
             "PipescopeWire", "PipescopeRecording",
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+        ]),
+        // The metrics on real pipelines under an in-process probe, read as Prometheus text.
+        .testTarget(name: "PipescopeMetricsTests", dependencies: [
+            "PipescopeMetrics", "PipescopeProbe", "PipescopeModel", "PipescopeGraph", "PipescopeLiveTestSupport",
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
         .testTarget(
             name: "PipescopeExportTests",
