@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 @preconcurrency import OpenCombine
 import PipescopeGraph
@@ -150,5 +151,32 @@ final class PipelineMetricsTests: RecordedProbeTestCase {
         XCTAssertEqual(values["{location=\"other\"}"], "4")
         XCTAssertEqual(text.samples(PipelineMetrics.stageSecondsName + "_count").count, 3 + 1,
                        "the sinks' time at the three places kept, and at other")
+    }
+}
+
+/// A program that bootstraps its own `MetricsSystem` after Pipescope's metrics started
+/// gets them in its backend from then on; before, nothing is made (the global NOOP factory
+/// is never captured). The only test that bootstraps the global system: it can be done
+/// once per process.
+final class GlobalMetricsSystemTests: RecordedProbeTestCase {
+    func testMetricsReachTheBackendAProgramBootstrapsLater() throws {
+        let metrics = PipelineMetrics(probe: probe)
+        metrics.start()
+        defer { metrics.stop() }
+        let subject = PassthroughSubject<Int, Never>()
+        kept = [subject.sink { _ in }]
+        subject.send(1)
+        recorder.flush()
+        let registry = PrometheusCollectorRegistry()
+        XCTAssertEqual(registry.emitToString(), "")
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        subject.send(2)
+        metrics.publishGauges()
+        recorder.flush()
+        let text = MetricsText(registry)
+        XCTAssertEqual(text.samples(PipelineMetrics.pipelinesName).values.sorted(), ["1.0"], text.text)
+        XCTAssertEqual(text.samples(PipelineMetrics.valuesName).values.sorted(), ["1"],
+                       "the value sent after the bootstrap; the one before was counted by nobody")
+        XCTAssertEqual(text.samples(PipelineMetrics.droppedName), ["": "0"])
     }
 }
