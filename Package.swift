@@ -3,6 +3,7 @@ import PackageDescription
 
 // Targets and the direction of their imports (see ../shared/STYLE.md):
 //   The library:  Pipescope ─▶ PipescopeProbe ─▶ PipescopeTap ─▶ PipescopeGraph
+//                 Pipescope ─▶ PipescopeMetrics ─▶ PipescopeProbe, PipescopeModel (the metrics, #46)
 //                                     ├─▶ PipescopeLocations ─▶ PipescopeGraph
 //                                     └─▶ PipescopeRecording ─▶ PipescopeWire ─▶ PipescopeGraph
 //   PipescopeWire is the codec only (protobuf, packing, framing); PipescopeRecording owns the
@@ -78,13 +79,15 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // The public face: start(), options, CancellableBag, contracts.
+        // The public face: start(), options, CancellableBag, contracts; starts the metrics.
         .target(
             name: "Pipescope",
             dependencies: [
                 "PipescopeProbe", "PipescopeTap", "PipescopeGraph", "PipescopeWire", "PipescopeRecording",
+                "PipescopeMetrics", .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),

@@ -107,6 +107,8 @@ public final class PipelineMetrics: Sendable {
 
     /// Counts one flushed batch; publishes the gauges too when a second has passed.
     func flushed(_ batch: EventBatch) {
+        // A program with no backend (the global NOOP system) pays one check per flush.
+        guard hasBackend else { return }
         let now = Self.wallNanos()
         // The gauges first: they give the places of the graph their labels in the order
         // the pipelines were made, before this batch's values do in theirs.
@@ -189,6 +191,7 @@ public final class PipelineMetrics: Sendable {
     /// does so about once a second; a test calls it after flushing, with a `now` past the
     /// wait threshold.
     public func publishGauges(now: Int64? = nil) {
+        guard hasBackend else { return }
         let now = now ?? Self.wallNanos()
         let waitAfter = limits.waitAfter
         let health = probe.withGraph { PipelineHealth($0, now: now, waitAfter: waitAfter) }
@@ -220,6 +223,12 @@ public final class PipelineMetrics: Sendable {
             // Made at 0, so a scrape shows it before anything is dropped.
             _ = handles.counter(Self.droppedName)
         }
+    }
+
+    /// Whether anything receives the metrics: a factory of their own, or a global system
+    /// the program bootstrapped.
+    private var hasBackend: Bool {
+        factory != nil || !(MetricsSystem.factory is NOOPMetricsHandler)
     }
 
     /// Runs `body` with the handles on the factory, made on first use; nothing while the
