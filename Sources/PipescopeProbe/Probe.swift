@@ -119,6 +119,11 @@ public final class Probe: @unchecked Sendable {
     /// the batch just folded; nil stops it. What PipescopeMetrics counts from: it runs
     /// beside the flush, never on the program's threads, so the tap's cost is unchanged.
     /// The observer may read the graph (``withGraph(_:)``) but must not flush.
+    ///
+    /// ```swift
+    /// probe.onFlush { batch in counted.add(batch.events.count) }
+    /// probe.onFlush(nil)
+    /// ```
     public func onFlush(_ observer: (@Sendable (EventBatch) -> Void)?) {
         flushObserver.withLockedValue { $0 = observer }
     }
@@ -128,6 +133,10 @@ public final class Probe: @unchecked Sendable {
     /// Reads the graph in place, under the probe's lock: no copy, where ``graph`` copies
     /// (and a copy held across the next fold makes that fold copy every stage). `body`
     /// must be short and must not flush or snapshot.
+    ///
+    /// ```swift
+    /// let live = probe.withGraph { graph in graph.roots.filter { graph[$0]?.status == .active }.count }
+    /// ```
     public func withGraph<T>(_ body: (Graph) -> T) -> T {
         state.withLockedValue { body($0.graph) }
     }
