@@ -16,6 +16,8 @@ import PackageDescription
 //   PipescopeExport ─▶ PipescopeModel, PipescopeGraph, CZlib (a recording's messages in, a trace out)
 //   PipescopeMetrics ─▶ PipescopeProbe, PipescopeModel, PipescopeGraph, CoreMetrics, Prometheus (program side:
 //     the probe's flushed batches and graph in, swift-metrics out); nothing of the tap side imports it
+//   PipescopeTesting ─▶ Pipescope, PipescopeProbe, PipescopeTap, PipescopeModel (a program's tests:
+//     its own probe's batches, each block's share judged by the model's FindingCollector)
 // PipescopeGraph (the domain: events, node info, the fold) imports nothing of ours; the
 // protobuf types live in PipescopeWire and are used at the two edges only. PipescopeTap
 // (what runs on the program's threads) imports neither NIO nor the codec.
@@ -25,6 +27,9 @@ let package = Package(
     name: "Pipescope",
     products: [
         .library(name: "Pipescope", targets: ["Pipescope"]),
+        // For a program's tests: `Pipescope.findings { }` and the XCTest and Swift Testing
+        // assertions built on it.
+        .library(name: "PipescopeTesting", targets: ["PipescopeTesting"]),
         .executable(name: "pipescope", targets: ["pipescope"]),
         .executable(name: "pipescope-example", targets: ["PipescopeExample"]),
     ],
@@ -163,6 +168,12 @@ let package = Package(
             ]
         ),
 
+        // A program's tests: the tap on for a block, its pipelines' findings (the model's
+        // lints, judged by PipescopeModel's FindingCollector), attributed by task.
+        .target(name: "PipescopeTesting", dependencies: [
+            "Pipescope", "PipescopeProbe", "PipescopeTap", "PipescopeModel", "PipescopeGraph",
+        ]),
+
         // MARK: - Tests
         .target(
             name: "PipescopeTestSupport",
@@ -172,6 +183,9 @@ let package = Package(
             ],
             path: "Tests/PipescopeTestSupport"
         ),
+        // Writes the benchmarks' recordings (Benchmarks/replay-history.sh, export-sizes.sh):
+        // a data generator, so a program and not a test the suite would skip.
+        .executableTarget(name: "bench-recording", dependencies: ["PipescopeTestSupport"], path: "Tests/BenchRecording"),
         // The architecture's arrows and homes, read from Sources/ itself: depends on nothing.
         .testTarget(name: "PipescopeArchitectureTests"),
         .testTarget(name: "PipescopeGraphTests", dependencies: ["PipescopeGraph", "PipescopeTestSupport"]),
@@ -224,6 +238,10 @@ let package = Package(
         ]),
         // The model's own tests, and its lints, waits and chains on real pipelines (LintTests,
         // WaitTests, ChainTests) through PipescopeLiveTestSupport.
+        // PipescopeTesting used as a program's tests use it (Swift Testing, in parallel).
+        .testTarget(name: "PipescopeTestingTests", dependencies: [
+            "PipescopeTesting", "PipescopeModel", .product(name: "OpenCombine", package: "OpenCombine"),
+        ]),
         .testTarget(name: "PipescopeModelTests", dependencies: [
             "PipescopeModel", "PipescopeGraph", "PipescopeTestSupport", "PipescopeLiveTestSupport",
             "Pipescope", "PipescopeProbe", "PipescopeTap", "PipescopeLocations", "PipescopeClient",

@@ -10,7 +10,8 @@
 # the fastest time of each counts (the cores are shared: the slower runs measure the
 # neighbours); peak RSS is the largest of the runs.
 #
-# The recordings (MillionEventRecording, the shape of ExportBench) are written once into
+# The recordings (ExportBenchRecording, the shape of ExportBench, written by the
+# `bench-recording` program in Tests/BenchRecording) are written once into
 # $PIPESCOPE_BENCH_DIR (default /tmp/pipescope-export-sizes) and reused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,8 +24,7 @@ fi
 for n in 1000000 2000000; do
   if [ ! -s "$dir/$n.pipescope" ]; then
     echo "writing a $n-event recording (a debug build: a few minutes)" >&2
-    PIPESCOPE_BIG_RECORDING_EVENTS=$n PIPESCOPE_WRITE_BIG_RECORDING="$dir/$n.pipescope" \
-      swift test --skip-build --filter MillionEventRecording >/dev/null
+    swift run --skip-build bench-recording export "$dir/$n.pipescope" "$n" >/dev/null
   fi
 done
 

@@ -6,8 +6,9 @@
 #     Benchmarks/replay-history.sh             # builds what it needs first
 #     Benchmarks/replay-history.sh --no-build  # uses .build as it is
 #
-# The recording (BusyRecording: 20 long-lived pipelines receiving values, short ones
-# finishing, pipelines cancelled by their sink, every stage subscribed) is written once into
+# The recording (BusyRecording, written by the `bench-recording` program: 20 long-lived
+# pipelines receiving values, short ones finishing, pipelines cancelled by their sink, every
+# stage subscribed) is written once into
 # $PIPESCOPE_BENCH_DIR (default /tmp/pipescope-replay-history) and reused;
 # PIPESCOPE_BENCH_EVENTS sets its size (default 10000000).
 #
@@ -27,8 +28,7 @@ fi
 rec="$dir/$events.pipescope"
 if [ ! -s "$rec" ]; then
   echo "writing a $events-event recording (a debug build: several minutes)" >&2
-  PIPESCOPE_BUSY_RECORDING_EVENTS=$events PIPESCOPE_WRITE_BUSY_RECORDING="$rec" \
-    swift test --skip-build --filter BusyRecordingWriter >/dev/null
+  swift run --skip-build bench-recording busy "$rec" "$events" >/dev/null
 fi
 echo "recording: $rec, $(stat -c %s "$rec") bytes" >&2
 

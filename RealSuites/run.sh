@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the test suites of Tokamak 0.11.1, Fluxor 5.0.1 and combine-schedulers 1.2.2 under
 # Pipescope's tap (recording each run), under OpenCombine's empty hook and with no hook, and
-# compares every test's result; then lists the lints Pipescope raises on each recording.
+# compares every test's result; then lists the lints Pipescope raises on each recording (on its
+# last graph, and at every moment of the run with `pipescope check`).
 #
 #   TOKAMAK_SOURCE=/path/to/Tokamak FLUXOR_SOURCE=/path/to/Fluxor RealSuites/run.sh [SUITE...]
 #
@@ -17,7 +18,7 @@
 # run of a suite may take (default 600).
 #
 # Out, in RealSuites/results/ (never committed): SUITE.pipescope (the recording), and
-# SUITE-HOOK.{log,rc,results}, SUITE-replay.{json,txt}, SUITE-lints.txt.
+# SUITE-HOOK.{log,rc,results}, SUITE-replay.{json,txt}, SUITE-lints.txt, SUITE-check.txt.
 # Exit status: 0 when every suite ran and gave the same results under every hook, 1 when a
 # result differs, 2 when something could not run.
 set -uo pipefail
@@ -127,5 +128,11 @@ for (kind, at), found in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])
         print(f'  #{lint["node"]}: {lint["message"]}')
 PY
   say "$suite: $(head -n 1 "$out/$suite-lints.txt") (RealSuites/results/$suite-lints.txt)"
+  # Every lint raised at any moment of the run, as CI would check it (exit 1: findings).
+  "$pipescope" check "$rec" >"$out/$suite-check.txt" 2>&1
+  case $? in
+    0|1) say "$suite: pipescope check: $(tail -n 1 "$out/$suite-check.txt") (RealSuites/results/$suite-check.txt)" ;;
+    *) say "$suite: pipescope check could not read $rec:"; cat "$out/$suite-check.txt"; status=2 ;;
+  esac
 done
 exit $status

@@ -21,6 +21,7 @@ import Pipescope
 ///   query lands last (the out-of-order lint), beside the same search with
 ///   `switchToLatest` (``SearchStory``).
 /// - **one request, subscribed twice**: ``RepeatedWorkStory`` (the repeated-work lint).
+/// - **a zip where combineLatest was meant**: ``ZipStory`` (the zip-unpaired lint).
 /// - **screen reopened**: a messages screen opened again every 2.1 s subscribes to the
 ///   inbox each time and stores the subscription in a bag nobody empties; the filter of
 ///   each keeps its own messages, so every old one flows and none ends. A minute in, the
@@ -38,9 +39,10 @@ final class LifecycleStories: @unchecked Sendable {
     private let search = SearchStory()
     private let repeatedWork = RepeatedWorkStory()
     private let messages = MessagesScreen()
+    private let zip = ZipStory()
 
-    /// The stories that run once and stay: the broken promise, the demand violation, and
-    /// the two searches.
+    /// The stories that run once and stay: the broken promise, the demand violation, the
+    /// slow map, the two searches and the shipping quote.
     func start() {
         let cache = PassthroughSubject<String, Never>()
         cache.pipescopeExpect(.immediate, name: "story: cache lookup promised immediate")
@@ -50,6 +52,7 @@ final class LifecycleStories: @unchecked Sendable {
         IgnoresDemand(count: 5).pipescopeName("story: publisher ignoring demand").subscribe(counter)
         slowStage.start()
         search.start()
+        zip.start()
     }
 
     /// Called every 300 ms with the demo's step number.
@@ -59,6 +62,7 @@ final class LifecycleStories: @unchecked Sendable {
         search.tick(step)
         repeatedWork.tick(step)
         messages.tick(step)
+        zip.tick(step)
         switch step % 40 {
         case 2: profile = ProfileScreen(ticks: ticks)
         case 14: profile = nil  // the screen closes: its bag cancels both pipelines

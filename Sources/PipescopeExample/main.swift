@@ -25,6 +25,11 @@ func buildPipelines() -> (PassthroughSubject<Int, Never>, [AnyCancellable]) {
         keep.append(numbers.map { $0 * 2 }.filter { $0 % 4 == 0 }.sink { _ in })
     }
     keep.append(["a", "b", "c"].publisher.sink { _ in })
+    if ProcessInfo.processInfo.environment["EXAMPLE_SHAPE"] == "unretained" {
+        // EXAMPLE_SHAPE=unretained: a mistake for `pipescope check` to find (CheckCommandTests
+        // looks for this line by its comment).
+        _ = numbers.sink { _ in }  // the AnyCancellable is not kept
+    }
     let cancelled = numbers.sink { _ in }
     cancelled.cancel()
     keep += idlePipelines()

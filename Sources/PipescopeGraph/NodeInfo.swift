@@ -54,6 +54,11 @@ public struct NodeInfo: Hashable, Sendable {
     /// made in `API.search(_:)` is built by `API.search(_:)`, at the line of its closure
     /// there. (``Graph/builtBy(of:)`` falls back to the transform that returned it.)
     public var builtBy: SourceLocation?
+    /// The test block whose task made this pipeline (`Pipescope.findings { }` in
+    /// PipescopeTesting), read from a task-local value when a root subscribes; 0 for none,
+    /// and for every stage but roots. In-process only: never on the wire, so a recording
+    /// or an inspector always sees 0.
+    public var scope: UInt64 = 0
 
     /// Inlinable: the tap makes one for every new stage, on the program's thread, and an
     /// opaque call across modules would copy each field (and the optional location) through

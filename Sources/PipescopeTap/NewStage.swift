@@ -43,14 +43,18 @@ struct NewStage {
     /// Subscribed while a value or completion was delivered (a `flatMap`'s, a `catch`'s
     /// inner publisher): its code's place also says who built it.
     var inner = false
+    /// The test block that made it, for a root (``FindingScope/current``); 0 for none.
+    var scope: UInt64 = 0
 
     /// Its node info, the thread's name read from `threads` (``ThreadDirectory/names``).
     func nodeInfo(id: NodeID, createdNanos: Int64, threads: [String]) -> NodeInfo {
-        NodeInfo(id: id, parent: parent,
-                 operatorName: named?.operatorName ?? facts?.publisher.short ?? "",
-                 publisherType: named?.publisherType ?? facts?.publisher.full ?? "",
-                 subscriber: subscriber ?? facts?.typeName ?? "",
-                 thread: Int(thread) < threads.count ? threads[Int(thread)] : "",
-                 createdNanos: createdNanos, madeFor: madeFor, publisher: publisher, subjectSource: subjectSource)
+        var info = NodeInfo(id: id, parent: parent,
+                            operatorName: named?.operatorName ?? facts?.publisher.short ?? "",
+                            publisherType: named?.publisherType ?? facts?.publisher.full ?? "",
+                            subscriber: subscriber ?? facts?.typeName ?? "",
+                            thread: Int(thread) < threads.count ? threads[Int(thread)] : "",
+                            createdNanos: createdNanos, madeFor: madeFor, publisher: publisher, subjectSource: subjectSource)
+        info.scope = scope
+        return info
     }
 }

@@ -88,6 +88,10 @@ package final class Tap: _Introspection, @unchecked Sendable {
         // erases a subject, once per box class.
         let identity = types.identity.read(publisher)
         stage!.publisher = identity.id
+        // Which test block made a new pipeline: one task-local read, for roots only (the
+        // stages under a root are its pipeline's; an inner publisher's, whose delivery may
+        // run on any thread, is its outer pipeline's).
+        if parent == nil { stage!.scope = FindingScope.current }
         stage!.subjectSource = types.publishesSubject
             || (identity.boxClass != 0 && typeNames.erasesSubject(boxClass: identity.boxClass, cache: frames.typeFacts))
         let request = StageRegistry.Subscribe(

@@ -103,11 +103,13 @@ public enum DetailView {
         if let wait = state.warnings.waits[node.id] {
             let style = Style(foreground: theme.colors ? .yellow : nil, bold: true)
             let text = theme.text("‖ ") + wait.sentence(of: node.id, in: state.cursor.graph, now: state.timelineEnd)
-            for line in wrap(text, width: width, maxLines: 2) { add(line, style) }
+            // Whole: the pane scrolls (Tab), and a wait or a warning cut mid-sentence loses
+            // what to do, which is said last.
+            for line in wrap(text, width: width, maxLines: .max) { add(line, style) }
         }
         for lint in state.warnings.lints where lint.node == node.id {
             let style = Style(foreground: theme.colors ? .yellow : nil, bold: true)
-            for line in wrap(theme.text("⚠ \(lint.kind.rawValue): ") + lint.message, width: width, maxLines: 3) {
+            for line in wrap(theme.text("⚠ \(lint.kind.rawValue): ") + lint.message, width: width, maxLines: .max) {
                 add(line, style)
             }
         }
@@ -188,7 +190,7 @@ public enum DetailView {
         if let lint = linted.max(by: { $0.node < $1.node }) {
             let style = Style(foreground: theme.colors ? .yellow : nil, bold: true)
             let text = theme.text("⚠ \(lint.kind.rawValue) on \(linted.count) of them (w lists them): ") + lint.message
-            for line in wrap(text, width: width, maxLines: 3) { lines.append((line, style)) }
+            for line in wrap(text, width: width, maxLines: .max) { lines.append((line, style)) }
         }
         if let oldest = group.members.first, let first = graph[oldest] {
             lines.append(("oldest #\(oldest), created \(Format.time(first.createdNanos))", theme.dim))

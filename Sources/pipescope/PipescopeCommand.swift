@@ -21,7 +21,7 @@ struct PipescopeCommand: ParsableCommand {
             """,
         version: Self.version,
         subcommands: [DemoCommand.self, ListCommand.self, AttachCommand.self, SnapshotCommand.self, ExplainCommand.self,
-                      RecordCommand.self, ReplayCommand.self, DumpCommand.self,
+                      RecordCommand.self, ReplayCommand.self, DumpCommand.self, CheckCommand.self,
                       ExportCommand.self]
     )
 

@@ -69,12 +69,21 @@ final class CrashSafeRecordingTests: XCTestCase {
             XCTAssertTrue(grew, "round \(round): the recording reached \(moment) bytes (it has \(size(file)))")
 
             let replay = try Programs.run(Programs.pipescope, ["replay", file, "--print"])
-            XCTAssertEqual(replay.status, 0, "round \(round): \(replay.stderr)")
-            XCTAssertTrue(replay.stdout.hasPrefix("pipescope-example (pid \(program.pid), recorded)"), replay.stdout)
-            // Replay names the cut: after how many events, when, and why.
             let read = try subjectValues(file)
             XCTAssertNil(read.endReason, "killed: no end mark")
             let note = replay.stderr.components(separatedBy: "\n").first ?? ""
+            if read.values.isEmpty, !note.contains(": the recording ends after ") {
+                // The moment fell before the first batch was whole (a busy machine kills
+                // the program while it has written only its header and first snapshot, or
+                // part of them): replay says there is no stage to show, and fails.
+                XCTAssertEqual(replay.status, 1, "round \(round): \(replay.stderr)")
+                XCTAssertTrue(note.contains(" holds no stage: ") || note.contains(" ends inside its first snapshot "),
+                              "round \(round), killed at \(size(file)) bytes: \(note)")
+                continue
+            }
+            XCTAssertEqual(replay.status, 0, "round \(round): \(replay.stderr)")
+            XCTAssertTrue(replay.stdout.hasPrefix("pipescope-example (pid \(program.pid), recorded)"), replay.stdout)
+            // Replay names the cut: after how many events, when, and why.
             XCTAssertTrue(note.hasPrefix("pipescope: \(file): the recording ends after "), "round \(round): \(note)")
             if read.cut > 0 {
                 XCTAssertTrue(note.contains(" an incomplete batch (its program stopped while writing it, or the file is a "

@@ -8,7 +8,7 @@ final class DebuggerWalkthroughTests: XCTestCase {
     private func logRows(_ screen: String) -> [String] {
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let top = lines.firstIndex(where: { $0.contains("┌ Events") }) else { return [] }
-        return lines[(top + 2)...].compactMap { line in
+        return lines.dropFirst(top + 2).compactMap { line in
             let parts = line.components(separatedBy: "││")
             guard parts.count == 2 else { return nil }
             let row = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "│ "))

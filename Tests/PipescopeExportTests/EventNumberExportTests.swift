@@ -38,6 +38,7 @@ final class EventNumberExportTests: XCTestCase {
                 .map(EventID.init)
             XCTAssertEqual(Set(shown), Set(numbers), "\(name) instants' event numbers")
             XCTAssertEqual(shown.count, trace.named(name).count, "every \(name) instant is numbered")
+            XCTAssertFalse(numbers.isEmpty, "\(name) instants are expected")
             XCTAssertTrue(numbers.allSatisfy { recording.graph(upTo: $0) != nil }, "replay --at reaches each")
         }
     }

@@ -51,6 +51,7 @@ final class GraphLocationTests: XCTestCase {
 
     func testStagesWithoutAnyLocationHaveNone() {
         let g = Graph.folding(BatchFixtures.realisticBatch())
+        XCTAssertFalse(g.nodes.isEmpty)
         XCTAssertTrue(g.nodes.keys.allSatisfy { g.location(of: $0) == nil })
     }
 

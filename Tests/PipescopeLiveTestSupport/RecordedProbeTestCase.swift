@@ -27,6 +27,15 @@ open class RecordedProbeTestCase: XCTestCase {
         recorder = nil
     }
 
+    /// A minute from now: a time by which every wait has passed `--stall-after`.
+    public var aMinuteLater: Int64 { Int64(Date().timeIntervalSince1970 * 1e9) + 60_000_000_000 }
+
+    /// The stages of operator `name` in the probe's graph (flushed first), oldest first.
+    public func stages(_ name: String) -> [NodeSummary] {
+        recorder.flush()
+        return probe.graph.nodes.values.filter { $0.operatorName == name }.sorted { $0.id < $1.id }
+    }
+
     /// The lints live, checked to be the same when the session is replayed from its
     /// recording.
     public func lints(now: Int64 = Int64(Date().timeIntervalSince1970 * 1e9), linter: Linter = Linter(),

@@ -149,6 +149,7 @@ final class LocationSafetyTests: XCTestCase {
         let c = subject.sink { _ in }
         probe.flush()
         XCTAssertEqual(checks.results, [])
+        XCTAssertEqual(probe.graph.nodes.count, 1, "the subject's stage")
         XCTAssertTrue(probe.graph.nodes.values.allSatisfy { $0.location == nil && $0.frames.isEmpty })
         c.cancel()
     }

@@ -138,7 +138,7 @@ final class ChainTests: RecordedProbeTestCase {
         subject.send(5)
         let state = try replay()
         let log = state.cursor.log
-        let lastCancel = try XCTUnwrap((log.start + 1...log.end).last { log.event(at: $0)?.kind == .cancelled })
+        let lastCancel = try XCTUnwrap(stride(from: log.start + 1, through: log.end, by: 1).reversed().first { log.event(at: $0)?.kind == .cancelled })
         let chain = try XCTUnwrap(CauseChain.at(lastCancel, in: log, graph: state.cursor.graph))
         XCTAssertEqual(line(chain), "PassthroughSubject cancelled ← ReceiveOn cancelled ← Map 5→6 ← ReceiveOn 5 "
             + "← PassthroughSubject sent 5 on main")

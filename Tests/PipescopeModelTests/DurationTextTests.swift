@@ -16,4 +16,12 @@ final class DurationTextTests: XCTestCase {
     func testANegativeDurationIsZero() {
         XCTAssertEqual(CellText.duration(-5), "0 ns")
     }
+
+    /// Ages (the WAIT column's `waits ↑ Future 41s`, `held: demand 0 12m`) in the largest
+    /// whole unit, rounded down: a wait of 119 s has been going on for one whole minute.
+    func testAnAgeIsInItsLargestWholeUnitRoundedDown() {
+        let seconds: [Int64] = [-3, 0, 1, 59, 60, 119, 3_599, 3_600, 7_199, 86_399, 86_400, 200_000]
+        XCTAssertEqual(seconds.map { CellText.age($0 * 1_000_000_000 + 999_999_999) },
+                       ["0s", "0s", "1s", "59s", "1m", "1m", "59m", "1h", "1h", "23h", "1d", "2d"])
+    }
 }

@@ -44,7 +44,7 @@ final class ReducerDataTests: XCTestCase {
         expected[0].text = "2"
         expected[1].text = "20"
         for i in expected.indices { expected[i].id = 97 + UInt64(i) }  // numbered back from the sequence, 99
-        XCTAssertEqual((1...state.cursor.log.end).compactMap { state.cursor.log.event(at: $0) }, expected)
+        XCTAssertEqual(stride(from: 1, through: state.cursor.log.end, by: 1).compactMap { state.cursor.log.event(at: $0) }, expected)
         XCTAssertEqual(state.cursor.graph[2]?.values, 2)
         XCTAssertEqual(state.cursor.graph[2]?.lastValue, "20")
         XCTAssertEqual(state.cursor.graph[1]?.status, .cancelled)
@@ -79,7 +79,7 @@ final class ReducerDataTests: XCTestCase {
             XCTAssertLessThanOrEqual(state.cursor.log.end - state.cursor.log.start, 1000 + History.checkpointStride)
         }
         XCTAssertGreaterThan(state.cursor.log.start, 0, "the oldest events were evicted")
-        let kept = ((state.cursor.log.start + 1)...state.cursor.log.end).compactMap { state.cursor.log.event(at: $0) }
+        let kept = stride(from: state.cursor.log.start + 1, through: state.cursor.log.end, by: 1).compactMap { state.cursor.log.event(at: $0) }
         XCTAssertEqual(kept, Array(all.suffix(kept.count)), "what is kept is the newest, in order")
         XCTAssertEqual(state.cursor.graph.nodes.count, 5, "node summaries outlive evicted events")
     }

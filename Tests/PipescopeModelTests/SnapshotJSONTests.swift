@@ -181,6 +181,7 @@ final class SnapshotJSONTests: XCTestCase {
 
         let flowing = SnapshotJSON.render(graph, waits: Waits(graph, now: t0 + 1_000_000_000, after: 2))
         let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(flowing.utf8)) as? [String: Any])
+        XCTAssertEqual((parsed["nodes"] as? [[String: Any]])?.count, graph.nodes.count)
         XCTAssertTrue((parsed["nodes"] as? [[String: Any]])?.allSatisfy { $0["wait"] is NSNull } == true,
                       "within the threshold nothing waits")
     }

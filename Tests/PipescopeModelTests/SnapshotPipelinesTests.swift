@@ -78,6 +78,7 @@ final class SnapshotPipelinesTests: XCTestCase {
 
     func testWaitSecondsAreEachPipelinesWaitToTheMillisecond() throws {
         let graph = Graph.folding(batch())
+        XCTAssertFalse(try pipelines(graph).isEmpty)
         XCTAssertTrue(try pipelines(graph).allSatisfy { $0["waitSeconds"] is NSNull }, "no verdicts passed: null")
         let lastValue = try XCTUnwrap(graph[1]?.lastValueNanos)
         let now = lastValue + 12 * second + 345_678_901

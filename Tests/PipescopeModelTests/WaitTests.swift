@@ -137,6 +137,34 @@ final class WaitTests: RecordedProbeTestCase {
         XCTAssertEqual(try waits(now: asked + 3 * second).pipeline(root.id),
                        Wait(reason: .upstream, at: root.id, sinceNanos: asked), "now it waits on the subject")
     }
+
+    /// A subscriber that keeps calling `request(_:)` while its upstream is stuck (a
+    /// retry loop asking again every second) is no progress: after the last value, the
+    /// wait counts from the first request made, not the newest, so the pipeline reads
+    /// as waiting on the subject, not as flowing. (A rule taking the newest request
+    /// would call it flowing for as long as the subscriber keeps asking.)
+    func testASubscriberThatKeepsRequestingWhileUpstreamIsStuckWaitsOnUpstream() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = CountingSubscriber(initial: 1, perValue: 0)
+        subject.subscribe(subscriber)
+        subject.send(1)
+        let delivered = try XCTUnwrap(try stage("PassthroughSubject").lastValueNanos)
+        for _ in 0..<3 { subscriber.subscription?.request(.max(1)) }
+        let root = try stage("PassthroughSubject")
+        let asks = root.recentRequests.map(\.time).filter { $0 > delivered }
+        XCTAssertEqual(asks.count, 3, "three requests after the value: \(root.recentRequests)")
+        let first = try XCTUnwrap(asks.first)
+        let newest = try XCTUnwrap(asks.last)
+        XCTAssertGreaterThan(newest, first, "the requests are apart in time")
+        // The threshold after the newest request: more than it after the first.
+        let now = newest + 2 * second
+        let expected = Wait(reason: .upstream, at: root.id, sinceNanos: first)
+        let waits = try waits(now: now)
+        XCTAssertEqual(waits.pipeline(root.id), expected, "requests that bring nothing are no progress")
+        XCTAssertEqual(waits.holders, [root.id])
+        XCTAssertEqual(expected.cell(in: probe.graph, now: now), "waits ↑ PassthroughSubject 2s")
+        withExtendedLifetime(subscriber) {}
+    }
 }
 
 /// A publisher that never calls `receive(subscription:)` on its subscriber.

@@ -12,12 +12,7 @@ import XCTest
 /// input sent; a zip that pairs a list with taps to come, one a value behind, and one
 /// waiting on a stuck `Future` (the `stalled` lint's) are not.
 final class ZipUnpairedLintTests: RecordedProbeTestCase {
-    private var later: Int64 { Int64(Date().timeIntervalSince1970 * 1e9) + 60_000_000_000 }
-
-    private func stages(_ name: String) -> [NodeSummary] {
-        recorder.flush()
-        return probe.graph.nodes.values.filter { $0.operatorName == name }.sorted { $0.id < $1.id }
-    }
+    private var later: Int64 { aMinuteLater }
 
     private func zipLints() -> [Lint] { lints(now: later).filter { $0.kind == .zipUnpaired } }
 

@@ -8,12 +8,7 @@ import XCTest
 /// A `zip` fed by one side: the wait names the input it waits on and what each side sent,
 /// in the wait's sentence, `explain`'s lines and JSON, and the `stalled` lint (`w`).
 final class ZipWaitTests: RecordedProbeTestCase {
-    private var later: Int64 { Int64(Date().timeIntervalSince1970 * 1e9) + 60_000_000_000 }
-
-    private func stages(_ name: String) -> [NodeSummary] {
-        recorder.flush()
-        return probe.graph.nodes.values.filter { $0.operatorName == name }.sorted { $0.id < $1.id }
-    }
+    private var later: Int64 { aMinuteLater }
 
     func testAZipFedByOneSideWaitsOnTheOtherWithTheCountsOfEach() throws {
         let subject = PassthroughSubject<Int, Never>()

@@ -292,7 +292,9 @@ final class CancelShapesTests: XCTestCase {
         let branches = graph.roots.compactMap { graph[$0] }
         XCTAssertEqual(branches.count, 2)
         XCTAssertTrue(branches.allSatisfy { $0.status == .active }, "the branches were not cancelled")
-        XCTAssertTrue(graph.nodes.values.filter { $0.operatorName == "Share" }.allSatisfy { $0.orphaned || $0.status == .active })
+        let shares = graph.nodes.values.filter { $0.operatorName == "Share" }
+        XCTAssertFalse(shares.isEmpty, "the Share stage is in the graph: \(GraphDump.lines(graph))")
+        XCTAssertTrue(shares.allSatisfy { $0.orphaned || $0.status == .active }, "\(GraphDump.lines(graph))")
         c1.cancel(); c2.cancel()
     }
 
@@ -304,6 +306,7 @@ final class CancelShapesTests: XCTestCase {
         let graph = try cancel("ReceiveOn")
         subject.send(2)
         XCTAssertEqual(received, [1])
+        XCTAssertEqual(graph.nodes.count, 3, "subject, map and receive(on:): \(GraphDump.lines(graph))")
         XCTAssertTrue(graph.nodes.values.allSatisfy { $0.status == .cancelled }, GraphDump.lines(graph).joined(separator: "\n"))
         XCTAssertEqual(graph[graph.roots[0]]?.cause, .inspector)
         XCTAssertFalse(graph.nodes.values.contains { $0.orphaned }, "nothing is downstream of a root")

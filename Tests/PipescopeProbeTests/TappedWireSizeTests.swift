@@ -35,6 +35,7 @@ final class TappedWireSizeTests: XCTestCase {
         let (batch, bytes) = try travel(flushed)
         XCTAssertEqual(batch, flushed)
         let values = batch.events.filter { $0.kind == .value }
+        XCTAssertFalse(values.isEmpty, "the values were tapped")
         XCTAssertTrue(values.allSatisfy { $0.value.isScalar }, "every tapped scalar travels as a number")
         // Each root's values, as their sinks saw them, are the words the inspector shows.
         let roots = Set(batch.events.filter { $0.kind == .value }.map(\.node)).filter { probe.graph[$0]?.parent == nil }

@@ -36,6 +36,28 @@ final class RecordingReaderTests: XCTestCase {
         }
     }
 
+    /// A snapshot in parts is one message, and every part's bytes count as read, not
+    /// only its last part's: `bytesRead` is where the next message starts (a replay's
+    /// `reading … of … MB`, and where following a recording resumes).
+    func testASnapshotInPartsCountsEveryPartsBytes() throws {
+        var writer = WireStreamWriter()
+        let whole = writer.message(Graph.folding(BatchFixtures.deepChain(depth: 60)).snapshot()).snapshot
+        let parts = SnapshotParts.frames(whole, partBytes: 300)
+        XCTAssertGreaterThan(parts.count, 3, "the snapshot is in parts")
+        var welcome = ServerMessage()
+        welcome.welcome.processName = "app"
+        let head = RecordingFormat.magic + welcome.framed()
+        let bytes = head + Array(parts.joined()) + writer.message(BatchFixtures.realisticBatch()).framed()
+        var reader = try RecordingReader(bytes: bytes, chunkSize: 64)
+        XCTAssertEqual(try reader.next()?.welcome.processName, "app")
+        XCTAssertEqual(try reader.next()?.snapshot, whole, "the parts, joined")
+        XCTAssertEqual(reader.messagesRead, 2)
+        XCTAssertEqual(reader.bytesRead, head.count + parts.reduce(0) { $0 + $1.count }, "every part is read")
+        XCTAssertNotNil(try reader.next())
+        XCTAssertNil(try reader.next())
+        XCTAssertEqual(reader.bytesRead, bytes.count)
+    }
+
     func testACutFileEndsAtItsLastCompleteMessageAndSaysWhere() throws {
         let bytes = file()
         let lastFrame = messages().last!.framed().count
@@ -59,6 +81,7 @@ final class RecordingReaderTests: XCTestCase {
         }
         XCTAssertLessThan(reader.bytesFetched, bytes.count, "opening reads only the first chunk")
         _ = try reader.next()
+        XCTAssertFalse(fetched.isEmpty)
         XCTAssertTrue(fetched.allSatisfy { $0 == 256 })
         XCTAssertEqual(try readAll(&reader).count, 3)
     }

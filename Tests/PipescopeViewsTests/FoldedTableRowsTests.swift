@@ -46,7 +46,7 @@ final class FoldedTableRowsTests: XCTestCase {
         let state = inbox()
         let screen = lines(state)
         let header = try XCTUnwrap(screen.firstIndex { $0.contains("PIPELINE") })
-        XCTAssertEqual(Array(screen[header...(header + 2)]), [
+        XCTAssertEqual(Array(screen.dropFirst(header).prefix(3)), [
             "│⚠      ID PIPELINE                    STATUS      WAIT                  RATE▼ │",
             "│       ×3 ▸ Inbox.open(thread:) …     ● active                          7.0/s │",
             "│       #9 Feed.start → … → Map → Sink ● active                          2.0/s │",
@@ -63,7 +63,7 @@ final class FoldedTableRowsTests: XCTestCase {
         _ = reduce(&state, .action(.expand))
         let screen = lines(state)
         let header = try XCTUnwrap(screen.firstIndex { $0.contains("PIPELINE") })
-        XCTAssertEqual(Array(screen[header...(header + 5)]), [
+        XCTAssertEqual(Array(screen.dropFirst(header).prefix(6)), [
             "│⚠      ID PIPELINE                    STATUS      WAIT                  RATE▼ │",
             "│       ×3 ▾ Inbox.open(thread:) …     ● active                          7.0/s │",
             "│       #1   Inbox.open(thread:) …     ● active                          2.3/s │",

@@ -147,4 +147,31 @@ final class StagePaneScrollTests: XCTestCase {
         XCTAssertTrue(pane.body[0].hasPrefix("#1 → Sink"), pane.body[0])
         XCTAssertTrue(pane.body.contains { $0.contains("value 2") })
     }
+
+    /// A wait and a warning are shown whole, however many lines they take: the pane
+    /// scrolls, and what to do comes last in both (a zip of payments with confirmations
+    /// nobody sends, at 80x24: the wait takes two lines, the warning four).
+    func testTheWaitAndTheWarningAreWholeAtEightyByTwentyFour() throws {
+        var b = BatchBuilder(step: 1_000_000_000)
+        b.subscribe(1, op: "Zip", subscriber: "Sink")
+        b.subscribe(2, parent: 1, op: "PassthroughSubject", subscriber: "Zip")
+        b.subscribe(3, parent: 1, op: "PassthroughSubject", subscriber: "Zip")
+        for id: NodeID in [3, 2, 1] { b.subscription(id) }
+        for id: NodeID in [1, 2, 3] { b.request(id, .unlimited) }
+        for _ in 1...5 { b.value(2) }
+        var state = AppState(targetName: "shop", pid: 1)
+        _ = reduce(&state, .attached(process: "shop", pid: 1))
+        _ = reduce(&state, .action(.toggleTable))
+        _ = reduce(&state, .batch(b.build()))
+        _ = reduce(&state, .tick(nanos: b.now + 60_000_000_000))
+        _ = reduce(&state, ScreenView.resized(width: 80, height: 24))
+        state.tree.selection = 1
+        measure(&state)
+        press(.focusNext, &state)
+        press(.end, &state)
+        let text = try stagePane(screen(state)).body.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        XCTAssertTrue(text.contains("⚠ zip-unpaired: holds 5 values"), text)
+        XCTAssertTrue(text.contains("Make it send, or do not zip what should go on without it."), "the advice, whole: \(text)")
+        XCTAssertFalse(text.contains("…"), "nothing cut: \(text)")
+    }
 }

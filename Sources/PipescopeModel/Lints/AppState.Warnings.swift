@@ -41,6 +41,11 @@ extension AppState {
         /// What the shares were computed with and at (nil: nothing yet).
         private var basis: (linter: Linter, now: Int64)?
 
+        /// The earliest time at which time alone may change a pipeline's lints or waits
+        /// (`.max`: only an event can): when a run's fold must judge again between two
+        /// batches (``FindingCollector``).
+        var nextDue: Int64 { shares.values.reduce(Int64.max) { min($0, $1.due) } }
+
         /// Recomputes the lints on `graph` as of `now` (a recording passes its last
         /// event's time): every pipeline.
         mutating func refresh(_ graph: Graph, now: Int64) { refresh(graph, now: now, changes: nil) }

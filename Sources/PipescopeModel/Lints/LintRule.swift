@@ -41,6 +41,12 @@ public protocol LintRule: Sendable {
     /// Whether ``check(_:in:)`` reads ``LintContext/places``: the pipelines are counted
     /// by place only when a running rule does.
     static var readsPlaces: Bool { get }
+    /// Whether the verdict may change when the stage's location arrives (a batch or two
+    /// after the stage: the symbol thread looks it up), with nothing else happening: a
+    /// rule that excuses by place (`unretained-cancellable`: a dictionary entry replaced at
+    /// the same line). A run's findings (``FindingCollector``) hold such a lint raised on
+    /// a stage not yet located until its location comes, and keep it only if it still holds.
+    static var readsLocations: Bool { get }
     /// The messages of this lint on `stage` as of ``LintContext/now``: none while the
     /// stage keeps the rule, one per mistake otherwise.
     static func check(_ stage: NodeSummary, in context: LintContext) -> [String]
@@ -55,6 +61,7 @@ extension LintRule {
     public static var readsWaits: Bool { false }
     public static var pointsAtCode: Bool { false }
     public static var readsPlaces: Bool { false }
+    public static var readsLocations: Bool { false }
     public static func due(_ stage: NodeSummary, in context: LintContext) -> Int64 { .max }
 }
 

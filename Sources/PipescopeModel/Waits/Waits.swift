@@ -21,8 +21,8 @@ import PipescopeGraph
 ///   `flatMap` whose inner `Future` was made a second ago is working, not stuck), or a
 ///   value that reached an operator upstream of it (or itself) that drops or holds back
 ///   what it gets by design (``dropping``: a `filter` dropping values meant for another
-///   screen, a `debounce`, a `reduce` before its upstream finishes): filtered is flowing,
-///   not stalled. Values a combiner (`zip`) got from one side are no progress: it waits
+///   screen, a `debounce`, a `reduce` before its upstream finishes, also when an
+///   `AnyPublisher` hides it): filtered is flowing, not stalled. Values a combiner (`zip`) got from one side are no progress: it waits
 ///   on the other, and only an input that sent it the fewest values passes its holder on.
 ///
 /// A wait for upstream or for a subscription is attributed to the stage furthest
@@ -118,9 +118,13 @@ public struct Waits: Sendable, Equatable {
             }
             var upstream = Int64.min
             for child in node.children { if let t = walk.latest[child] { upstream = max(upstream, t) } }
-            if Self.dropping.contains(node.operatorName) {
-                // What its upstream delivered to it: it got values and kept them back.
-                for child in node.children { if let t = graph[child]?.lastValueNanos { upstream = max(upstream, t) } }
+            if Self.drops(node, in: graph) {
+                // What its upstream delivered to it: it got values and kept them back (and
+                // the demand it gave back for each: the same moment of its work).
+                for child in node.children {
+                    guard let input = graph[child], let t = input.lastValueNanos else { continue }
+                    upstream = max(upstream, t, Self.opened(input) ?? t)
+                }
             }
             walk.latest[id] = max(upstream, Self.lastActivity(node))
             guard var onset = Self.onset(node, upstreamActivity: upstream) else { continue }
@@ -170,6 +174,15 @@ public struct Waits: Sendable, Equatable {
     /// The verdict on the pipeline whose root is `root`.
     public func pipeline(_ root: NodeID) -> Wait? { pipelines[root] }
 
+    /// Whether stage `node` drops or holds back values by design: its operator does, or it
+    /// erases one that does (an `AnyPublisher` of `subject.compactMap { … }`, which the
+    /// tap sees as the `AnyPublisher` with the subject under it, subscribed by the
+    /// `CompactMap` the erasure hides).
+    static func drops(_ node: NodeSummary, in graph: Graph) -> Bool {
+        dropping.contains(node.operatorName)
+            || node.children.contains { graph[$0].map { dropping.contains($0.subscriber) } ?? false }
+    }
+
     /// Operators that drop or hold back what they receive by design, so that values
     /// reaching them with none sent on are their work, not a wait: filters, de-duplication,
     /// rate limits, and the operators that send only once their upstream finishes.
@@ -211,6 +224,13 @@ public struct Waits: Sendable, Equatable {
     /// The wait the stage would have were its threshold passed: its reason, holder and
     /// since (nil: it has ended, or cannot wait). ``ownWait(_:now:limit:upstreamActivity:)``
     /// is this once more than `limit` has passed since.
+    /// The request that may have opened stage `n`'s demand: the first after its last value
+    /// (before any value, the first kept); nil when none is known.
+    static func opened(_ n: NodeSummary) -> Int64? {
+        guard let last = n.lastValueNanos else { return n.recentRequests.first?.time }
+        return n.recentRequests.first { $0.time > last }?.time
+    }
+
     static func onset(_ n: NodeSummary, upstreamActivity: Int64 = .min) -> Wait? {
         // A task shown as a stage (`CancellableBag.watch`, `eraseToAnyCancellable`): it
         // runs, and has no subscription or demand to wait on.
@@ -226,13 +246,7 @@ public struct Waits: Sendable, Equatable {
                 return Wait(reason: .demand, at: n.parent ?? n.id, sinceNanos: since,
                             lastRequest: n.recentRequests.last?.demand)
             }
-            let opened: Int64?
-            if let last = n.lastValueNanos {
-                opened = n.recentRequests.first { $0.time > last }?.time
-            } else {
-                opened = n.recentRequests.first?.time
-            }
-            let since = max(n.lastValueNanos ?? n.createdNanos, opened ?? n.createdNanos, upstreamActivity)
+            let since = max(n.lastValueNanos ?? n.createdNanos, opened(n) ?? n.createdNanos, upstreamActivity)
             return Wait(reason: .upstream, at: n.id, sinceNanos: since)
         }
     }

@@ -16,6 +16,11 @@ extension LintKind {
 /// 215 live pipelines made at Feed.swift:42 in FeedScreen.open(), up 61 in the last
 /// minute and none of them ended: their AnyCancellables are likely kept …
 /// ```
+///
+/// When each is an `assign(to:on:)` on an object of the type whose code made it (a
+/// screen assigning to itself), the advice names the cause instead: `assign(to:on:)`
+/// holds its object strongly, so an object that keeps that subscription keeps itself
+/// alive, and neither it nor the subscription ever goes (``assignCycle(_:made:)``).
 enum PileUpRule: LintRule {
     static let kind = LintKind.pileUp
     static var summary: String {
@@ -32,7 +37,28 @@ enum PileUpRule: LintRule {
               let pile = context.places.pileUp(at: place, now: context.now, linter: context.linter) else { return [] }
         let function = place.function.map { " in \($0)" } ?? ""
         return ["\(pile.live) live pipelines made at \(place.short)\(function), up \(pile.grown) in the last "
-                + window(context.linter.pileUpAfter) + " and none of them ended: " + advice]
+                + window(context.linter.pileUpAfter) + " and none of them ended: "
+                + (assignCycle(n, made: place).map(cycleAdvice) ?? advice)]
+    }
+
+    /// The type an `assign(to:on:)` root assigns to, when the code that made it is that
+    /// type's own (`ProductScreen.init(bus:)` making `assign(to: \.title, on: self)`):
+    /// the object keeps the subscription that keeps the object. OpenCombine describes
+    /// the subscriber as `Assign ProductScreen.`.
+    static func assignCycle(_ root: NodeSummary, made place: SourceLocation) -> String? {
+        guard root.subscriber.hasPrefix("Assign "), let function = place.function else { return nil }
+        var type = root.subscriber.dropFirst("Assign ".count)
+        if type.hasSuffix(".") { type = type.dropLast() }
+        guard !type.isEmpty, function.hasPrefix(type + ".") || function.contains(" in \(type).") else { return nil }
+        return String(type)
+    }
+
+    /// The advice for a pile of `assign(to:on:)` subscriptions kept by the object they
+    /// assign to.
+    static func cycleAdvice(_ type: String) -> String {
+        "each is an assign(to:on:) on a \(type), made by \(type)'s own code: assign(to:on:) holds its object "
+            + "strongly, so a \(type) that keeps this subscription keeps itself alive (a retain cycle), and neither "
+            + "is ever released. Assign through a sink that holds it weakly: sink { [weak self] in self?.property = $0 }."
     }
 
     /// The holder's verdict changes with time when a pipeline made or ended there leaves

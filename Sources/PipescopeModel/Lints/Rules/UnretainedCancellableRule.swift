@@ -18,6 +18,9 @@ enum UnretainedCancellableRule: LintRule {
     static let summary = "a subscription cancelled as soon as it was made: its AnyCancellable was not kept"
     static let advice = "Store it (`.store(in: &cancellables)`) for as long as you need the values."
 
+    /// The excuse needs the locations: without them a replaced entry reads as dropped.
+    static let readsLocations = true
+
     /// How soon after its making a cancel by its owner means nobody kept it.
     static let within: Int64 = 50_000_000
 

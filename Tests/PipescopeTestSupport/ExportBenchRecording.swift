@@ -1,25 +1,23 @@
 import Foundation
 import PipescopeGraph
 import PipescopeRecording
-import PipescopeTestSupport
 import PipescopeWire
-import XCTest
 
-/// Writes the 1,000,000-event recording that the README's export measurements use, the
-/// shape of Benchmarks' `ExportBench` (long-lived pipelines receiving values, short ones
-/// finishing, pipelines cancelled by their sink), with each value caused by the one
-/// upstream of it, as a probe records them. Runs only when asked:
+/// Writes the recording the README's export measurements use (Benchmarks/export-sizes.sh),
+/// the shape of Benchmarks' `ExportBench`: long-lived pipelines receiving values (their
+/// texts on the events, as a probe of this version sends them), short ones finishing,
+/// pipelines cancelled by their sink, each value caused by the one upstream of it.
+/// ``BusyRecording`` is the replay benchmark's; `bench-recording` (Tests/BenchRecording)
+/// writes either from the command line.
 ///
-///     PIPESCOPE_WRITE_BIG_RECORDING=/tmp/big.pipescope swift test --skip-build --filter MillionEventRecording
-///     time .build/release/pipescope export /tmp/big.pipescope -o /tmp/big.perfetto-trace
-///
-/// `PIPESCOPE_BIG_RECORDING_EVENTS=2000000` writes another size, of the same shape
-/// (Benchmarks/export-sizes.sh compares peak memory at two sizes).
-final class MillionEventRecording: XCTestCase {
-    func testWriteTheMillionEventRecording() throws {
-        guard let path = ProcessInfo.processInfo.environment["PIPESCOPE_WRITE_BIG_RECORDING"] else {
-            throw XCTSkip("set PIPESCOPE_WRITE_BIG_RECORDING=FILE to write the 1M-event recording")
-        }
+/// ```swift
+/// let events = try ExportBenchRecording.write(to: "/tmp/big.pipescope", events: 1_000_000)
+/// ```
+public enum ExportBenchRecording {
+    /// Writes about `events` events (whole batches of about 2,400) to `path`; returns how
+    /// many it wrote.
+    @discardableResult
+    public static func write(to path: String, events target: Int) throws -> Int {
         let writer = try RecordingWriter(path: path)
         defer { writer.close() }
         var welcome = ServerMessage()
@@ -31,7 +29,6 @@ final class MillionEventRecording: XCTestCase {
         var maker = Maker()
         for _ in 0..<20 { maker.longLived() }
         var total = 0
-        let target = ProcessInfo.processInfo.environment["PIPESCOPE_BIG_RECORDING_EVENTS"].flatMap { Int($0) } ?? 1_000_000
         while total < target {
             for i in 0..<750 { maker.value(on: i % 20) }
             for _ in 0..<10 { maker.shortLived() }
@@ -40,7 +37,7 @@ final class MillionEventRecording: XCTestCase {
             total += batch.events.count
             writer.append(batch.numbered())   // the numbers the causes point at, as a probe sends them
         }
-        print("wrote \(total) events to \(path)")
+        return total
     }
 
     private struct Maker {
