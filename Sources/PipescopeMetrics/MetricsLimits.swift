@@ -10,9 +10,11 @@
 ///   ``PipelineMetrics/stageBuckets`` buckets; the pairs' locations are among the
 ///   `locations` kept (a pair at a folded place has location `other`), and their operators
 ///   among the `operators` kept;
-/// - `pipescope_events_dropped_total`: 1.
+/// - `pipescope_events_dropped_total`: 1;
+/// - `pipescope_lints_total`: one per running lint (``LintRules/all``: 12).
 ///
-/// With the standard limits: 204 + 3 + 102 + 129 + 1 = 439 series (histograms counted once).
+/// With the standard limits: 204 + 3 + 102 + 129 + 1 + 12 = 451 series (histograms counted
+/// once).
 ///
 /// ```swift
 /// let metrics = PipelineMetrics(probe: probe, limits: MetricsLimits(locations: 20))

@@ -37,12 +37,20 @@ public struct PipelineHealth: Sendable, Equatable {
     /// Waiting pipelines by reason, every reason present (0 when none waits for it).
     public var waiting: [WaitReason: Int]
 
-    public init(_ graph: Graph, now: Int64, waitAfter: Double) {
+    /// `placesPending`: the symbol thread still works on places (``Probe``'s
+    /// `locationsPending`); a pipeline not placed yet is then left out of ``pipelines``
+    /// until its place comes (a flush or two later; 10 s at most), rather than
+    /// shown at `unknown` for that second: a series `unknown` is then only ever pipelines
+    /// that have no place (locations off, a stripped binary). It still counts in ``waiting``.
+    public init(_ graph: Graph, now: Int64, waitAfter: Double, placesPending: Bool = false) {
         waiting = Dictionary(uniqueKeysWithValues: WaitReason.allCases.map { ($0, 0) })
+        // A set beside the list: at 10,000 places a list's `contains` made this quadratic.
+        var seen: Set<String> = []
         for root in graph.roots {
             guard let node = graph[root], !node.status.isTerminal else { continue }
+            if placesPending, node.location == nil, now - node.createdNanos < Unplaced.maxAge { continue }
             let place = Place(location: Self.location(of: node), status: node.status)
-            if pipelines[place] == nil, !places.contains(place.location) { places.append(place.location) }
+            if seen.insert(place.location).inserted { places.append(place.location) }
             pipelines[place, default: 0] += 1
         }
         for wait in Waits(graph, now: now, after: waitAfter).pipelines.values {

@@ -7,15 +7,18 @@ import Prometheus
 import Synchronization
 
 /// A program's pipeline health as swift-metrics: how many pipelines live at each place,
-/// how many wait and on what, how long each stage's own code takes per value, how many
-/// values reach each place's sinks, how many events the probe dropped.
+/// how many wait and on what, which lints found what, how long each stage's own code
+/// takes per value, how many values reach each place's sinks, how many events the probe
+/// dropped.
 ///
 /// **Which thread, how often.** Nothing runs on the program's threads: the tap records as
 /// before, and the metrics are made from what the probe already does on its own thread.
 /// The counters and the stage-time histogram are counted from each flushed batch (the
 /// probe's flush observer, ``Probe/onFlush(_:)``), the gauges recomputed from the probe's
 /// graph about once a second on the same thread (``publishGauges(now:)``, which a test
-/// may also call).
+/// may also call), and the lints judged then too, from a ``FindingCollector`` that folds
+/// every batch. A value or stage time of a pipeline the symbol thread has not placed yet
+/// is held until its place comes (``Unplaced``), not counted at `unknown`.
 ///
 /// **Where they go.** With no `factory`, to the program's own `MetricsSystem`, whichever
 /// it bootstraps, even after Pipescope started (until it does, nothing is made: the
@@ -41,6 +44,7 @@ public final class PipelineMetrics: Sendable {
     public static let stageSecondsName = "pipescope_stage_seconds"
     public static let valuesName = "pipescope_values_total"
     public static let droppedName = "pipescope_events_dropped_total"
+    public static let lintsName = "pipescope_lints_total"
 
     /// The stage-time histogram's buckets: a stage's own code per value takes microseconds
     /// when well, so the default Prometheus timer buckets (5 ms and up) would put every
@@ -77,12 +81,21 @@ public final class PipelineMetrics: Sendable {
     /// A leaf lock: held while the handles are made and updated (the backend's code), and
     /// no other lock is taken under it.
     private let handles = Mutex<MetricHandles?>(nil)
+    /// Values and times of stages not placed yet. Only the flush observer takes it, and
+    /// it reads the probe's graph under it (so: this lock, then the probe's).
+    private let unplaced = Mutex(Unplaced())
+    /// The run's findings, for `pipescope_lints_total`; the flush thread's alone.
+    private let lints: Mutex<LintCounts>
 
     /// `factory`: nil for the program's global `MetricsSystem`; one of its own otherwise.
-    public init(probe: Probe, factory: (any MetricsFactory)? = nil, limits: MetricsLimits = .standard) {
+    /// `linter`: the lints counted in `pipescope_lints_total`, with their thresholds (a
+    /// live program's by default, as the inspector's).
+    public init(probe: Probe, factory: (any MetricsFactory)? = nil, limits: MetricsLimits = .standard,
+                linter: Linter = Linter()) {
         self.probe = probe
         self.factory = factory
         self.limits = limits
+        lints = Mutex(LintCounts(linter: linter))
         labels = Mutex(Labels(locations: LabelCap(limit: limits.locations), operators: LabelCap(limit: limits.operators),
                               stages: LabelCap(limit: limits.stages)))
     }
@@ -110,41 +123,49 @@ public final class PipelineMetrics: Sendable {
         // A program with no backend (the global NOOP system) pays one check per flush.
         guard hasBackend else { return }
         let now = Self.wallNanos()
+        lints.withLock { $0.fold(batch) }
         // The gauges first: they give the places of the graph their labels in the order
         // the pipelines were made, before this batch's values do in theirs.
         if labels.withLock({ now - $0.lastGauges >= 1_000_000_000 }) { publishGauges(now: now) }
+        // After the flush, so it says whether the stages this batch brought wait for a
+        // place (the symbol thread's results only change it at a flush).
+        let pending = probe.locationsPending
         // Read under the probe's lock, in place, into plain numbers: no call out under it.
         // Places and pairs in the order the batch first names them (for the caps).
-        var values: [(location: String, count: Int64)] = []
-        var valueIndex: [String: Int] = [:]
-        var times: [(pair: StagePair, nanos: [Int64])] = []
-        var timeIndex: [StagePair: Int] = [:]
-        probe.withGraph { graph in
-            var pairs: [NodeID: StagePair] = [:]
-            for event in batch.events where event.kind == .value || event.kind == .delivered {
-                guard let node = graph[event.node] else { continue }
-                if event.kind == .value, node.parent == nil {
-                    let location = PipelineHealth.location(of: node)
-                    if let i = valueIndex[location] { values[i].count += 1 } else {
-                        valueIndex[location] = values.count
-                        values.append((location, 1))
+        var counts = BatchCounts()
+        unplaced.withLock { unplaced in
+            probe.withGraph { graph in
+                var pairs: [NodeID: StagePair] = [:]
+                for event in batch.events where event.kind == .value || event.kind == .delivered {
+                    guard let node = graph[event.node] else { continue }
+                    if event.kind == .value, node.parent == nil {
+                        // A pipeline not placed yet: held until its place comes (Unplaced).
+                        if let location = node.location?.short {
+                            counts.add(location, 1)
+                        } else if !(pending && unplaced.holdValue(root: event.node, now: now)) {
+                            counts.add(PipelineHealth.unknown, 1)
+                        }
                     }
-                }
-                guard event.selfNanos > 0 else { continue }
-                if let pair = pairs[event.node] ?? Self.stagePair(of: event.node, in: graph) {
+                    guard event.selfNanos > 0 else { continue }
+                    guard let pair = pairs[event.node] ?? Self.stagePair(of: event.node, in: graph) else { continue }
                     pairs[event.node] = pair
-                    if let i = timeIndex[pair] { times[i].nanos.append(event.selfNanos) } else {
-                        timeIndex[pair] = times.count
-                        times.append((pair, [event.selfNanos]))
+                    if pair.location == PipelineHealth.unknown, pending,
+                       unplaced.holdTime(stage: event.node, operatorName: pair.operatorName, nanos: event.selfNanos, now: now) {
+                        continue
                     }
+                    counts.add(pair, event.selfNanos)
                 }
+                guard !unplaced.isEmpty else { return }
+                let settled = unplaced.settle(in: graph, pending: pending, now: now)
+                for (location, n) in settled.values { counts.add(location, n) }
+                for (pair, nanos) in settled.times { for n in nanos { counts.add(pair, n) } }
             }
         }
         let (labelledValues, labelledTimes) = labels.withLock { labels in
             var labelledValues: [String: Int64] = [:]
-            for (location, n) in values { labelledValues[labels.locations.label(location), default: 0] += n }
+            for (location, n) in counts.values { labelledValues[labels.locations.label(location), default: 0] += n }
             var labelledTimes: [StagePair: [Int64]] = [:]
-            for (pair, nanos) in times { labelledTimes[Self.capped(pair, &labels), default: []] += nanos }
+            for (pair, nanos) in counts.times { labelledTimes[Self.capped(pair, &labels), default: []] += nanos }
             return (labelledValues, labelledTimes)
         }
         let dropped = batch.trailer.droppedSinceLast
@@ -157,6 +178,28 @@ public final class PipelineMetrics: Sendable {
                 for n in nanos { timer.recordNanoseconds(n) }
             }
             if dropped > 0 { handles.counter(Self.droppedName).increment(by: Int64(clamping: dropped)) }
+        }
+    }
+
+    /// One batch's values by place and stage times by pair, in the order first named.
+    private struct BatchCounts {
+        var values: [(location: String, count: Int64)] = []
+        var valueIndex: [String: Int] = [:]
+        var times: [(pair: StagePair, nanos: [Int64])] = []
+        var timeIndex: [StagePair: Int] = [:]
+
+        mutating func add(_ location: String, _ n: Int64) {
+            if let i = valueIndex[location] { values[i].count += n } else {
+                valueIndex[location] = values.count
+                values.append((location, n))
+            }
+        }
+
+        mutating func add(_ pair: StagePair, _ nanos: Int64) {
+            if let i = timeIndex[pair] { times[i].nanos.append(nanos) } else {
+                timeIndex[pair] = times.count
+                times.append((pair, [nanos]))
+            }
         }
     }
 
@@ -187,14 +230,16 @@ public final class PipelineMetrics: Sendable {
 
     // MARK: - The gauges
 
-    /// Recomputes the gauges from the probe's graph as of its last flush: the flush thread
-    /// does so about once a second; a test calls it after flushing, with a `now` past the
-    /// wait threshold.
+    /// Recomputes the gauges from the probe's graph as of its last flush, and counts the
+    /// findings new since last time: the flush thread does so about once a second; a test
+    /// calls it after flushing, with a `now` past the wait (or lint) threshold.
     public func publishGauges(now: Int64? = nil) {
         guard hasBackend else { return }
         let now = now ?? Self.wallNanos()
         let waitAfter = limits.waitAfter
-        let health = probe.withGraph { PipelineHealth($0, now: now, waitAfter: waitAfter) }
+        let pending = probe.locationsPending
+        let health = probe.withGraph { PipelineHealth($0, now: now, waitAfter: waitAfter, placesPending: pending) }
+        let (lintKinds, newFindings) = lints.withLock { ($0.kinds, $0.judge(now: now)) }
         let (shown, gone) = labels.withLock { labels in
             var label: [String: String] = [:]
             for place in health.places { label[place] = labels.locations.label(place) }
@@ -220,8 +265,12 @@ public final class PipelineMetrics: Sendable {
             for reason in WaitReason.allCases {
                 handles.gauge(Self.waitingName, [("reason", reason.rawValue)]).record(health.waiting[reason] ?? 0)
             }
-            // Made at 0, so a scrape shows it before anything is dropped.
+            // Made at 0, so a scrape shows them before anything is dropped or found.
             _ = handles.counter(Self.droppedName)
+            for kind in lintKinds {
+                let counter = handles.counter(Self.lintsName, [("lint", kind.rawValue)])
+                if let n = newFindings[kind] { counter.increment(by: Int64(n)) }
+            }
         }
     }
 

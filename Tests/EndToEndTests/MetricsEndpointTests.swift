@@ -77,7 +77,13 @@ final class MetricsEndpointTests: XCTestCase {
         let url = "http://127.0.0.1:\(port)/metrics"
         XCTAssertEqual(try curl(url).code, "401")
         XCTAssertEqual(try curl(url, ["-H", "Authorization: Bearer guess"]).code, "401")
-        let right = try curl(url, ["-H", "Authorization: Bearer s3cret"])
+        var right = try curl(url, ["-H", "Authorization: Bearer s3cret"])
+        // pipescope_pipelines has its first series once the symbol thread placed a pipeline.
+        let deadline = Date() + 30
+        while right.code == "200", !right.body.contains("# TYPE pipescope_pipelines gauge"), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            right = try curl(url, ["-H", "Authorization: Bearer s3cret"])
+        }
         XCTAssertEqual(right.code, "200")
         XCTAssertTrue(right.body.contains("# TYPE pipescope_pipelines gauge"), right.body)
     }

@@ -171,8 +171,13 @@ final class GlobalMetricsSystemTests: RecordedProbeTestCase {
         XCTAssertEqual(registry.emitToString(), "")
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         subject.send(2)
-        metrics.publishGauges()
+        // Counted once the pipeline is placed (held until then, not counted at unknown).
+        let deadline = Date() + 30
         recorder.flush()
+        while probe.graph.roots.contains(where: { probe.graph[$0]?.location == nil }), Date() < deadline {
+            recorder.flush()
+        }
+        metrics.publishGauges()
         let text = MetricsText(registry)
         XCTAssertEqual(text.samples(PipelineMetrics.pipelinesName).values.sorted(), ["1.0"], text.text)
         XCTAssertEqual(text.samples(PipelineMetrics.valuesName).values.sorted(), ["1"],
