@@ -3,7 +3,7 @@ import PipescopeTestSupport
 import XCTest
 
 /// `PIPESCOPE_METRICS_LISTEN` on a real program (pipescope-example), scraped with curl as
-/// Prometheus would: the five metrics with their `# TYPE` lines, the example's pipeline
+/// Prometheus would: the six metrics with their `# TYPE` lines, the example's pipeline
 /// at its place, and the token rules of `PIPESCOPE_LISTEN`.
 final class MetricsEndpointTests: XCTestCase {
     private var directory: String!
@@ -44,6 +44,7 @@ final class MetricsEndpointTests: XCTestCase {
         XCTAssertEqual(scrape.code, "200")
         XCTAssertTrue(scrape.body.contains(placed), scrape.body)
         for (name, type) in [("pipescope_pipelines", "gauge"), ("pipescope_pipelines_waiting", "gauge"),
+                             ("pipescope_lints_total", "counter"),
                              ("pipescope_stage_seconds", "histogram"), ("pipescope_values_total", "counter"),
                              ("pipescope_events_dropped_total", "counter")] {
             XCTAssertTrue(scrape.body.contains("# TYPE \(name) \(type)\n"), "\(name) \(type)\n\(scrape.body)")
