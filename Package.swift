@@ -3,6 +3,7 @@ import PackageDescription
 
 // Targets and the direction of their imports (see ../shared/STYLE.md):
 //   The library:  Pipescope ─▶ PipescopeProbe ─▶ PipescopeTap ─▶ PipescopeGraph
+//                 Pipescope ─▶ PipescopeMetrics ─▶ PipescopeProbe, PipescopeModel (the metrics, #46)
 //                                     ├─▶ PipescopeLocations ─▶ PipescopeGraph
 //                                     └─▶ PipescopeRecording ─▶ PipescopeWire ─▶ PipescopeGraph
 //   PipescopeWire is the codec only (protobuf, packing, framing); PipescopeRecording owns the
@@ -13,6 +14,8 @@ import PackageDescription
 //   PipescopeModel ─▶ PipescopeGraph ◀─ PipescopeViews ─▶ TerminalKit ◀─ CursesBackend ─▶ CNcurses
 //   PipescopeApp (the loop: keys and messages in, frames and effects out) ─▶ PipescopeViews
 //   PipescopeExport ─▶ PipescopeModel, PipescopeGraph, CZlib (a recording's messages in, a trace out)
+//   PipescopeMetrics ─▶ PipescopeProbe, PipescopeModel, PipescopeGraph, CoreMetrics, Prometheus (program side:
+//     the probe's flushed batches and graph in, swift-metrics out); nothing of the tap side imports it
 //   PipescopeTesting ─▶ Pipescope, PipescopeProbe, PipescopeTap, PipescopeModel (a program's tests:
 //     its own probe's batches, each block's share judged by the model's FindingCollector)
 // PipescopeGraph (the domain: events, node info, the fold) imports nothing of ours; the
@@ -42,6 +45,8 @@ let package = Package(
         // SwiftPM, so every other `swift build` or `swift run` recompiled SwiftProtobuf.
         .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0", traits: []),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: - Protocol and shared meaning of events
@@ -82,14 +87,28 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // The public face: start(), options, CancellableBag, contracts.
+        // The public face: start(), options, CancellableBag, contracts; starts the metrics.
         .target(
             name: "Pipescope",
             dependencies: [
                 "PipescopeProbe", "PipescopeTap", "PipescopeGraph", "PipescopeWire", "PipescopeRecording",
+                "PipescopeMetrics", .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+
+        // Pipeline health as swift-metrics (#46): gauges from the probe's graph about once a
+        // second, counters and the stage-time histogram from each flushed batch, on the
+        // probe's flush thread (never the program's); served by a registry of its own.
+        .target(
+            name: "PipescopeMetrics",
+            dependencies: [
+                "PipescopeProbe", "PipescopeModel", "PipescopeGraph",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
 
@@ -235,6 +254,13 @@ let package = Package(
             "PipescopeWire", "PipescopeRecording",
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+        ]),
+        // The metrics on real pipelines under an in-process probe, read as Prometheus text.
+        .testTarget(name: "PipescopeMetricsTests", dependencies: [
+            "PipescopeMetrics", "PipescopeProbe", "PipescopeModel", "PipescopeGraph", "PipescopeLiveTestSupport",
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
         .testTarget(
             name: "PipescopeExportTests",

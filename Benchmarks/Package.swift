@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0", traits: []),  // see ../Package.swift
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),  // see ../Package.swift
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .target(name: "PipescopeGraph", path: "Shared/PipescopeGraph"),
@@ -42,13 +44,24 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Shared/PipescopeProbe"
+        ),
+        .target(
+            name: "PipescopeMetrics",
+            dependencies: [
+                "PipescopeProbe", "PipescopeModel", "PipescopeGraph",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            path: "Shared/PipescopeMetrics"
         ),
         .target(
             name: "Pipescope",
             dependencies: [
                 "PipescopeProbe", "PipescopeTap", "PipescopeGraph", "PipescopeWire", "PipescopeRecording",
+                "PipescopeMetrics", .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             path: "Shared/Pipescope"
@@ -84,6 +97,7 @@ let package = Package(
                 "Pipescope", "PipescopeProbe", "PipescopeTap", "PipescopeLocations",
                 "PipescopeWire", "PipescopeRecording", "PipescopeGraph", "PipescopeModel", "PipescopeViews", "TerminalKit",
                 "PipescopeClient", "PipescopeExport", "CPipescopeLocations", "CMallocInfo", "CPipescopeMemory",
+                "PipescopeMetrics", .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),

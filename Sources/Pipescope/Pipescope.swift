@@ -1,9 +1,11 @@
 import Foundation
 import PipescopeGraph
+import PipescopeMetrics
 import PipescopeProbe
 import PipescopeRecording
 import PipescopeTap
 import PipescopeWire
+import Prometheus
 import Synchronization
 
 /// How long ended pipelines stay visible; see ``Pipescope/start(retention:flightRecorder:)``.
@@ -50,6 +52,12 @@ public enum Pipescope {
     /// that cannot be written, or a disk that fills, stops the flight recorder with a
     /// message on standard error; the program runs on.
     ///
+    /// The pipelines' health goes out as swift-metrics (see the Metrics article): to the
+    /// program's own `MetricsSystem` once it bootstraps one, or, with
+    /// `PIPESCOPE_METRICS_LISTEN=host:port`, to Pipescope's own registry, served at
+    /// `GET /metrics` in Prometheus' text format (an address other than loopback needs
+    /// `PIPESCOPE_TOKEN`, sent by each scrape as a bearer token).
+    ///
     /// ```swift
     /// Pipescope.start(flightRecorder: .init(directory: "/var/tmp/app-flight", budget: 16 << 20))
     /// ```
@@ -66,6 +74,13 @@ public enum Pipescope {
             let recording = environment["PIPESCOPE_RECORD"].flatMap { $0.isEmpty ? nil : $0 }
             do {
                 let started = try ProbeServer(probe: probe, path: path, recordTo: recording, flight: flightRecorder)
+                do {
+                    let measured = try Self.startMetrics(probe: probe, server: started, environment: environment)
+                    metrics.withLockedValue { $0 = measured }
+                } catch {
+                    started.close()
+                    throw error
+                }
                 probe.enable()
                 server = started
                 if recording != nil || flightRecorder != nil, !endsRecordingAtExit.exchange(true, ordering: .relaxed) {
@@ -79,8 +94,32 @@ public enum Pipescope {
         }
     }
 
+    /// The metrics (PipescopeMetrics' ``PipelineMetrics``), kept while started.
+    private static let metrics = LockedBox<PipelineMetrics?>(nil)
+
+    /// With `PIPESCOPE_METRICS_LISTEN=host:port`, the metrics go to a registry of
+    /// Pipescope's own, served at `/metrics` on the probe's event loop (the global
+    /// `MetricsSystem` is never bootstrapped, so the program still may); otherwise to the
+    /// program's `MetricsSystem`, once it bootstraps one. A listener that cannot start
+    /// (an address other than loopback without PIPESCOPE_TOKEN, a port in use) stops
+    /// `start()` as PIPESCOPE_LISTEN's does: nothing is served, and standard error says why.
+    private static func startMetrics(probe: Probe, server: ProbeServer, environment: [String: String]) throws
+        -> PipelineMetrics {
+        guard let listen = environment["PIPESCOPE_METRICS_LISTEN"], !listen.isEmpty else {
+            let metrics = PipelineMetrics(probe: probe)
+            metrics.start()
+            return metrics
+        }
+        let registry = PrometheusCollectorRegistry()
+        let metrics = PipelineMetrics(probe: probe, factory: PipelineMetrics.prometheusFactory(registry: registry))
+        _ = try server.serveMetrics(environment: environment) { registry.emitToBuffer() }
+        metrics.start()
+        return metrics
+    }
+
     /// Stops tapping and serving, and removes the socket. Pipelines keep running.
     public static func stop() {
+        metrics.withLockedValue { $0?.stop(); $0 = nil }
         running.withLockedValue { server in
             server?.probe.disable()
             server?.close()

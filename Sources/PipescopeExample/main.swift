@@ -30,6 +30,12 @@ func buildPipelines() -> (PassthroughSubject<Int, Never>, [AnyCancellable]) {
         // looks for this line by its comment).
         _ = numbers.sink { _ in }  // the AnyCancellable is not kept
     }
+    if ProcessInfo.processInfo.environment["EXAMPLE_SHAPE"] == "held" {
+        // EXAMPLE_SHAPE=held: a pipeline held on demand (MetricsShapes.swift).
+        let held = AsksOnce()
+        numbers.subscribe(held)
+        keep.append(AnyCancellable { withExtendedLifetime(held) {} })
+    }
     let cancelled = numbers.sink { _ in }
     cancelled.cancel()
     keep += idlePipelines()
@@ -55,10 +61,13 @@ func drive(_ numbers: PassthroughSubject<Int, Never>) -> DispatchSourceTimer {
     let limit = environment["EXAMPLE_SEND_LIMIT"].flatMap(Int.init) ?? .max
     let rate = environment["EXAMPLE_RATE"].flatMap(Int.init)
     let exitWhenDone = environment["EXAMPLE_EXIT"] == "1"
+    // EXAMPLE_SHAPE=pileup: one more pipeline at one place at every tick (MetricsShapes.swift).
+    let pileUp = environment["EXAMPLE_SHAPE"] == "pileup" ? PileUp() : nil
     nonisolated(unsafe) var n = 0
     timer.schedule(deadline: .now(), repeating: .milliseconds(rate == nil ? 50 : 10))
     let perTick = max(1, (rate ?? 20) / 100)
     timer.setEventHandler {
+        pileUp?.add()
         for _ in 0..<(rate == nil ? 1 : perTick) {
             guard n < limit else {
                 if exitWhenDone { exit(0) }

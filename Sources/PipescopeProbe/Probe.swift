@@ -107,7 +107,49 @@ public final class Probe: @unchecked Sendable {
     /// does not know.
     @discardableResult
     public func flush() -> EventBatch {
-        flushing.withLock { flushAlone() }
+        flushing.withLock {
+            let batch = flushAlone()
+            // Still under `flushing`, so observers see batches in the order they folded.
+            if let observer = flushObserver.withLockedValue({ $0 }) { observer(batch) }
+            return batch
+        }
+    }
+
+    /// Tests: folds `batch` into the graph and shows it to the flush observer, as a flush
+    /// does, for what no program can make: the metrics' cardinality test places 100,000
+    /// real pipelines at 10,000 lines (a batch of ``EventBatch/locations`` only), where a
+    /// source would need 10,000 call sites.
+    package func fold(_ batch: EventBatch) {
+        flushing.withLock {
+            state.withLockedValue { $0.graph.fold(batch) }
+            if let observer = flushObserver.withLockedValue({ $0 }) { observer(batch) }
+        }
+    }
+
+    /// Called after each flush, on the flushing thread (the server's, or a test's), with
+    /// the batch just folded; nil stops it. What PipescopeMetrics counts from: it runs
+    /// beside the flush, never on the program's threads, so the tap's cost is unchanged.
+    /// The observer may read the graph (``withGraph(_:)``) but must not flush.
+    ///
+    /// ```swift
+    /// probe.onFlush { batch in counted.add(batch.events.count) }
+    /// probe.onFlush(nil)
+    /// ```
+    public func onFlush(_ observer: (@Sendable (EventBatch) -> Void)?) {
+        flushObserver.withLockedValue { $0 = observer }
+    }
+
+    private let flushObserver = LockedBox<(@Sendable (EventBatch) -> Void)?>(nil)
+
+    /// Reads the graph in place, under the probe's lock: no copy, where ``graph`` copies
+    /// (and a copy held across the next fold makes that fold copy every stage). `body`
+    /// must be short and must not flush or snapshot.
+    ///
+    /// ```swift
+    /// let live = probe.withGraph { graph in graph.roots.filter { graph[$0]?.status == .active }.count }
+    /// ```
+    public func withGraph<T>(_ body: (Graph) -> T) -> T {
+        state.withLockedValue { body($0.graph) }
     }
 
     private func flushAlone() -> EventBatch {

@@ -25,6 +25,8 @@ final package class ProbeServer: @unchecked Sendable {
     private var tcpChannel: Channel?
     /// The TCP address being served, when PIPESCOPE_LISTEN asked for one.
     private(set) var tcpAddress: String?
+    /// PIPESCOPE_METRICS_LISTEN's listener (``serveMetrics(environment:render:)``).
+    private var metricsChannel: Channel?
 
     /// `environment` is where PIPESCOPE_LISTEN, PIPESCOPE_TOKEN and PIPESCOPE_READONLY
     /// are read (the process's own, except in tests).
@@ -164,6 +166,16 @@ final package class ProbeServer: @unchecked Sendable {
             .bind(host: host, port: port).wait()
     }
 
+    /// Serves `GET /metrics` with `render`'s text on this server's event loop, when
+    /// PIPESCOPE_METRICS_LISTEN asks for it (see ``MetricsListener``); the address bound,
+    /// or nil when not asked. Called once, by `Pipescope.start()`, before the server is
+    /// shared. A refused address throws and nothing is served: the caller says why.
+    package func serveMetrics(environment: [String: String] = ProcessInfo.processInfo.environment,
+                              render: @escaping @Sendable () -> [UInt8]) throws -> String? {
+        metricsChannel = try MetricsListener.listen(group: group, environment: environment, render: render)
+        return metricsChannel?.localAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }
+    }
+
     // MARK: - For tests and diagnostics
 
     /// The connections held now, by state (read on the server's thread).
@@ -217,6 +229,7 @@ final package class ProbeServer: @unchecked Sendable {
         flushTask.cancel()
         probe.onBufferHalfFull(nil)
         try? tcpChannel?.close().wait()
+        try? metricsChannel?.close().wait()
         let hub = self.hub
         try? channel.eventLoop.submit { hub.flush(); hub.close() }.wait()
         try? channel.close().wait()

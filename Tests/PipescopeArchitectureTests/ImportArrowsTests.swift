@@ -69,6 +69,17 @@ final class ImportArrowsTests: XCTestCase {
         }
     }
 
+    func testMetricsAreMadeBesideTheProbeNeverInTheTap() throws {
+        try assertNone("PipescopeMetrics", import: {
+            ["PipescopeTap", "PipescopeWire", "PipescopeRecording", "PipescopeClient", "Pipescope"].contains($0)
+                || $0.hasPrefix("NIO")
+        }, "the metrics read the probe's batches and graph; the tap's code stays as it is")
+        for target in ["PipescopeTap", "PipescopeProbe", "PipescopeGraph", "PipescopeModel", "PipescopeLocations"] {
+            try assertNone(target, import: { ["PipescopeMetrics", "CoreMetrics", "Metrics", "Prometheus"].contains($0) },
+                           "the arrow points from the metrics to the probe and the model")
+        }
+    }
+
     func testTheDomainAndTheInspectorSideKeepTheirDistance() throws {
         try assertNone("PipescopeGraph", import: { $0.hasPrefix("Pipescope") || $0.hasPrefix("NIO") },
                        "the domain imports nothing of ours")

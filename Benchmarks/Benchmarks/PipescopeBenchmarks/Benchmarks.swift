@@ -176,6 +176,10 @@ let benchmarks: @Sendable () -> Void = {
 
     flightBenchmarks()
 
+    // MARK: - The metrics (#46): the value path and subscribing, without and with them
+
+    metricsBenchmarks()
+
     // MARK: - Wire: pack, frame, decode and unpack one batch of 10,000 events
 
     let batch = WireBench.batch(events: 10_000, stages: 100)

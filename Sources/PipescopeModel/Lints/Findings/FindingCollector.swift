@@ -74,16 +74,22 @@ public struct FindingCollector: Sendable {
     private var piled: Set<SourceLocation> = []
     /// A snapshot replaced the graph: what changed is unknown, so everything is judged.
     private var reloaded = true
-    /// The most due times judged in one gap between batches: a rule whose due never moves
-    /// on cannot hold the fold.
-    static let maxDueJudgementsPerGap = 1_000
+    /// The most due times judged in one gap between batches by default: a rule whose due
+    /// never moves on cannot hold the fold.
+    public static let maxDueJudgementsPerGap = 1_000
     /// How many of the moments a batch's newly placed roots were made are judged again
     /// for a pile-up (the newest; each judgement scans the place's pipelines).
     static let maxPastPileMoments = 8
+    /// The most due times judged in one gap between batches. Each judgement walks every
+    /// live pipeline, so a live program's metrics, folding a batch every few milliseconds
+    /// with 100,000 pipelines, judge one (the gaps are short; `check` and tests judge all).
+    public let dueJudgementsPerGap: Int
 
-    public init(linter: Linter = Linter(), retention: Retention? = .standard) {
+    public init(linter: Linter = Linter(), retention: Retention? = .standard,
+                dueJudgementsPerGap: Int = FindingCollector.maxDueJudgementsPerGap) {
         self.linter = linter
         self.retention = retention
+        self.dueJudgementsPerGap = max(1, dueJudgementsPerGap)
         warnings.linter = linter
         graph.recordChanges()
     }
@@ -137,7 +143,7 @@ public struct FindingCollector: Sendable {
     /// Judges each time a rule falls due before `time`, in order, the graph as it is.
     private mutating func catchUp(to time: Int64) {
         var judged = 0
-        while judged < Self.maxDueJudgementsPerGap {
+        while judged < dueJudgementsPerGap {
             let due = warnings.nextDue
             guard due < time, due > clock else { return }
             judge(now: due)
