@@ -98,6 +98,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                // Prometheus' query API, for `pipescope top --prometheus` (PrometheusClient).
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .target(
