@@ -94,18 +94,16 @@ public final class FleetReader: @unchecked Sendable {
     public static func reach(instance: String, probeLabel: String?) -> FleetRow.Reach {
         if let probeLabel { return .probe(probeLabel) }
         let row = FleetRow(instance: instance)
-        let advice = "give its scrape target the label \(FleetQueries.probeLabel)=\"tcp://HOST:PORT\" "
-            + "(the program's PIPESCOPE_LISTEN; see Fleet in the docs)"
+        let advice = "add the scrape target label \(FleetQueries.probeLabel)=\"tcp://HOST:PORT\" (see Fleet in the docs)"
         guard row.isLoopback, let port = row.port else {
             return .unreachable("its probe's address is unknown (\(instance) is its metrics port); \(advice)")
         }
         guard let pid = LocalListener.pid(listeningOn: port) else {
-            return .unreachable("no process of yours on this machine listens on port \(port) now (it may have ended, "
-                + "or run as another user); or \(advice)")
+            return .unreachable("no process of yours here listens on port \(port) now (ended? another user's?); \(advice)")
         }
         guard ProbeDirectory.answers(ProbeDirectory.socketPath(pid: pid)) else {
-            return .unreachable("pid \(pid) listens on port \(port) but serves no Pipescope socket (a PIPESCOPE_SOCKET "
-                + "of its own?); \(advice)")
+            return .unreachable("pid \(pid) listens on port \(port) but serves no Pipescope socket at its default path; "
+                + advice)
         }
         return .localPid(pid)
     }

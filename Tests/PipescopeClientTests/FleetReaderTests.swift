@@ -43,9 +43,8 @@ final class FleetReaderTests: XCTestCase {
             FleetRow(instance: "shop-1:9464", job: "shop", pipelines: 215, waiting: 0, lints: .infinity, dropped: 12,
                      reach: .probe("tcp://shop-1:9465")),
             FleetRow(instance: "127.0.0.1:\(nobody)", job: "feed", pipelines: 3, waiting: 1, lints: nil, dropped: 0,
-                     reach: .unreachable("no process of yours on this machine listens on port \(nobody) now (it may have "
-                        + "ended, or run as another user); or give its scrape target the label pipescope_probe=\"tcp://HOST:PORT\" "
-                        + "(the program's PIPESCOPE_LISTEN; see Fleet in the docs)")),
+                     reach: .unreachable("no process of yours here listens on port \(nobody) now (ended? another "
+                        + "user's?); add the scrape target label pipescope_probe=\"tcp://HOST:PORT\" (see Fleet in the docs)")),
         ])
     }
 
@@ -115,7 +114,8 @@ final class FleetReaderTests: XCTestCase {
         guard case .unreachable(let why) = FleetReader.reach(instance: "127.0.0.1:\(server.port)", probeLabel: nil) else {
             return XCTFail("reached a process with no probe")
         }
-        XCTAssertTrue(why.hasPrefix("pid \(getpid()) listens on port \(server.port) but serves no Pipescope socket"), why)
+        XCTAssertEqual(why, "pid \(getpid()) listens on port \(server.port) but serves no Pipescope socket at its default path; "
+            + "add the scrape target label pipescope_probe=\"tcp://HOST:PORT\" (see Fleet in the docs)")
         XCTAssertEqual(FleetReader.reach(instance: "shop-1:9464", probeLabel: "tcp://shop-1:9465"), .probe("tcp://shop-1:9465"))
     }
 }
