@@ -40,7 +40,7 @@ public enum FleetView {
         } else {
             renderTable(state, theme: theme, area: body, into: &buffer)
         }
-        let keys = theme.text("↑↓ move  Enter attach  < > sort  i invert  r read now  q quit")
+        let keys = theme.text(FleetKeyMap.hints.joined(separator: "  "))
         let written = buffer.putTruncated(" " + keys, x: 0, y: keysY, maxWidth: width, style: theme.dim, glyphs: theme.glyphs)
         if let age = age(state, now: now), written + age.count + 3 <= width {
             buffer.put(age, x: width - age.count - 1, y: keysY, style: theme.dim)

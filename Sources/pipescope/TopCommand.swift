@@ -101,7 +101,7 @@ struct FleetLoop {
                 terminal.invalidate()
                 continue
             }
-            guard let fleetKey = Self.key(key) else { continue }
+            guard let fleetKey = FleetKeyMap.key(for: key) else { continue }
             switch state.handle(fleetKey) {
             case .quit?: return .quit
             case .refresh?: reader.refresh()
@@ -110,24 +110,6 @@ struct FleetLoop {
             }
         }
         return .quit
-    }
-
-    static func key(_ key: Key) -> FleetState.Key? {
-        switch key {
-        case .up, .character("k"): return .up
-        case .down, .character("j"): return .down
-        case .pageUp: return .pageUp
-        case .pageDown, .character(" "): return .pageDown
-        case .home, .character("g"): return .home
-        case .end, .character("G"): return .end
-        case .enter: return .enter
-        case .character(">"): return .sortNext
-        case .character("<"): return .sortPrevious
-        case .character("i"): return .invertSort
-        case .character("r"): return .refresh
-        case .character("q"), .character("Q"), .escape: return .quit
-        default: return nil
-        }
     }
 
     /// Runs `pipescope attach TARGET` and waits for it; what the status line says after.

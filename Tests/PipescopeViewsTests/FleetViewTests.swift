@@ -117,4 +117,13 @@ final class FleetViewTests: XCTestCase {
             "",
         ])
     }
+
+    func testEveryActionHasAKeyAndNoKeyTwoActions() {
+        XCTAssertEqual(Set(FleetKeyMap.bindings.map(\.action)).count, FleetState.Key.allCases.count)
+        let keys = FleetKeyMap.bindings.flatMap(\.keys)
+        XCTAssertEqual(Set(keys).count, keys.count)
+        XCTAssertEqual(FleetKeyMap.key(for: .character(">")), .sortNext)
+        XCTAssertEqual(FleetKeyMap.key(for: .character("i")), .invertSort, "as the pipelines table inverts")
+        XCTAssertNil(FleetKeyMap.key(for: .character("x")))
+    }
 }

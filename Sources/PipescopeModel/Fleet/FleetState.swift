@@ -25,7 +25,7 @@ public struct FleetState: Equatable, Sendable {
     }
 
     /// The keys the screen answers (the pipelines table's, where they mean the same).
-    public enum Key: Equatable, Sendable {
+    public enum Key: Equatable, Sendable, CaseIterable {
         case up, down, pageUp, pageDown, home, end, enter, sortNext, sortPrevious, invertSort, refresh, quit
     }
 
