@@ -9,7 +9,8 @@ import PackageDescription
 //   PipescopeWire is the codec only (protobuf, packing, framing); PipescopeRecording owns the
 //     files: the recording format, its reader, its writer and output thread, the flight recorder.
 //   PipescopeClient ─▶ PipescopeRecording, PipescopeWire, PipescopeModel (frames in, the model's
-//     messages out; the handshake, reconnecting, recording and reading recordings), so
+//     messages out; the handshake, reconnecting, recording and reading recordings; Prometheus'
+//     query API for `pipescope top --prometheus`, over NIOHTTP1), so
 //     pipescope (the CLI) never imports PipescopeWire or PipescopeRecording
 //   PipescopeModel ─▶ PipescopeGraph ◀─ PipescopeViews ─▶ TerminalKit ◀─ CursesBackend ─▶ CNcurses
 //   PipescopeApp (the loop: keys and messages in, frames and effects out) ─▶ PipescopeViews
@@ -120,6 +121,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                // Prometheus' query API, for `pipescope top --prometheus` (PrometheusClient).
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .target(

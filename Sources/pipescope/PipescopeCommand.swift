@@ -22,7 +22,7 @@ struct PipescopeCommand: ParsableCommand {
         version: Self.version,
         subcommands: [DemoCommand.self, ListCommand.self, AttachCommand.self, SnapshotCommand.self, ExplainCommand.self,
                       RecordCommand.self, ReplayCommand.self, DumpCommand.self, CheckCommand.self,
-                      ExportCommand.self]
+                      ExportCommand.self, TopCommand.self]
     )
 
     /// What `--version` prints: the release, and the wire protocol this inspector speaks,
