@@ -74,6 +74,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ], path: "Shared/PipescopeClient"),
         .systemLibrary(name: "CZlib", path: "Shared/CZlib"),
         .target(name: "PipescopeExport", dependencies: ["PipescopeModel", "PipescopeGraph", "CZlib"],
