@@ -1,53 +1,82 @@
+import CoreMetrics
 import PipescopeGraph
 import PipescopeModel
+import PipescopeProbe
+import Synchronization
 
-/// The run's lints as `pipescope_lints_total{lint}`: every flushed batch folded into a
-/// ``FindingCollector`` of its own (the one `pipescope check` and PipescopeTesting judge
-/// with), and each lint counted once per finding, as `check` counts them: one forgotten
-/// `sink` in a loop, raised on 500 stages made at one line, is one finding and adds 1.
+/// The run's lints as `pipescope_lints_total{lint}`, judged on the probe's own graph: a
+/// ``FindingJudge`` (the one `pipescope check` and PipescopeTesting judge with) watches
+/// each of the probe's folds (``FoldWatcher``), so every event is folded once, not into a
+/// second graph. Each lint is counted once per finding, as `check` counts them: one
+/// forgotten `sink` in a loop, raised on 500 stages made at one line, is one finding and
+/// adds 1.
 ///
-/// The collector keeps a graph of its own (pruned as the probe's is) and judges at the
-/// end of each batch; ``judge(now:)`` also judges the clock's own moments (a `Future`
-/// that never answers is found with no event to say so). Both run on the probe's flush
-/// thread, never the program's.
+/// Judged before each batch (the moments due before it, on the graph as it stood) and
+/// after it (its end, before the probe prunes), and at ``judge(now:graph:)``, about once a
+/// second, at the clock's own moment (a `Future` that never answers is found with no
+/// event to say so). All on the probe's flush thread, under its lock, never the program's.
+///
+/// While nothing receives the metrics (the program has not bootstrapped a backend), it
+/// judges nothing: it drops the graph's changes, and judges everything once one comes.
 ///
 /// ```swift
-/// var lints = LintCounts(linter: Linter())
-/// lints.fold(batch)
-/// lints.judge(now: now)    // [.unretainedCancellable: 1]: the findings new since last time
+/// let lints = LintCounts(linter: Linter(), hasBackend: { true })
+/// probe.watchFolds(lints)
+/// probe.flush()
+/// probe.withWatchedGraph(by: lints) { lints.judge(now: now, graph: &$0) }   // [.unretainedCancellable: 1]
 /// ```
-struct LintCounts {
-    private var collector: FindingCollector
-    /// Findings counted so far, by lint: a counter only rises, so a finding withdrawn
-    /// later (a lint on a stage not yet placed that no longer held once placed) is not
-    /// taken back.
-    private var counted: [LintKind: Int] = [:]
+final class LintCounts: FoldWatcher {
+    private struct State {
+        var judge: FindingJudge
+        /// Findings counted so far, by lint: a counter only rises, so a finding withdrawn
+        /// later (a lint on a stage not yet placed that no longer held once placed) is not
+        /// taken back.
+        var counted: [LintKind: Int] = [:]
+    }
+
+    /// Taken only under the probe's lock (a fold, or ``Probe/withWatchedGraph(_:)``).
+    private let state: Mutex<State>
+    private let hasBackend: @Sendable () -> Bool
     /// The lints that run, each exported from the start (at 0 until found).
     let kinds: [LintKind]
 
-    init(linter: Linter) {
+    init(linter: Linter, hasBackend: @escaping @Sendable () -> Bool) {
         // One due moment judged per gap: batches come every few milliseconds, and each
         // judgement walks every live pipeline (1,000 per gap held a flush for minutes at
         // 100,000 pipelines).
-        collector = FindingCollector(linter: linter, dueJudgementsPerGap: 1)
+        state = Mutex(State(judge: FindingJudge(linter: linter, dueJudgementsPerGap: 1)))
+        self.hasBackend = hasBackend
         kinds = linter.rules.map { $0.kind }
     }
 
-    mutating func fold(_ batch: EventBatch) {
-        collector.fold(batch)
+    func willFold(_ batch: EventBatch, graph: inout Graph) {
+        guard hasBackend() else { return }
+        state.withLock { $0.judge.willFold(batch, graph: &graph) }
     }
 
-    /// Judges `now` (and the moments due before it), and returns how many findings of
-    /// each lint are new since the last call.
-    mutating func judge(now: Int64) -> [LintKind: Int] {
-        collector.finish(now: now)
-        var found: [LintKind: Int] = [:]
-        for finding in collector.findings { found[finding.kind, default: 0] += 1 }
-        var new: [LintKind: Int] = [:]
-        for (kind, n) in found where n > counted[kind, default: 0] {
-            new[kind] = n - counted[kind, default: 0]
-            counted[kind] = n
+    func didFold(_ batch: EventBatch, graph: inout Graph) {
+        guard hasBackend() else {
+            // Nobody reads them: the changes would only pile up. All is judged once one does.
+            _ = graph.takeChanges()
+            state.withLock { $0.judge.reload() }
+            return
         }
-        return new
+        state.withLock { $0.judge.didFold(batch, graph: &graph) }
+    }
+
+    /// Judges `now` (and the moments due before it) on `graph`, the probe's (under its
+    /// lock), and returns how many findings of each lint are new since the last call.
+    func judge(now: Int64, graph: inout Graph) -> [LintKind: Int] {
+        state.withLock { state in
+            state.judge.finish(now: now, graph: &graph)
+            var found: [LintKind: Int] = [:]
+            for finding in state.judge.findings { found[finding.kind, default: 0] += 1 }
+            var new: [LintKind: Int] = [:]
+            for (kind, n) in found where n > state.counted[kind, default: 0] {
+                new[kind] = n - state.counted[kind, default: 0]
+                state.counted[kind] = n
+            }
+            return new
+        }
     }
 }

@@ -16,8 +16,8 @@ import Synchronization
 /// The counters and the stage-time histogram are counted from each flushed batch (the
 /// probe's flush observer, ``Probe/onFlush(_:)``), the gauges recomputed from the probe's
 /// graph about once a second on the same thread (``publishGauges(now:)``, which a test
-/// may also call), and the lints judged then too, from a ``FindingCollector`` that folds
-/// every batch. A value or stage time of a pipeline the symbol thread has not placed yet
+/// may also call), and the lints judged on the probe's graph, around each fold and then
+/// (``LintCounts``: no second graph, no second fold). A value or stage time of a pipeline the symbol thread has not placed yet
 /// is held until its place comes (``Unplaced``), not counted at `unknown`.
 ///
 /// **Where they go.** With no `factory`, to the program's own `MetricsSystem`, whichever
@@ -84,8 +84,8 @@ public final class PipelineMetrics: Sendable {
     /// Values and times of stages not placed yet. Only the flush observer takes it, and
     /// it reads the probe's graph under it (so: this lock, then the probe's).
     private let unplaced = Mutex(Unplaced())
-    /// The run's findings, for `pipescope_lints_total`; the flush thread's alone.
-    private let lints: Mutex<LintCounts>
+    /// The run's findings, for `pipescope_lints_total`, judged on the probe's graph.
+    private let lints: LintCounts
 
     /// `factory`: nil for the program's global `MetricsSystem`; one of its own otherwise.
     /// `linter`: the lints counted in `pipescope_lints_total`, with their thresholds (a
@@ -95,19 +95,22 @@ public final class PipelineMetrics: Sendable {
         self.probe = probe
         self.factory = factory
         self.limits = limits
-        lints = Mutex(LintCounts(linter: linter))
+        let own = factory != nil
+        lints = LintCounts(linter: linter, hasBackend: { Self.hasBackend(ownFactory: own) })
         labels = Mutex(Labels(locations: LabelCap(limit: limits.locations), operators: LabelCap(limit: limits.operators),
                               stages: LabelCap(limit: limits.stages)))
     }
 
     /// Counts every batch flushed from now on, and publishes the gauges about once a second.
     public func start() {
+        probe.watchFolds(lints)
         probe.onFlush { [weak self] batch in self?.flushed(batch) }
     }
 
     /// Stops counting (the probe keeps flushing).
     public func stop() {
         probe.onFlush(nil)
+        probe.watchFolds(nil)
     }
 
     // MARK: - Counting a batch
@@ -123,7 +126,6 @@ public final class PipelineMetrics: Sendable {
         // A program with no backend (the global NOOP system) pays one check per flush.
         guard hasBackend else { return }
         let now = Self.wallNanos()
-        lints.withLock { $0.fold(batch) }
         // The gauges first: they give the places of the graph their labels in the order
         // the pipelines were made, before this batch's values do in theirs.
         if labels.withLock({ now - $0.lastGauges >= 1_000_000_000 }) { publishGauges(now: now) }
@@ -239,7 +241,8 @@ public final class PipelineMetrics: Sendable {
         let waitAfter = limits.waitAfter
         let pending = probe.locationsPending
         let health = probe.withGraph { PipelineHealth($0, now: now, waitAfter: waitAfter, placesPending: pending) }
-        let (lintKinds, newFindings) = lints.withLock { ($0.kinds, $0.judge(now: now)) }
+        let lintKinds = lints.kinds
+        let newFindings = probe.withWatchedGraph(by: lints) { lints.judge(now: now, graph: &$0) } ?? [:]
         let (shown, gone) = labels.withLock { labels in
             var label: [String: String] = [:]
             for place in health.places { label[place] = labels.locations.label(place) }
@@ -276,8 +279,10 @@ public final class PipelineMetrics: Sendable {
 
     /// Whether anything receives the metrics: a factory of their own, or a global system
     /// the program bootstrapped.
-    private var hasBackend: Bool {
-        factory != nil || !(MetricsSystem.factory is NOOPMetricsHandler)
+    private var hasBackend: Bool { Self.hasBackend(ownFactory: factory != nil) }
+
+    private static func hasBackend(ownFactory: Bool) -> Bool {
+        ownFactory || !(MetricsSystem.factory is NOOPMetricsHandler)
     }
 
     /// Runs `body` with the handles on the factory, made on first use; nothing while the

@@ -39,6 +39,8 @@ public final class Probe: @unchecked Sendable {
         var dropped: UInt64 = 0
         /// The last caused events, and each stage's own, for snapshots (``GraphSnapshot/recent``).
         var recent = RecentCauses()
+        /// Called around each fold (``FoldWatcher``).
+        var foldWatcher: (any FoldWatcher)?
 
         /// Once a second, and whenever the graph has grown past twice its size after the
         /// last prune (and by at least 16,384 stages): a program that makes and ends
@@ -121,7 +123,7 @@ public final class Probe: @unchecked Sendable {
     /// source would need 10,000 call sites.
     package func fold(_ batch: EventBatch) {
         flushing.withLock {
-            state.withLockedValue { $0.graph.fold(batch) }
+            state.withLockedValue { $0.fold(batch) }
             if let observer = flushObserver.withLockedValue({ $0 }) { observer(batch) }
         }
     }
@@ -190,7 +192,7 @@ public final class Probe: @unchecked Sendable {
             batch.trailer = BatchTrailer(sequence: state.sequence, dropped: dropped,
                                          droppedSinceLast: dropped &- state.dropped, gate: gate)
             state.dropped = dropped
-            state.graph.fold(batch)
+            state.fold(batch)
             if !drops.isEmpty {
                 // After the fold, so that stages this batch added have their pipeline.
                 let byPipeline = Self.pipelines(of: drops, in: state.graph)

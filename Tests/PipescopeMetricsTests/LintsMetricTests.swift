@@ -4,6 +4,7 @@ import PipescopeGraph
 import PipescopeLiveTestSupport
 import PipescopeMetrics
 import PipescopeModel
+import PipescopeProbe
 import Prometheus
 import XCTest
 
@@ -48,5 +49,28 @@ final class LintsMetricTests: RecordedProbeTestCase {
         recorder.flush()
         metrics.publishGauges(now: now + 3_000_000_000)
         XCTAssertEqual(MetricsText(registry).samples(PipelineMetrics.lintsName), expected)
+    }
+}
+
+/// The lints are judged on the probe's own graph, before it prunes: with a probe of its
+/// own (one probe enabled, as in a program), not the recorded one of the tests above.
+final class LintsBeforePruneTests: XCTestCase {
+    /// A pipeline made, dropped and pruned within one flush (no ended pipeline kept) is
+    /// still counted.
+    func testAPipelinePrunedInTheFlushThatBroughtItIsJudged() {
+        let probe = Probe(retention: Retention(seconds: 0, maxEndedPipelines: 0, maxEndedInner: 0))
+        probe.enable()
+        defer { probe.disable() }
+        let registry = PrometheusCollectorRegistry()
+        let metrics = PipelineMetrics(probe: probe, factory: PipelineMetrics.prometheusFactory(registry: registry))
+        metrics.start()
+        defer { metrics.stop() }
+        _ = PassthroughSubject<Int, Never>().sink { _ in }
+        // The first flush prunes (none before it): the dropped pipeline goes with it.
+        probe.flush()
+        XCTAssertEqual(probe.graph.nodes.count, 0, "pruned in the flush that brought it")
+        metrics.publishGauges(now: Int64(Date().timeIntervalSince1970 * 1e9))
+        let text = MetricsText(registry)
+        XCTAssertEqual(text.samples(PipelineMetrics.lintsName)["{lint=\"unretained-cancellable\"}"], "1", text.text)
     }
 }

@@ -179,6 +179,7 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: - The metrics (#46): the value path and subscribing, without and with them
 
     metricsBenchmarks()
+    flushCostBenchmarks()
 
     // MARK: - Wire: pack, frame, decode and unpack one batch of 10,000 events
 

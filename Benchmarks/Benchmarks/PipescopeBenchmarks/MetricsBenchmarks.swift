@@ -2,13 +2,15 @@ import Benchmark
 import Foundation
 @preconcurrency import OpenCombine
 import PipescopeMetrics
+import PipescopeProbe
 import Prometheus
 
 // What the metrics (#46) cost the program: the value path and subscribing with the probe
 // flushing every 25 ms, without and with PipelineMetrics counting each flushed batch on
 // the flush thread (Pipescope's own registry, as PIPESCOPE_METRICS_LISTEN makes it).
 // Nothing of the metrics runs on the sending thread; what they can cost it is the flush
-// thread's extra work, on a machine with few cores. See Metrics.md for the figures.
+// thread's extra work, on a machine with few cores; "metrics/flush" measures that work
+// itself, each flush timed alone, per event flushed. See Metrics.md for the figures.
 
 nonisolated(unsafe) var metricsInUse: PipelineMetrics?
 
@@ -47,6 +49,36 @@ func metricsBenchmarks() {
         } teardown: {
             stopMetrics()
             bench.stop("subscribe, metrics \(name)")
+        }
+    }
+}
+
+/// The flush thread's work per event: 10,000 values sent down a `map → filter → sink`
+/// chain with no flush running, then one flush, timed alone (the sending is not), divided
+/// by the events it folded; the probe's graph pruned as a running program's is.
+func flushCostBenchmarks() {
+    let perEvent = BenchmarkMetric.custom("flush ns per event", useScalingFactor: false)
+    for (name, on) in [("off", false), ("on", true)] {
+        Benchmark("metrics/flush per event, metrics \(name)",
+                  configuration: .init(metrics: [perEvent], warmupIterations: 5, scalingFactor: .one,
+                                       maxDuration: .seconds(20), maxIterations: 300)) { benchmark in
+            guard let probe = bench.probe else { return }
+            bench.send(0..<10_000, shape: .chain)
+            let start = ContinuousClock.now
+            let batch = probe.flush()
+            let took = ContinuousClock.now - start
+            let nanos = took.components.seconds * 1_000_000_000 + took.components.attoseconds / 1_000_000_000
+            benchmark.measurement(perEvent, Int(nanos) / max(1, batch.events.count))
+        } setup: {
+            let probe = Probe()
+            probe.enable()
+            bench.probe = probe
+            if on { startMetrics() }
+            bench.buildPipeline(.chain)
+            probe.flush()
+        } teardown: {
+            stopMetrics()
+            bench.stop("flush, metrics \(name)")
         }
     }
 }
