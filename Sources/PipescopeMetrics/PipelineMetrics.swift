@@ -137,25 +137,34 @@ public final class PipelineMetrics: Sendable {
         var counts = BatchCounts()
         unplaced.withLock { unplaced in
             probe.withGraph { graph in
-                var pairs: [NodeID: StagePair] = [:]
+                // By stage first (integer keys), then each stage's place and pair read once:
+                // a place's text is made per stage, not per value (per value it was most
+                // of the flush thread's time with the metrics on).
+                var byStage = StageCounts()
                 for event in batch.events where event.kind == .value || event.kind == .delivered {
                     guard let node = graph[event.node] else { continue }
-                    if event.kind == .value, node.parent == nil {
+                    if event.kind == .value, node.parent == nil { byStage.addValue(event.node) }
+                    if event.selfNanos > 0 { byStage.addTime(event.node, event.selfNanos) }
+                }
+                for (stage, isValue) in byStage.order {
+                    if isValue {
+                        let n = byStage.values[stage] ?? 0
                         // A pipeline not placed yet: held until its place comes (Unplaced).
-                        if let location = node.location?.short {
-                            counts.add(location, 1)
-                        } else if !(pending && unplaced.holdValue(root: event.node, now: now)) {
-                            counts.add(PipelineHealth.unknown, 1)
+                        if let location = graph[stage]?.location?.short {
+                            counts.add(location, n)
+                        } else if !(pending && unplaced.holdValue(root: stage, count: n, now: now)) {
+                            counts.add(PipelineHealth.unknown, n)
                         }
-                    }
-                    guard event.selfNanos > 0 else { continue }
-                    guard let pair = pairs[event.node] ?? Self.stagePair(of: event.node, in: graph) else { continue }
-                    pairs[event.node] = pair
-                    if pair.location == PipelineHealth.unknown, pending,
-                       unplaced.holdTime(stage: event.node, operatorName: pair.operatorName, nanos: event.selfNanos, now: now) {
                         continue
                     }
-                    counts.add(pair, event.selfNanos)
+                    guard let pair = Self.stagePair(of: stage, in: graph) else { continue }
+                    for nanos in byStage.times[stage] ?? [] {
+                        if pair.location == PipelineHealth.unknown, pending,
+                           unplaced.holdTime(stage: stage, operatorName: pair.operatorName, nanos: nanos, now: now) {
+                            continue
+                        }
+                        counts.add(pair, nanos)
+                    }
                 }
                 guard !unplaced.isEmpty else { return }
                 let settled = unplaced.settle(in: graph, pending: pending, now: now)
@@ -180,6 +189,24 @@ public final class PipelineMetrics: Sendable {
                 for n in nanos { timer.recordNanoseconds(n) }
             }
             if dropped > 0 { handles.counter(Self.droppedName).increment(by: Int64(clamping: dropped)) }
+        }
+    }
+
+    /// One batch's values by root and own times by stage, and the order the batch first
+    /// names each (a root's value, or a stage's time), for the caps.
+    private struct StageCounts {
+        var values: [NodeID: Int64] = [:]
+        var times: [NodeID: [Int64]] = [:]
+        var order: [(stage: NodeID, isValue: Bool)] = []
+
+        mutating func addValue(_ root: NodeID) {
+            if values[root] == nil { order.append((root, true)) }
+            values[root, default: 0] += 1
+        }
+
+        mutating func addTime(_ stage: NodeID, _ nanos: Int64) {
+            if times[stage] == nil { order.append((stage, false)) }
+            times[stage, default: []].append(nanos)
         }
     }
 

@@ -30,14 +30,15 @@ struct Unplaced {
 
     var isEmpty: Bool { values.isEmpty && times.isEmpty }
 
-    /// Holds a value the sink of `root` received; false when full (count it at `unknown`).
-    mutating func holdValue(root: NodeID, now: Int64) -> Bool {
+    /// Holds `count` values the sink of `root` received; false when full (count them at
+    /// `unknown`).
+    mutating func holdValue(root: NodeID, count: Int64 = 1, now: Int64) -> Bool {
         if values[root] != nil {
-            values[root]!.count += 1
+            values[root]!.count += count
             return true
         }
         guard values.count + times.count < Self.limit else { return false }
-        values[root] = (1, now)
+        values[root] = (count, now)
         return true
     }
 
