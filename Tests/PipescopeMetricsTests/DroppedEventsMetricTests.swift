@@ -10,21 +10,17 @@ final class DroppedEventsMetricTests: XCTestCase {
     func testEventsTheProbesFullBufferDroppedAreCounted() {
         // 64 events between two flushes at most: 1,000 values overflow it.
         let probe = Probe(bufferCapacity: 64, maxBufferCapacity: 64)
-        probe.enable()
-        defer { probe.disable() }
-        let registry = PrometheusCollectorRegistry()
-        let metrics = PipelineMetrics(probe: probe, factory: PipelineMetrics.prometheusFactory(registry: registry))
-        metrics.start()
-        defer { metrics.stop() }
-        let subject = PassthroughSubject<Int, Never>()
-        let kept = subject.sink { _ in }
-        for value in 0..<1_000 { subject.send(value) }
-        probe.flush()
-        for value in 0..<1_000 { subject.send(value) }
-        probe.flush()
-        let dropped = probe.graph.dropped
-        XCTAssertGreaterThan(dropped, 1_000, "most of 2,000 values did not fit in 64 events")
-        XCTAssertEqual(MetricsText(registry).samples(PipelineMetrics.droppedName), ["": "\(dropped)"])
-        withExtendedLifetime(kept) {}
+        withMetrics(on: probe) { metrics, registry in
+            let subject = PassthroughSubject<Int, Never>()
+            let kept = subject.sink { _ in }
+            for value in 0..<1_000 { subject.send(value) }
+            probe.flush()
+            for value in 0..<1_000 { subject.send(value) }
+            probe.flush()
+            let dropped = probe.graph.dropped
+            XCTAssertGreaterThan(dropped, 1_000, "most of 2,000 values did not fit in 64 events")
+            XCTAssertEqual(MetricsText(registry).samples(PipelineMetrics.droppedName), ["": "\(dropped)"])
+            withExtendedLifetime(kept) {}
+        }
     }
 }

@@ -59,18 +59,14 @@ final class LintsBeforePruneTests: XCTestCase {
     /// still counted.
     func testAPipelinePrunedInTheFlushThatBroughtItIsJudged() {
         let probe = Probe(retention: Retention(seconds: 0, maxEndedPipelines: 0, maxEndedInner: 0))
-        probe.enable()
-        defer { probe.disable() }
-        let registry = PrometheusCollectorRegistry()
-        let metrics = PipelineMetrics(probe: probe, factory: PipelineMetrics.prometheusFactory(registry: registry))
-        metrics.start()
-        defer { metrics.stop() }
-        _ = PassthroughSubject<Int, Never>().sink { _ in }
-        // The first flush prunes (none before it): the dropped pipeline goes with it.
-        probe.flush()
-        XCTAssertEqual(probe.graph.nodes.count, 0, "pruned in the flush that brought it")
-        metrics.publishGauges(now: Int64(Date().timeIntervalSince1970 * 1e9))
-        let text = MetricsText(registry)
-        XCTAssertEqual(text.samples(PipelineMetrics.lintsName)["{lint=\"unretained-cancellable\"}"], "1", text.text)
+        withMetrics(on: probe) { metrics, registry in
+            _ = PassthroughSubject<Int, Never>().sink { _ in }
+            // The first flush prunes (none before it): the dropped pipeline goes with it.
+            probe.flush()
+            XCTAssertEqual(probe.graph.nodes.count, 0, "pruned in the flush that brought it")
+            metrics.publishGauges(now: Int64(Date().timeIntervalSince1970 * 1e9))
+            let text = MetricsText(registry)
+            XCTAssertEqual(text.samples(PipelineMetrics.lintsName)["{lint=\"unretained-cancellable\"}"], "1", text.text)
+        }
     }
 }

@@ -48,21 +48,17 @@ final class UnplacedValuesTests: RecordedProbeTestCase {
 final class LocationsOffValuesTests: XCTestCase {
     func testWithLocationsOffValuesAreCountedAtUnknownAtOnce() throws {
         let probe = Probe(locations: false)
-        probe.enable()
-        defer { probe.disable() }
-        let registry = PrometheusCollectorRegistry()
-        let metrics = PipelineMetrics(probe: probe, factory: PipelineMetrics.prometheusFactory(registry: registry))
-        metrics.start()
-        defer { metrics.stop() }
-        let subject = PassthroughSubject<Int, Never>()
-        let kept = subject.sink { _ in }
-        subject.send(1)
-        subject.send(2)
-        _ = probe.flush()
-        metrics.publishGauges()
-        let text = MetricsText(registry)
-        XCTAssertEqual(text.samples(PipelineMetrics.valuesName), ["{location=\"unknown\"}": "2"], text.text)
-        XCTAssertEqual(text.samples(PipelineMetrics.pipelinesName), ["{location=\"unknown\",status=\"active\"}": "1.0"])
-        withExtendedLifetime(kept) {}
+        withMetrics(on: probe) { metrics, registry in
+            let subject = PassthroughSubject<Int, Never>()
+            let kept = subject.sink { _ in }
+            subject.send(1)
+            subject.send(2)
+            _ = probe.flush()
+            metrics.publishGauges()
+            let text = MetricsText(registry)
+            XCTAssertEqual(text.samples(PipelineMetrics.valuesName), ["{location=\"unknown\"}": "2"], text.text)
+            XCTAssertEqual(text.samples(PipelineMetrics.pipelinesName), ["{location=\"unknown\",status=\"active\"}": "1.0"])
+            withExtendedLifetime(kept) {}
+        }
     }
 }

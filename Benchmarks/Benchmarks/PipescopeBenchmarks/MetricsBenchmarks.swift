@@ -53,32 +53,41 @@ func metricsBenchmarks() {
     }
 }
 
-/// The flush thread's work per event: 10,000 values sent down a `map → filter → sink`
-/// chain with no flush running, then one flush, timed alone (the sending is not), divided
-/// by the events it folded; the probe's graph pruned as a running program's is.
+/// The flush thread's work per event, timed alone (the program's part is not), divided by
+/// the events it folded, with the probe's graph pruned as a running program's is:
+/// - values: 10,000 values sent down a `map → filter → sink` chain, then one flush;
+/// - subscribes: 2,000 `map → filter → sink` pipelines subscribed and cancelled, then one
+///   flush (each new pipeline's lints are judged once).
 func flushCostBenchmarks() {
     let perEvent = BenchmarkMetric.custom("flush ns per event", useScalingFactor: false)
     for (name, on) in [("off", false), ("on", true)] {
-        Benchmark("metrics/flush per event, metrics \(name)",
-                  configuration: .init(metrics: [perEvent], warmupIterations: 5, scalingFactor: .one,
-                                       maxDuration: .seconds(20), maxIterations: 300)) { benchmark in
-            guard let probe = bench.probe else { return }
-            bench.send(0..<10_000, shape: .chain)
-            let start = ContinuousClock.now
-            let batch = probe.flush()
-            let took = ContinuousClock.now - start
-            let nanos = took.components.seconds * 1_000_000_000 + took.components.attoseconds / 1_000_000_000
-            benchmark.measurement(perEvent, Int(nanos) / max(1, batch.events.count))
-        } setup: {
-            let probe = Probe()
-            probe.enable()
-            bench.probe = probe
-            if on { startMetrics() }
-            bench.buildPipeline(.chain)
-            probe.flush()
-        } teardown: {
-            stopMetrics()
-            bench.stop("flush, metrics \(name)")
+        for shape in ["values", "subscribes"] {
+            Benchmark("metrics/flush per event, \(shape), metrics \(name)",
+                      configuration: .init(metrics: [perEvent], warmupIterations: 5, scalingFactor: .one,
+                                           maxDuration: .seconds(20), maxIterations: 300)) { benchmark in
+                guard let probe = bench.probe else { return }
+                if shape == "values" {
+                    bench.send(0..<10_000, shape: .chain)
+                } else {
+                    let subject = PassthroughSubject<Int, Never>()
+                    for _ in 0..<2_000 { subscribeAndCancel(subject) }
+                }
+                let start = ContinuousClock.now
+                let batch = probe.flush()
+                let took = ContinuousClock.now - start
+                let nanos = took.components.seconds * 1_000_000_000 + took.components.attoseconds / 1_000_000_000
+                benchmark.measurement(perEvent, Int(nanos) / max(1, batch.events.count))
+            } setup: {
+                let probe = Probe()
+                probe.enable()
+                bench.probe = probe
+                if on { startMetrics() }
+                bench.buildPipeline(.chain)
+                probe.flush()
+            } teardown: {
+                stopMetrics()
+                bench.stop("flush \(shape), metrics \(name)")
+            }
         }
     }
 }
