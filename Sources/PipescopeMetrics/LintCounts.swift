@@ -1,4 +1,3 @@
-import CoreMetrics
 import PipescopeGraph
 import PipescopeModel
 import PipescopeProbe
@@ -34,7 +33,7 @@ final class LintCounts: FoldWatcher {
         var counted: [LintKind: Int] = [:]
     }
 
-    /// Taken only under the probe's lock (a fold, or ``Probe/withWatchedGraph(_:)``).
+    /// Taken only under the probe's lock (a fold, or ``Probe/withWatchedGraph(by:_:)``).
     private let state: Mutex<State>
     private let hasBackend: @Sendable () -> Bool
     /// The lints that run, each exported from the start (at 0 until found).
